@@ -1,0 +1,45 @@
+package dev.tokentrace.event;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Locale;
+
+/** The inference engines tokentrace reads. {@link #id()} is the stable name used everywhere. */
+public enum Engine {
+  VLLM("vllm"),
+  SGLANG("sglang"),
+  TRTLLM("trtllm");
+
+  private final String id;
+
+  Engine(String id) {
+    this.id = id;
+  }
+
+  /** Stable lower-case id used in topics, table values, sample directories and JSON. */
+  @JsonValue
+  public String id() {
+    return id;
+  }
+
+  /**
+   * Parses an engine id.
+   *
+   * @throws IllegalArgumentException naming the known ids when {@code id} is not one of them
+   */
+  @JsonCreator
+  public static Engine fromId(String id) {
+    String wanted = id.trim().toLowerCase(Locale.ROOT);
+    for (Engine engine : values()) {
+      if (engine.id.equals(wanted)) {
+        return engine;
+      }
+    }
+    throw new IllegalArgumentException("unknown engine '" + id + "' (known: vllm, sglang, trtllm)");
+  }
+
+  @Override
+  public String toString() {
+    return id;
+  }
+}

@@ -1,0 +1,40 @@
+package dev.tokentrace.event;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
+
+/** A request was aborted or failed on the server (client disconnect, engine dead, bad request). */
+public record RequestAborted(
+    Engine engine,
+    String instance,
+    @Nullable Instant ts,
+    SourcePosition source,
+    String requestId,
+    String requestKey,
+    @Nullable String reason)
+    implements EngineEvent {
+  public static final String TYPE = "request_aborted";
+  static final int MAX_REASON = 512;
+
+  public RequestAborted {
+    requireNonNull(engine, "engine is null");
+    requireNonNull(instance, "instance is null");
+    requireNonNull(source, "source is null");
+    requireNonNull(requestId, "requestId is null");
+    requireNonNull(requestKey, "requestKey is null");
+    EventChecks.notBlank("requestId", requestId);
+    reason = reason == null ? null : EventChecks.cap(reason, MAX_REASON);
+  }
+
+  @Override
+  public String type() {
+    return TYPE;
+  }
+
+  @Override
+  public String kafkaKey() {
+    return requestKey;
+  }
+}

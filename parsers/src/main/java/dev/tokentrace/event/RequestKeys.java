@@ -1,0 +1,62 @@
+package dev.tokentrace.event;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The one request-ID normalization shared by server and client sides: {@code request_key} is the ID
+ * the client chose, recovered from whatever the engine made of it.
+ *
+ * <p>vLLM turns a client's {@code X-Request-Id: abc} into {@code chatcmpl-abc} (chat) or {@code
+ * cmpl-abc-<i>} (completions, one per prompt), V1 children of {@code n > 1} into {@code
+ * <i>_chatcmpl-abc}, and since 2025-12-23 (vLLM f79006860, #27987, v0.16.0) engine-side IDs into
+ * {@code chatcmpl-abc-<8 hex>} (formats/vllm.md §3.3). {@link #normalize} strips the prefixes and
+ * the prompt index; it leaves IDs without an engine prefix (AIPerf UUIDs, vLLM bench {@code
+ * bench-1a2b3c4d-17}, SGLang rids, TensorRT-LLM IDs) unchanged, so it is safe on client IDs.
+ *
+ * <p>The 8-hex engine suffix is not stripped by {@link #normalize}: a client ID may itself end in
+ * {@code -<8 hex>}, and only the engine-side line ({@code Added request}) carries the suffix. The
+ * vLLM parser calls {@link #withoutEngineSuffix} where it knows the ID is engine-side.
+ */
+public final class RequestKeys {
+  /** vLLM V1 parallel-sampling child {@code <i>_<parent>}; only before an engine prefix. */
+  private static final Pattern CHILD_PREFIX = Pattern.compile("^\\d+_(?=(?:chatcmpl|cmpl|chat)-)");
+
+  /** Completions: one engine request per prompt, {@code cmpl-<base>-<promptIndex>}. */
+  private static final Pattern COMPLETION = Pattern.compile("^cmpl-(.+?)(?:-\\d+)?$");
+
+  /** Chat IDs between 2024-07-23 and 2024-10-22 were {@code chat-<32 hex>} (vLLM 739b61a34). */
+  private static final Pattern OLD_CHAT = Pattern.compile("^chat-([0-9a-f]{32})$");
+
+  private static final Pattern ENGINE_SUFFIX = Pattern.compile("^(.+)-[0-9a-f]{8}$");
+
+  private RequestKeys() {}
+
+  /** The request key for an ID as a client sent it or as the engine reports it externally. */
+  public static String normalize(String id) {
+    String key = CHILD_PREFIX.matcher(id.strip()).replaceFirst("");
+    if (key.startsWith("chatcmpl-") && key.length() > "chatcmpl-".length()) {
+      return key.substring("chatcmpl-".length());
+    }
+    Matcher completion = COMPLETION.matcher(key);
+    if (completion.matches()) {
+      return completion.group(1);
+    }
+    Matcher oldChat = OLD_CHAT.matcher(key);
+    if (oldChat.matches()) {
+      return oldChat.group(1);
+    }
+    return key;
+  }
+
+  /** {@code id} without a trailing {@code -<8 lower-case hex>}, or {@code id} when it has none. */
+  public static String withoutEngineSuffix(String id) {
+    Matcher matcher = ENGINE_SUFFIX.matcher(id);
+    return matcher.matches() ? matcher.group(1) : id;
+  }
+
+  /** True when {@code id} ends in {@code -<8 lower-case hex>}. */
+  public static boolean hasEngineSuffix(String id) {
+    return ENGINE_SUFFIX.matcher(id).matches();
+  }
+}

@@ -1,0 +1,61 @@
+package dev.tokentrace.event;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Per-request server-side durations from a structured source (vLLM OTLP span, SGLang meta_info or
+ * metrics export, TensorRT-LLM perf_metrics). All durations in milliseconds, null where the source
+ * does not give them. {@code sourceKind} says which source, because definitions differ by source.
+ */
+public record RequestTiming(
+    Engine engine,
+    String instance,
+    @Nullable Instant ts,
+    SourcePosition source,
+    String requestId,
+    String requestKey,
+    @Nullable Instant arrivalTs,
+    @Nullable Double queueMs,
+    @Nullable Double prefillMs,
+    @Nullable Double decodeMs,
+    @Nullable Double serverTtftMs,
+    @Nullable Double e2eMs,
+    @Nullable Integer promptTokens,
+    @Nullable Integer outputTokens,
+    @Nullable Integer cachedTokens,
+    @Nullable String finishReason,
+    String sourceKind)
+    implements EngineEvent {
+  public static final String TYPE = "request_timing";
+
+  public RequestTiming {
+    requireNonNull(engine, "engine is null");
+    requireNonNull(instance, "instance is null");
+    requireNonNull(source, "source is null");
+    requireNonNull(requestId, "requestId is null");
+    requireNonNull(requestKey, "requestKey is null");
+    requireNonNull(sourceKind, "sourceKind is null");
+    EventChecks.notBlank("requestId", requestId);
+    EventChecks.finite("queueMs", queueMs);
+    EventChecks.finite("prefillMs", prefillMs);
+    EventChecks.finite("decodeMs", decodeMs);
+    EventChecks.finite("serverTtftMs", serverTtftMs);
+    EventChecks.finite("e2eMs", e2eMs);
+    EventChecks.nonNegative("promptTokens", promptTokens);
+    EventChecks.nonNegative("outputTokens", outputTokens);
+    EventChecks.nonNegative("cachedTokens", cachedTokens);
+  }
+
+  @Override
+  public String type() {
+    return TYPE;
+  }
+
+  @Override
+  public String kafkaKey() {
+    return requestKey;
+  }
+}

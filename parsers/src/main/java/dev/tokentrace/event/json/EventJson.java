@@ -1,0 +1,102 @@
+package dev.tokentrace.event.json;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonSerializer;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import dev.tokentrace.event.EngineEvent;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+
+/**
+ * Reads and writes events as one-line JSON objects: snake_case fields, a stable {@code type}
+ * property, timestamps as UTC ISO-8601 with milliseconds ({@code 2026-02-13T11:33:33.000Z}), nulls
+ * omitted. Thread-safe.
+ */
+public final class EventJson {
+  /** Always three fractional digits, always {@code Z}: golden files and SQL see one shape. */
+  public static final DateTimeFormatter TIMESTAMP =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+  private static final ObjectMapper MAPPER = newMapper();
+  private static final ObjectWriter WRITER = MAPPER.writerFor(EngineEvent.class);
+  private static final ObjectReader READER = MAPPER.readerFor(EngineEvent.class);
+
+  private EventJson() {}
+
+  /** A mapper configured like the event codec, for callers that embed events in larger JSON. */
+  public static ObjectMapper mapper() {
+    return MAPPER;
+  }
+
+  /** The event as one line of JSON (no trailing newline). */
+  public static String write(EngineEvent event) {
+    try {
+      return WRITER.writeValueAsString(event);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialize " + event.type() + " event", e);
+    }
+  }
+
+  /**
+   * Parses one event.
+   *
+   * @throws IllegalArgumentException when the text is not a valid event, with Jackson's reason
+   */
+  public static EngineEvent read(String json) {
+    try {
+      return READER.readValue(json);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("not a tokentrace event: " + e.getOriginalMessage(), e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static ObjectMapper newMapper() {
+    SimpleModule instants = new SimpleModule("tokentrace-instants");
+    instants.addSerializer(Instant.class, new InstantSerializer());
+    instants.addDeserializer(Instant.class, new InstantDeserializer());
+    return new ObjectMapper()
+        .registerModule(instants)
+        .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+        .setSerializationInclusion(JsonInclude.Include.NON_NULL)
+        .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+  }
+
+  private static final class InstantSerializer extends JsonSerializer<Instant> {
+    @Override
+    public void serialize(Instant value, JsonGenerator generator, SerializerProvider provider)
+        throws IOException {
+      generator.writeString(TIMESTAMP.format(value));
+    }
+  }
+
+  private static final class InstantDeserializer extends JsonDeserializer<Instant> {
+    @Override
+    public Instant deserialize(JsonParser parser, DeserializationContext context)
+        throws IOException {
+      String text = parser.getValueAsString();
+      try {
+        return Instant.parse(text);
+      } catch (DateTimeParseException e) {
+        return (Instant) context.handleWeirdStringValue(Instant.class, text, e.getMessage());
+      }
+    }
+  }
+}

@@ -1,0 +1,29 @@
+package dev.tokentrace.parse;
+
+import dev.tokentrace.event.SourcePosition;
+
+/**
+ * Turns the physical lines of one source (a file, a followed log) into events. One instance per
+ * source and not thread-safe: parsers keep per-source state where the format needs it (a traceback
+ * folded into one notice, the year of a log without years, consecutive decode lines).
+ *
+ * <p>Every line is reported to the sink at least once, as one or more events, a named ignore rule
+ * or a rejection, possibly later (a grouped record is emitted when the next record starts or at
+ * {@link #finish}). Parsers never throw on bad input and never do I/O.
+ *
+ * <p>Why a sink and not a return value: one line may yield several events (an OTLP export line
+ * holds many spans) or none yet (the first line of a traceback), so a push interface is both
+ * simpler and allocation-free on the hot path.
+ */
+public interface LineParser {
+  /**
+   * Parses one physical line.
+   *
+   * @param line the line without its terminator; a trailing {@code \r} may still be present
+   * @param position where the line starts
+   */
+  void parse(String line, SourcePosition position, ParseSink sink);
+
+  /** End of the source: emit anything still pending. */
+  default void finish(ParseSink sink) {}
+}

@@ -1,0 +1,44 @@
+package dev.tokentrace.parse;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tokentrace.event.Engine;
+import dev.tokentrace.event.SourcePosition;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A line that could not be turned into an event, with a short, stable, lower-case reason (grouped
+ * on in SQL) and a capped excerpt. {@code engine} is null when no format was recognized at all.
+ */
+public record Rejection(
+    SourcePosition position, @Nullable Engine engine, String reason, String excerpt) {
+  /** Excerpts never exceed this many characters (the whole line goes to the rejects topic). */
+  public static final int MAX_EXCERPT = 512;
+
+  public Rejection {
+    requireNonNull(position, "position is null");
+    requireNonNull(reason, "reason is null");
+    requireNonNull(excerpt, "excerpt is null");
+    if (reason.isBlank()) {
+      throw new IllegalArgumentException("reason is blank");
+    }
+    excerpt = excerptOf(excerpt);
+  }
+
+  /** Builds a rejection from the offending line, capping the excerpt. */
+  public static Rejection of(
+      SourcePosition position, @Nullable Engine engine, String reason, String line) {
+    return new Rejection(position, engine, reason, line);
+  }
+
+  /** The line shortened to {@value #MAX_EXCERPT} characters, without a trailing {@code \r}. */
+  public static String excerptOf(String line) {
+    String text = line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
+    return text.length() <= MAX_EXCERPT ? text : text.substring(0, MAX_EXCERPT - 1) + "…";
+  }
+
+  /** The house message format: {@code path:line: engine: reason}. */
+  public String message() {
+    return position + ": " + (engine == null ? "unknown" : engine.id()) + ": " + reason;
+  }
+}

@@ -1,0 +1,236 @@
+package dev.tokentrace.event;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import dev.tokentrace.event.json.EventJson;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+final class EngineEventTest {
+  private static final SourcePosition SOURCE = new SourcePosition("samples/x/server.log", 42, 4096);
+  private static final Instant TS = Instant.parse("2026-02-13T11:33:33Z");
+
+  static Stream<Arguments> goldens() {
+    return Stream.of(
+        Arguments.of(
+            new RequestArrived(Engine.VLLM, "vllm-0", TS, SOURCE, "chatcmpl-abc", "abc", 38, 100),
+            "{\"type\":\"request_arrived\",\"engine\":\"vllm\",\"instance\":\"vllm-0\","
+                + "\"ts\":\"2026-02-13T11:33:33.000Z\",\"source\":{\"path\":\"samples/x/server.log\","
+                + "\"line\":42,\"offset\":4096},\"request_id\":\"chatcmpl-abc\",\"request_key\":\"abc\","
+                + "\"prompt_tokens\":38,\"max_tokens\":100}"),
+        Arguments.of(
+            new RequestTiming(
+                Engine.VLLM,
+                "vllm-0",
+                TS,
+                SOURCE,
+                "chatcmpl-abc",
+                "abc",
+                Instant.parse("2026-02-13T11:33:31.123456Z"),
+                1.2,
+                70.3,
+                2239.1,
+                84.1,
+                2333.2,
+                38,
+                23,
+                null,
+                "stop",
+                "otlp"),
+            "{\"type\":\"request_timing\",\"engine\":\"vllm\",\"instance\":\"vllm-0\","
+                + "\"ts\":\"2026-02-13T11:33:33.000Z\",\"source\":{\"path\":\"samples/x/server.log\","
+                + "\"line\":42,\"offset\":4096},\"request_id\":\"chatcmpl-abc\",\"request_key\":\"abc\","
+                + "\"arrival_ts\":\"2026-02-13T11:33:31.123Z\",\"queue_ms\":1.2,\"prefill_ms\":70.3,"
+                + "\"decode_ms\":2239.1,\"server_ttft_ms\":84.1,\"e2e_ms\":2333.2,\"prompt_tokens\":38,"
+                + "\"output_tokens\":23,\"finish_reason\":\"stop\",\"source_kind\":\"otlp\"}"),
+        Arguments.of(
+            new RequestFinished(Engine.SGLANG, "sg-1", TS, SOURCE, "r1", "r1", 64, "length"),
+            "{\"type\":\"request_finished\",\"engine\":\"sglang\",\"instance\":\"sg-1\","
+                + "\"ts\":\"2026-02-13T11:33:33.000Z\",\"source\":{\"path\":\"samples/x/server.log\","
+                + "\"line\":42,\"offset\":4096},\"request_id\":\"r1\",\"request_key\":\"r1\","
+                + "\"output_tokens\":64,\"finish_reason\":\"length\"}"),
+        Arguments.of(
+            new RequestAborted(
+                Engine.VLLM, "vllm-0", TS, SOURCE, "chatcmpl-abc", "abc", "engine dead"),
+            "{\"type\":\"request_aborted\",\"engine\":\"vllm\",\"instance\":\"vllm-0\","
+                + "\"ts\":\"2026-02-13T11:33:33.000Z\",\"source\":{\"path\":\"samples/x/server.log\","
+                + "\"line\":42,\"offset\":4096},\"request_id\":\"chatcmpl-abc\",\"request_key\":\"abc\","
+                + "\"reason\":\"engine dead\"}"),
+        Arguments.of(
+            new EngineStats(
+                Engine.VLLM,
+                "vllm-0",
+                TS,
+                SOURCE,
+                "Engine 000",
+                null,
+                612.4,
+                95.0,
+                8,
+                3,
+                null,
+                41.5,
+                12.0,
+                2),
+            "{\"type\":\"engine_stats\",\"engine\":\"vllm\",\"instance\":\"vllm-0\","
+                + "\"ts\":\"2026-02-13T11:33:33.000Z\",\"source\":{\"path\":\"samples/x/server.log\","
+                + "\"line\":42,\"offset\":4096},\"rank\":\"Engine 000\",\"prompt_tps\":612.4,"
+                + "\"gen_tps\":95.0,\"running\":8,\"waiting\":3,\"kv_usage_pct\":41.5,"
+                + "\"prefix_hit_pct\":12.0,\"preemptions\":2}"),
+        Arguments.of(
+            new BatchStep(
+                Engine.SGLANG,
+                "sg-1",
+                null,
+                SOURCE,
+                "TP0",
+                null,
+                Phase.DECODE,
+                16,
+                null,
+                null,
+                null,
+                2,
+                0.41,
+                812.5,
+                19.5,
+                true,
+                null,
+                null),
+            "{\"type\":\"batch_step\",\"engine\":\"sglang\",\"instance\":\"sg-1\","
+                + "\"source\":{\"path\":\"samples/x/server.log\",\"line\":42,\"offset\":4096},"
+                + "\"rank\":\"TP0\",\"phase\":\"decode\",\"batch_size\":16,\"queued\":2,"
+                + "\"token_usage\":0.41,\"throughput_tps\":812.5,\"step_ms\":19.5,"
+                + "\"step_ms_derived\":true}"),
+        Arguments.of(
+            new ServerNotice(
+                Engine.TRTLLM,
+                "trt-0",
+                TS,
+                SOURCE,
+                "ERROR",
+                ServerNotice.Kind.OOM,
+                "CUDA out of memory"),
+            "{\"type\":\"server_notice\",\"engine\":\"trtllm\",\"instance\":\"trt-0\","
+                + "\"ts\":\"2026-02-13T11:33:33.000Z\",\"source\":{\"path\":\"samples/x/server.log\","
+                + "\"line\":42,\"offset\":4096},\"level\":\"ERROR\",\"kind\":\"oom\","
+                + "\"message\":\"CUDA out of memory\"}"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("goldens")
+  void writesTheGoldenJson(EngineEvent event, String golden) {
+    assertThat(EventJson.write(event)).isEqualTo(golden);
+  }
+
+  @ParameterizedTest
+  @MethodSource("goldens")
+  void readsTheGoldenJsonBack(EngineEvent event, String golden) {
+    EngineEvent read = EventJson.read(golden);
+    // arrival_ts is written with milliseconds, so compare through the JSON form
+    assertThat(EventJson.write(read)).isEqualTo(golden);
+    assertThat(read.getClass()).isEqualTo(event.getClass());
+    assertThat(read.type()).isEqualTo(event.type());
+  }
+
+  @Test
+  void everyPermittedSubtypeIsRegisteredAndHasAGolden() {
+    Set<Class<?>> permitted = Set.of(EngineEvent.class.getPermittedSubclasses());
+    Set<Class<?>> registered =
+        Arrays.stream(EngineEvent.class.getAnnotation(JsonSubTypes.class).value())
+            .map(JsonSubTypes.Type::value)
+            .collect(Collectors.toSet());
+    Set<Class<?>> golden =
+        goldens().map(arguments -> arguments.get()[0].getClass()).collect(Collectors.toSet());
+    assertThat(registered).isEqualTo(permitted);
+    assertThat(golden).isEqualTo(permitted);
+  }
+
+  @Test
+  void typeNamesAreTheSevenOfTheDesign() {
+    List<String> names =
+        Arrays.stream(EngineEvent.class.getAnnotation(JsonSubTypes.class).value())
+            .map(JsonSubTypes.Type::name)
+            .collect(Collectors.toList());
+    assertThat(names)
+        .containsExactly(
+            "request_arrived",
+            "request_timing",
+            "request_finished",
+            "request_aborted",
+            "engine_stats",
+            "batch_step",
+            "server_notice");
+  }
+
+  @Test
+  void validationNamesTheField() {
+    assertThatThrownBy(() -> new RequestFinished(Engine.VLLM, "i", TS, SOURCE, "r", "r", -1, null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("outputTokens must be >= 0: -1");
+    assertThatThrownBy(
+            () ->
+                new RequestTiming(
+                    Engine.VLLM,
+                    "i",
+                    TS,
+                    SOURCE,
+                    "r",
+                    "r",
+                    null,
+                    Double.NaN,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    "otlp"))
+        .hasMessage("queueMs must be finite: NaN");
+    assertThatThrownBy(() -> new RequestArrived(Engine.VLLM, "i", TS, SOURCE, " ", "r", null, null))
+        .hasMessage("requestId is blank");
+    assertThatThrownBy(() -> new SourcePosition("f", 0, 0)).hasMessage("line must be >= 1: 0");
+  }
+
+  @Test
+  void noticeMessagesAreCapped() {
+    ServerNotice notice =
+        new ServerNotice(
+            Engine.VLLM, "i", TS, SOURCE, "ERROR", ServerNotice.Kind.ERROR, "x".repeat(10_000));
+    assertThat(notice.message()).hasSize(ServerNotice.MAX_MESSAGE);
+  }
+
+  @Test
+  void rejectsJsonThatIsNotAnEvent() {
+    assertThatThrownBy(() -> EventJson.read("{\"type\":\"nope\"}"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not a tokentrace event");
+    assertThatThrownBy(() -> EventJson.read("{\"type\":\"request_arrived\",\"engine\":\"vl"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void kafkaKeysFollowTheDesign() {
+    assertThat(
+            new RequestArrived(Engine.VLLM, "i", TS, SOURCE, "chatcmpl-k", "k", null, null)
+                .kafkaKey())
+        .isEqualTo("k");
+    assertThat(
+            new ServerNotice(
+                    Engine.VLLM, "vllm-7", TS, SOURCE, "INFO", ServerNotice.Kind.STARTUP, "m")
+                .kafkaKey())
+        .isEqualTo("vllm-7");
+  }
+}
