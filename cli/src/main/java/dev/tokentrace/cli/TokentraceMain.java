@@ -1,0 +1,79 @@
+package dev.tokentrace.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code tokentrace} command. Finds out why an LLM inference server is slow: parses vLLM,
+ * SGLang and TensorRT-LLM output into events, streams them through Kafka into DuckDB, joins them
+ * with benchmark-client timings and attributes each request's latency.
+ */
+@Command(
+    name = "tokentrace",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    showDefaultValues = true,
+    sortOptions = false,
+    description = {
+      "Why is the LLM inference server slow? Engine logs -> Kafka -> DuckDB, joined with client"
+          + " timings, attributed to network, queueing, prefill and decode.",
+      ""
+    },
+    footer = {
+      "",
+      "Exit codes: 0 ok, 1 infrastructure failure, 2 usage or config error,"
+          + " 3 reject tolerance exceeded.",
+      "Errors read 'path:line: engine: reason'. Start with: tokentrace demo"
+    },
+    subcommands = {CommandLine.HelpCommand.class})
+public final class TokentraceMain {
+  private TokentraceMain() {}
+
+  public static void main(String[] args) {
+    int code = commandLine().execute(args);
+    System.exit(code);
+  }
+
+  /** The configured command line; tests call {@code execute} on it without exiting. */
+  static CommandLine commandLine() {
+    CommandLine commandLine = new CommandLine(new TokentraceMain());
+    commandLine.getCommandSpec().exitCodeOnInvalidInput(ExitCodes.USAGE);
+    commandLine.getCommandSpec().exitCodeOnExecutionException(ExitCodes.INFRASTRUCTURE);
+    commandLine.setExecutionExceptionHandler(TokentraceMain::handle);
+    return commandLine;
+  }
+
+  private static int handle(Exception e, CommandLine commandLine, CommandLine.ParseResult result) {
+    PrintWriter err = commandLine.getErr();
+    String name = commandLine.getCommandName();
+    if (e instanceof UsageException) {
+      for (String problem : ((UsageException) e).problems()) {
+        err.println(name + ": " + problem);
+      }
+      err.println("Try '" + commandLine.getCommandSpec().qualifiedName() + " --help'.");
+      err.flush();
+      return ExitCodes.USAGE;
+    }
+    err.println(name + ": " + describe(e));
+    if (Boolean.getBoolean("tokentrace.debug")) {
+      e.printStackTrace(err);
+    } else {
+      err.println("(run with TOKENTRACE_JAVA_OPTS=-Dtokentrace.debug=true for the stack trace)");
+    }
+    err.flush();
+    return ExitCodes.INFRASTRUCTURE;
+  }
+
+  /** The message chain, outermost first, so the resource and the root cause both show. */
+  static String describe(Throwable e) {
+    StringBuilder text = new StringBuilder(String.valueOf(e.getMessage()));
+    for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+      String message = cause.getMessage();
+      if (message != null && text.indexOf(message) < 0) {
+        text.append(": ").append(message);
+      }
+    }
+    return text.toString();
+  }
+}
