@@ -76,7 +76,7 @@ public final class Attributor {
         .execute();
     Connection connection = handle.getConnection();
     String runId = Runs.newId(connection, RUN_KIND, started);
-    Runs.insert(connection, runId, RUN_KIND, started, command, params(settings));
+    Runs.insert(connection, new Runs.Run(runId, RUN_KIND, started, command, params(settings)));
     return runId;
   }
 

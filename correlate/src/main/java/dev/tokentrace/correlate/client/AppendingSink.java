@@ -20,6 +20,15 @@ final class AppendingSink implements ClientTimingSink {
   private static final Logger log = LoggerFactory.getLogger(AppendingSink.class);
   private static final int LOGGED_REJECTIONS = 5;
 
+  /** Where and as what the rows go: the Appenders of one transaction and the run's values. */
+  record Target(
+      DuckDBAppender rows,
+      DuckDBAppender rejects,
+      String runId,
+      String format,
+      @Nullable Integer defaultConcurrency,
+      Instant ingested) {}
+
   private final DuckDBAppender rows;
   private final DuckDBAppender rejects;
   private final String runId;
@@ -27,23 +36,16 @@ final class AppendingSink implements ClientTimingSink {
   private final @Nullable Integer defaultConcurrency;
   private final LocalDateTime ingested;
   private final List<String> messages;
-  long rowCount;
-  long rejected;
+  private long rowCount;
+  private long rejectedCount;
 
-  AppendingSink(
-      DuckDBAppender rows,
-      DuckDBAppender rejects,
-      String runId,
-      String format,
-      @Nullable Integer defaultConcurrency,
-      Instant ingested,
-      List<String> messages) {
-    this.rows = rows;
-    this.rejects = rejects;
-    this.runId = runId;
-    this.format = format;
-    this.defaultConcurrency = defaultConcurrency;
-    this.ingested = utc(ingested);
+  AppendingSink(Target target, List<String> messages) {
+    this.rows = target.rows();
+    this.rejects = target.rejects();
+    this.runId = target.runId();
+    this.format = target.format();
+    this.defaultConcurrency = target.defaultConcurrency();
+    this.ingested = utc(target.ingested());
     this.messages = messages;
   }
 
@@ -90,8 +92,8 @@ final class AppendingSink implements ClientTimingSink {
     } catch (SQLException e) {
       throw new IllegalStateException("cannot append " + position + " to rejects", e);
     }
-    rejected++;
-    if (rejected <= LOGGED_REJECTIONS) {
+    rejectedCount++;
+    if (rejectedCount <= LOGGED_REJECTIONS) {
       log.warn("{}", rejection.message());
     }
     keep(rejection.message());
@@ -106,6 +108,10 @@ final class AppendingSink implements ClientTimingSink {
 
   long rows() {
     return rowCount;
+  }
+
+  long rejected() {
+    return rejectedCount;
   }
 
   private void keep(String message) {

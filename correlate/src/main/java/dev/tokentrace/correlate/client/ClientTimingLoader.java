@@ -115,25 +115,18 @@ public final class ClientTimingLoader {
 
     ClientLoadResult run() throws SQLException {
       String runId = runId(); // the first statement: it opens the transaction the Appender joins
-      Runs.insert(connection, runId, RUN_KIND, started, settings.command(), params());
+      Runs.insert(connection, new Runs.Run(runId, RUN_KIND, started, settings.command(), params()));
       List<Planned> plan = plan();
       List<ClientLoadResult.FileResult> results = new ArrayList<>();
       try (DuckDBAppender rows =
               connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "client_timing");
           DuckDBAppender rejects =
               connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "rejects")) {
+        AppendingSink.Target target =
+            new AppendingSink.Target(
+                rows, rejects, runId, reader.format(), settings.concurrency(), started);
         for (Planned planned : plan) {
-          results.add(
-              read(
-                  planned,
-                  new AppendingSink(
-                      rows,
-                      rejects,
-                      runId,
-                      reader.format(),
-                      settings.concurrency(),
-                      started,
-                      messages)));
+          results.add(read(planned, new AppendingSink(target, messages)));
         }
       } // closing flushes the Appenders inside the transaction, before run_files and commit
       for (ClientLoadResult.FileResult result : results) {
@@ -195,7 +188,7 @@ public final class ClientTimingLoader {
           planned.fingerprint().bytes(),
           planned.fingerprint().sha256(),
           sink.rows(),
-          sink.rejected,
+          sink.rejected(),
           planned.skipped());
     }
 

@@ -140,33 +140,30 @@ final class CsvClientTimingReader implements ClientTimingReader {
 
   private static ClientTiming timing(SourcePosition position, CsvHeader header, List<String> fields)
       throws BadField {
-    String requestId = header.value(fields, "request_id").strip();
+    Row row = new Row(header, fields);
+    String requestId = row.text("request_id").strip();
     if (requestId.isEmpty()) {
       throw new BadField("missing value for 'request_id'");
     }
     if (requestId.length() > MAX_REQUEST_ID) {
       throw new BadField("'request_id' longer than " + MAX_REQUEST_ID + " characters");
     }
-    Instant start = StartTimestamps.parse(header.value(fields, "start_ts"));
-    String status = ClientFields.status(header.value(fields, "status"));
-    boolean ok = ClientTiming.STATUS_OK.equals(status);
-    Double ttft = ClientFields.duration("ttft_ms", header.value(fields, "ttft_ms"));
-    Double e2e = ClientFields.duration("e2e_ms", header.value(fields, "e2e_ms"));
-    Integer outputTokens =
-        ClientFields.count("output_tokens", header.value(fields, "output_tokens"));
-    if (ok) {
+    Instant start = StartTimestamps.parse(row.text("start_ts"));
+    String status = ClientFields.status(row.text("status"));
+    Double ttft = row.duration("ttft_ms");
+    Double e2e = row.duration("e2e_ms");
+    Integer outputTokens = ClientFields.count("output_tokens", row.text("output_tokens"));
+    if (ClientTiming.STATUS_OK.equals(status)) {
       ClientFields.required("ttft_ms", ttft);
       ClientFields.required("e2e_ms", e2e);
       ClientFields.required("output_tokens", outputTokens);
     }
-    Double queue =
-        ClientFields.duration("client_queue_ms", header.value(fields, "client_queue_ms"));
-    Integer promptTokens =
-        ClientFields.count("prompt_tokens", header.value(fields, "prompt_tokens"));
-    Integer concurrency = concurrency(header.value(fields, "concurrency"));
-    boolean warmup = ClientFields.flag("warmup", header.value(fields, "warmup"));
-    order("ttft_ms", ttft, "e2e_ms", e2e, header, fields);
-    order("client_queue_ms", queue, "ttft_ms", ttft, header, fields);
+    Double queue = row.duration("client_queue_ms");
+    Integer promptTokens = ClientFields.count("prompt_tokens", row.text("prompt_tokens"));
+    Integer concurrency = concurrency(row.text("concurrency"));
+    boolean warmup = ClientFields.flag("warmup", row.text("warmup"));
+    row.notAbove("ttft_ms", "e2e_ms");
+    row.notAbove("client_queue_ms", "ttft_ms");
     return new ClientTiming(
         position,
         requestId,
@@ -191,26 +188,32 @@ final class CsvClientTimingReader implements ClientTimingReader {
     return level;
   }
 
-  /** Rejects {@code smaller > larger}: a part cannot exceed the whole it is measured within. */
-  private static void order(
-      String smallerColumn,
-      @Nullable Double smaller,
-      String largerColumn,
-      @Nullable Double larger,
-      CsvHeader header,
-      List<String> fields)
-      throws BadField {
-    if (smaller != null && larger != null && smaller > larger) {
-      throw new BadField(
-          "'"
-              + smallerColumn
-              + "' > '"
-              + largerColumn
-              + "' ("
-              + header.value(fields, smallerColumn).strip()
-              + " > "
-              + header.value(fields, largerColumn).strip()
-              + ")");
+  /** One data line's fields, read by column name. */
+  private record Row(CsvHeader header, List<String> fields) {
+    String text(String column) {
+      return header.value(fields, column);
+    }
+
+    @Nullable Double duration(String column) throws BadField {
+      return ClientFields.duration(column, text(column));
+    }
+
+    /** Rejects {@code part > whole}: a part cannot exceed the time it is measured within. */
+    void notAbove(String part, String whole) throws BadField {
+      Double partValue = duration(part);
+      Double wholeValue = duration(whole);
+      if (partValue != null && wholeValue != null && partValue > wholeValue) {
+        throw new BadField(
+            "'"
+                + part
+                + "' > '"
+                + whole
+                + "' ("
+                + text(part).strip()
+                + " > "
+                + text(whole).strip()
+                + ")");
+      }
     }
   }
 

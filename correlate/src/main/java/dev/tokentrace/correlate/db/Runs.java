@@ -1,5 +1,7 @@
 package dev.tokentrace.correlate.db;
 
+import static java.util.Objects.requireNonNull;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -46,22 +48,15 @@ public final class Runs {
     }
   }
 
-  /** Records a run; {@code params} is JSON or null. */
-  public static void insert(
-      Connection connection,
-      String runId,
-      String kind,
-      Instant started,
-      String command,
-      @Nullable String params)
-      throws SQLException {
+  /** Records a run. */
+  public static void insert(Connection connection, Run run) throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement("INSERT INTO runs VALUES (?, ?, ?, ?, ?)")) {
-      statement.setString(1, runId);
-      statement.setString(2, kind);
-      statement.setObject(3, LocalDateTime.ofInstant(started, ZoneOffset.UTC));
-      statement.setString(4, command);
-      statement.setString(5, params);
+      statement.setString(1, run.runId());
+      statement.setString(2, run.kind());
+      statement.setObject(3, LocalDateTime.ofInstant(run.started(), ZoneOffset.UTC));
+      statement.setString(4, run.command());
+      statement.setString(5, run.params());
       statement.executeUpdate();
     }
   }
@@ -95,13 +90,24 @@ public final class Runs {
     }
   }
 
+  /** One row of {@code runs}; {@code params} is JSON or null. */
+  public record Run(
+      String runId, String kind, Instant started, String command, @Nullable String params) {
+    public Run {
+      requireNonNull(runId, "runId is null");
+      requireNonNull(kind, "kind is null");
+      requireNonNull(started, "started is null");
+      requireNonNull(command, "command is null");
+    }
+  }
+
   /** One row of {@code run_files}. */
   public record RunFile(
       String path, String kind, @Nullable String engine, long bytes, String sha256) {
     public RunFile {
-      java.util.Objects.requireNonNull(path, "path is null");
-      java.util.Objects.requireNonNull(kind, "kind is null");
-      java.util.Objects.requireNonNull(sha256, "sha256 is null");
+      requireNonNull(path, "path is null");
+      requireNonNull(kind, "kind is null");
+      requireNonNull(sha256, "sha256 is null");
       if (bytes < 0) {
         throw new IllegalArgumentException("bytes must be >= 0: " + bytes);
       }
