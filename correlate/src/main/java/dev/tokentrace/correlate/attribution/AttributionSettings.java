@@ -1,0 +1,59 @@
+package dev.tokentrace.correlate.attribution;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The rules of one attribution run (parameters of {@code sql/attribution/per_request.sql}).
+ *
+ * @param negativeToleranceMs a negative network time up to this many ms is rounding, not a fault
+ * @param negativeTolerancePct ... or up to this percentage of the client's time, whichever is
+ *     larger
+ * @param warmupFirstN requests per run and concurrency level (by start time) treated as warm-up, on
+ *     top of those the client flagged
+ */
+public record AttributionSettings(
+    double negativeToleranceMs, double negativeTolerancePct, int warmupFirstN) {
+  public static final String NEGATIVE_TOLERANCE_MS_DOC =
+      "a pair whose network time is below -max(this, pct% of the client time) is suspect (ID or clock"
+          + " mismatch) and left out of aggregates";
+  public static final double NEGATIVE_TOLERANCE_MS_DEFAULT = 5.0;
+
+  public static final String NEGATIVE_TOLERANCE_PCT_DOC =
+      "the percentage of the client's time allowed as negative network time (see the ms option)";
+  public static final double NEGATIVE_TOLERANCE_PCT_DEFAULT = 1.0;
+
+  public static final String WARMUP_FIRST_N_DOC =
+      "the first N requests of each run and concurrency level are warm-up (excluded), besides those"
+          + " the client marked; the seed recommends 3-5 warm-up requests";
+  public static final int WARMUP_FIRST_N_DEFAULT = 0;
+
+  public AttributionSettings {
+    if (!(negativeToleranceMs >= 0) || Double.isInfinite(negativeToleranceMs)) {
+      throw new IllegalArgumentException(
+          "negativeToleranceMs must be finite and >= 0: " + negativeToleranceMs);
+    }
+    if (!(negativeTolerancePct >= 0 && negativeTolerancePct <= 100)) {
+      throw new IllegalArgumentException(
+          "negativeTolerancePct must be in [0, 100]: " + negativeTolerancePct);
+    }
+    if (warmupFirstN < 0) {
+      throw new IllegalArgumentException("warmupFirstN must be >= 0: " + warmupFirstN);
+    }
+  }
+
+  /** The defaults. */
+  public static AttributionSettings defaults() {
+    return from(null, null, null);
+  }
+
+  /** The settings the CLI options give; null options take the defaults. */
+  public static AttributionSettings from(
+      @Nullable Double negativeToleranceMs,
+      @Nullable Double negativeTolerancePct,
+      @Nullable Integer warmupFirstN) {
+    return new AttributionSettings(
+        negativeToleranceMs == null ? NEGATIVE_TOLERANCE_MS_DEFAULT : negativeToleranceMs,
+        negativeTolerancePct == null ? NEGATIVE_TOLERANCE_PCT_DEFAULT : negativeTolerancePct,
+        warmupFirstN == null ? WARMUP_FIRST_N_DEFAULT : warmupFirstN);
+  }
+}

@@ -1,0 +1,119 @@
+package dev.tokentrace.correlate.attribution;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tokentrace.correlate.db.Database;
+import dev.tokentrace.correlate.db.Queries;
+import dev.tokentrace.correlate.db.Runs;
+import dev.tokentrace.correlate.db.SqlCatalog;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.mapper.reflect.ConstructorMapper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the attribution: replaces {@code request_attribution} with the join of client and server
+ * records computed by {@code sql/attribution/per_request.sql}, and records the run and its settings
+ * in {@code runs}, in one transaction. Java orchestrates; every formula is in the SQL. Thread-safe.
+ */
+public final class Attributor {
+  /** {@code runs.kind} of an attribution run. */
+  public static final String RUN_KIND = "correlate";
+
+  private static final Logger log = LoggerFactory.getLogger(Attributor.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Database database;
+  private final Clock clock;
+
+  public Attributor(Database database, Clock clock) {
+    this.database = requireNonNull(database, "database is null");
+    this.clock = requireNonNull(clock, "clock is null");
+  }
+
+  /**
+   * Recomputes the attribution of every client request in the database.
+   *
+   * @param command the command line, recorded in {@code runs}
+   * @throws IllegalStateException naming the query when DuckDB fails
+   */
+  public AttributionResult run(AttributionSettings settings, String command) {
+    requireNonNull(settings, "settings is null");
+    requireNonNull(command, "command is null");
+    Instant started = clock.instant();
+    String runId;
+    try {
+      runId =
+          database.jdbi().inTransaction(handle -> recompute(handle, settings, command, started));
+    } catch (SQLException | RuntimeException e) {
+      throw new IllegalStateException(
+          "query " + Queries.PER_REQUEST + " failed on " + database.name() + ": " + e.getMessage(),
+          e);
+    }
+    AttributionResult result = new AttributionResult(runId, dataQuality());
+    log.info("correlate: {}", result.dataQuality().summary());
+    return result;
+  }
+
+  private static String recompute(
+      Handle handle, AttributionSettings settings, String command, Instant started)
+      throws SQLException {
+    handle.execute("DELETE FROM request_attribution");
+    handle
+        .createUpdate(SqlCatalog.get(Queries.PER_REQUEST))
+        .bind("negative_tolerance_ms", settings.negativeToleranceMs())
+        .bind("negative_tolerance_pct", settings.negativeTolerancePct())
+        .bind("warmup_first_n", settings.warmupFirstN())
+        .execute();
+    Connection connection = handle.getConnection();
+    String runId = Runs.newId(connection, RUN_KIND, started);
+    Runs.insert(connection, new Runs.Run(runId, RUN_KIND, started, command, params(settings)));
+    return runId;
+  }
+
+  /** Counts about the current attribution (join rate, duplicates, suspects, rejects). */
+  public DataQuality dataQuality() {
+    return database
+        .jdbi()
+        .withHandle(
+            handle ->
+                handle
+                    .createQuery(SqlCatalog.get(Queries.DATA_QUALITY))
+                    .map(ConstructorMapper.of(DataQuality.class))
+                    .one());
+  }
+
+  /** Every attributed request, in client file order; meant for tests and small runs. */
+  public List<RequestAttribution> requests() {
+    return database
+        .jdbi()
+        .withHandle(
+            handle ->
+                handle
+                    .createQuery(
+                        "SELECT * FROM request_attribution ORDER BY run_id, client_source_path, client_source_line")
+                    .map(ConstructorMapper.of(RequestAttribution.class))
+                    .list());
+  }
+
+  static String params(AttributionSettings settings) {
+    Map<String, Object> params = new LinkedHashMap<>();
+    params.put("negative_tolerance_ms", settings.negativeToleranceMs());
+    params.put("negative_tolerance_pct", settings.negativeTolerancePct());
+    params.put("warmup_first_n", settings.warmupFirstN());
+    try {
+      return JSON.writeValueAsString(params);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write attribution settings as JSON", e);
+    }
+  }
+}

@@ -1,0 +1,51 @@
+package dev.tokentrace.correlate.attribution;
+
+import java.util.Locale;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How far the attribution can be trusted: one row of {@code sql/attribution/data_quality.sql}
+ * (definitions there). Counts are client rows unless named keys.
+ */
+public record DataQuality(
+    long clientRows,
+    long clientOkRows,
+    long warmupRows,
+    long clientErrorRows,
+    long matchedRows,
+    long arrivalOnlyRows,
+    long clientOnlyRows,
+    long duplicateRows,
+    long duplicateClientKeys,
+    long duplicateServerKeys,
+    long suspectRows,
+    long incompleteRows,
+    long derivedRows,
+    long tokenMismatchRows,
+    long clientQueueRows,
+    long includedRows,
+    long serverTimingKeys,
+    long serverArrivalKeys,
+    long serverOnlyKeys,
+    long clientRejects,
+    long serverRejects,
+    @Nullable Double joinRate) {
+
+  /** The one summary line of {@code tokentrace correlate}. */
+  public String summary() {
+    return String.format(
+        Locale.ROOT,
+        "requests=%d matched=%d attributed=%d arrival_only=%d client_only=%d duplicate=%d suspect=%d"
+            + " warmup=%d server_only=%d join_rate=%s",
+        clientRows,
+        matchedRows,
+        includedRows,
+        arrivalOnlyRows,
+        clientOnlyRows,
+        duplicateRows,
+        suspectRows,
+        warmupRows,
+        serverOnlyKeys,
+        joinRate == null ? "n/a" : String.format(Locale.ROOT, "%.1f%%", 100 * joinRate));
+  }
+}

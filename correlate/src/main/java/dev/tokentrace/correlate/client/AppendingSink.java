@@ -1,0 +1,145 @@
+package dev.tokentrace.correlate.client;
+
+import dev.tokentrace.event.SourcePosition;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.duckdb.DuckDBAppender;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Appends one file's rows to {@code client_timing} and its rejections to {@code rejects}, counting
+ * both and keeping the first messages. Column order follows schema/002 and schema/003. Not
+ * thread-safe: one per file.
+ */
+final class AppendingSink implements ClientTimingSink {
+  private static final Logger log = LoggerFactory.getLogger(AppendingSink.class);
+  private static final int LOGGED_REJECTIONS = 5;
+
+  /** Where and as what the rows go: the Appenders of one transaction and the run's values. */
+  record Target(
+      DuckDBAppender rows,
+      DuckDBAppender rejects,
+      String runId,
+      String format,
+      @Nullable Integer defaultConcurrency,
+      Instant ingested) {}
+
+  private final DuckDBAppender rows;
+  private final DuckDBAppender rejects;
+  private final String runId;
+  private final String format;
+  private final @Nullable Integer defaultConcurrency;
+  private final LocalDateTime ingested;
+  private final List<String> messages;
+  private long rowCount;
+  private long rejectedCount;
+
+  AppendingSink(Target target, List<String> messages) {
+    this.rows = target.rows();
+    this.rejects = target.rejects();
+    this.runId = target.runId();
+    this.format = target.format();
+    this.defaultConcurrency = target.defaultConcurrency();
+    this.ingested = utc(target.ingested());
+    this.messages = messages;
+  }
+
+  @Override
+  public void row(ClientTiming timing) {
+    ClientTiming row = timing.withDefaultConcurrency(defaultConcurrency);
+    try {
+      rows.beginRow()
+          .append(runId)
+          .append(format)
+          .append(row.source().path())
+          .append(row.source().line())
+          .append(row.requestId())
+          .append(row.requestKey());
+      timestamp(rows, row.startTs());
+      number(rows, row.startMonoS());
+      number(rows, row.ttftMs());
+      number(rows, row.e2eMs());
+      number(rows, row.outputTokens());
+      number(rows, row.clientQueueMs());
+      number(rows, row.promptTokens());
+      number(rows, row.concurrency());
+      rows.append(row.status()).append(row.warmup()).endRow();
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot append " + row.source() + " to client_timing", e);
+    }
+    rowCount++;
+  }
+
+  @Override
+  public void rejected(ClientRejection rejection) {
+    SourcePosition position = rejection.position();
+    try {
+      rejects
+          .beginRow()
+          .append(position.path())
+          .append(position.line())
+          .append(position.offset())
+          .append(ClientRejection.ENGINE)
+          .append(rejection.reason())
+          .append(rejection.excerpt())
+          .append(ingested)
+          .endRow();
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot append " + position + " to rejects", e);
+    }
+    rejectedCount++;
+    if (rejectedCount <= LOGGED_REJECTIONS) {
+      log.warn("{}", rejection.message());
+    }
+    keep(rejection.message());
+  }
+
+  @Override
+  public void warning(SourcePosition position, String message) {
+    String text = position + ": " + ClientRejection.ENGINE + ": " + message;
+    log.warn("{}", text);
+    keep(text);
+  }
+
+  long rows() {
+    return rowCount;
+  }
+
+  long rejected() {
+    return rejectedCount;
+  }
+
+  private void keep(String message) {
+    if (messages.size() < ClientTimingLoader.MAX_MESSAGES) {
+      messages.add(message);
+    }
+  }
+
+  private static void timestamp(DuckDBAppender appender, @Nullable Instant value)
+      throws SQLException {
+    if (value == null) {
+      appender.appendNull();
+    } else {
+      appender.append(utc(value));
+    }
+  }
+
+  private static void number(DuckDBAppender appender, @Nullable Number value) throws SQLException {
+    if (value == null) {
+      appender.appendNull();
+    } else if (value instanceof Integer) {
+      appender.append(value.intValue());
+    } else {
+      appender.append(value.doubleValue());
+    }
+  }
+
+  private static LocalDateTime utc(Instant instant) {
+    return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
+  }
+}

@@ -1,0 +1,91 @@
+package dev.tokentrace.correlate.client;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tokentrace.event.SourcePosition;
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One request as a benchmark client saw it (a row of {@code client_timing}). {@code ttftMs} and
+ * {@code e2eMs} are measured from {@code startTs}, the moment the workload issued the request, and
+ * include {@code clientQueueMs}, the time it then waited inside the client before being sent
+ * (DESIGN.md: client_ttft = client_queue + network_ttft + queue + prefill). Timings and token
+ * counts may be null only for a failed request ({@code status} other than {@value #STATUS_OK}).
+ */
+public record ClientTiming(
+    SourcePosition source,
+    String requestId,
+    String requestKey,
+    @Nullable Instant startTs,
+    @Nullable Double startMonoS,
+    @Nullable Double ttftMs,
+    @Nullable Double e2eMs,
+    @Nullable Integer outputTokens,
+    @Nullable Double clientQueueMs,
+    @Nullable Integer promptTokens,
+    @Nullable Integer concurrency,
+    String status,
+    boolean warmup) {
+  /** The status of a request that completed; anything else is the client's error text. */
+  public static final String STATUS_OK = "ok";
+
+  public ClientTiming {
+    requireNonNull(source, "source is null");
+    requireNonNull(requestId, "requestId is null");
+    requireNonNull(requestKey, "requestKey is null");
+    requireNonNull(status, "status is null");
+    if (requestId.isBlank()) {
+      throw new IllegalArgumentException("requestId is blank");
+    }
+    if (status.isBlank()) {
+      throw new IllegalArgumentException("status is blank");
+    }
+    nonNegative("ttftMs", ttftMs);
+    nonNegative("e2eMs", e2eMs);
+    nonNegative("clientQueueMs", clientQueueMs);
+    nonNegative("outputTokens", outputTokens);
+    nonNegative("promptTokens", promptTokens);
+    if (concurrency != null && concurrency < 1) {
+      throw new IllegalArgumentException("concurrency must be >= 1: " + concurrency);
+    }
+    if (ttftMs != null && e2eMs != null && ttftMs > e2eMs) {
+      throw new IllegalArgumentException("ttftMs must be <= e2eMs: " + ttftMs + " > " + e2eMs);
+    }
+    if (STATUS_OK.equals(status) && (ttftMs == null || e2eMs == null || outputTokens == null)) {
+      throw new IllegalArgumentException("ttftMs, e2eMs and outputTokens are required when ok");
+    }
+  }
+
+  /** True when the request completed. */
+  public boolean ok() {
+    return STATUS_OK.equals(status);
+  }
+
+  /** This row with a concurrency level filled in where the file had none. */
+  public ClientTiming withDefaultConcurrency(@Nullable Integer level) {
+    if (concurrency != null || level == null) {
+      return this;
+    }
+    return new ClientTiming(
+        source,
+        requestId,
+        requestKey,
+        startTs,
+        startMonoS,
+        ttftMs,
+        e2eMs,
+        outputTokens,
+        clientQueueMs,
+        promptTokens,
+        level,
+        status,
+        warmup);
+  }
+
+  private static void nonNegative(String field, @Nullable Number value) {
+    if (value != null && !(value.doubleValue() >= 0 && Double.isFinite(value.doubleValue()))) {
+      throw new IllegalArgumentException(field + " must be finite and >= 0: " + value);
+    }
+  }
+}

@@ -1,0 +1,217 @@
+package dev.tokentrace.correlate.client;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tokentrace.correlate.db.Database;
+import dev.tokentrace.correlate.db.Runs;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import org.duckdb.DuckDBAppender;
+import org.duckdb.DuckDBConnection;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Loads client timing files into {@code client_timing} (rows) and {@code rejects} (bad rows, engine
+ * {@value ClientRejection#ENGINE}) as one run, recorded in {@code runs} and {@code run_files} with
+ * each file's size and SHA-256. All of it is one DuckDB transaction: a failure leaves nothing half
+ * loaded. A file whose content an earlier run already loaded is skipped, so repeating a command
+ * cannot double-count requests. Rows go through the Appender (STACK.md B.2, C). Thread-safe.
+ */
+public final class ClientTimingLoader {
+  /**
+   * At most this many rejection and warning messages are kept in the result; all go to the table.
+   */
+  public static final int MAX_MESSAGES = 200;
+
+  /** {@code runs.kind} of a client load. */
+  public static final String RUN_KIND = "clients";
+
+  private static final Logger log = LoggerFactory.getLogger(ClientTimingLoader.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Database database;
+  private final Clock clock;
+  private final Function<String, ClientTimingReader> readers;
+
+  public ClientTimingLoader(Database database, Clock clock) {
+    this(database, clock, ClientTimingReaders::forFormat);
+  }
+
+  /** With another reader lookup; tests use it to fail in the middle of a file. */
+  ClientTimingLoader(Database database, Clock clock, Function<String, ClientTimingReader> readers) {
+    this.database = requireNonNull(database, "database is null");
+    this.clock = requireNonNull(clock, "clock is null");
+    this.readers = requireNonNull(readers, "readers is null");
+  }
+
+  /**
+   * Loads the files of {@code settings} as one run.
+   *
+   * @throws IllegalArgumentException for an unknown format or a run id already taken
+   * @throws java.io.UncheckedIOException naming a file that cannot be read
+   * @throws IllegalStateException naming the database when DuckDB fails
+   */
+  public ClientLoadResult load(ClientLoadSettings settings) {
+    ClientTimingReader reader = readers.apply(settings.format());
+    Instant started = clock.instant();
+    try (DuckDBConnection connection = database.newConnection()) {
+      connection.setAutoCommit(false);
+      try {
+        ClientLoadResult result = new Load(connection, reader, settings, started).run();
+        connection.commit();
+        log.info("clients: {}", result.summary());
+        return result;
+      } catch (SQLException | RuntimeException e) {
+        rollback(connection, e);
+        throw e;
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "cannot load client files into " + database.name() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static void rollback(DuckDBConnection connection, Exception cause) {
+    try {
+      connection.rollback();
+    } catch (SQLException e) {
+      cause.addSuppressed(e);
+    }
+  }
+
+  /** One load: the transaction's connection and what it has done so far. */
+  private static final class Load {
+    private final DuckDBConnection connection;
+    private final ClientTimingReader reader;
+    private final ClientLoadSettings settings;
+    private final Instant started;
+    private final String fileKind;
+    private final List<String> messages = new ArrayList<>();
+
+    Load(
+        DuckDBConnection connection,
+        ClientTimingReader reader,
+        ClientLoadSettings settings,
+        Instant started) {
+      this.connection = connection;
+      this.reader = reader;
+      this.settings = settings;
+      this.started = started;
+      this.fileKind = "client:" + reader.format();
+    }
+
+    ClientLoadResult run() throws SQLException {
+      String runId = runId(); // the first statement: it opens the transaction the Appender joins
+      Runs.insert(connection, new Runs.Run(runId, RUN_KIND, started, settings.command(), params()));
+      List<Planned> plan = plan();
+      List<ClientLoadResult.FileResult> results = new ArrayList<>();
+      try (DuckDBAppender rows =
+              connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "client_timing");
+          DuckDBAppender rejects =
+              connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "rejects")) {
+        AppendingSink.Target target =
+            new AppendingSink.Target(
+                rows, rejects, runId, reader.format(), settings.concurrency(), started);
+        for (Planned planned : plan) {
+          results.add(read(planned, new AppendingSink(target, messages)));
+        }
+      } // closing flushes the Appenders inside the transaction, before run_files and commit
+      for (ClientLoadResult.FileResult result : results) {
+        if (result.skipped() == null) {
+          Runs.insertFile(
+              connection,
+              runId,
+              new Runs.RunFile(result.path(), fileKind, null, result.bytes(), result.sha256()));
+        }
+      }
+      long rows = results.stream().mapToLong(ClientLoadResult.FileResult::rows).sum();
+      long rejected = results.stream().mapToLong(ClientLoadResult.FileResult::rejected).sum();
+      boolean exceeded =
+          rows + rejected > 0 && rejected > settings.maxRejectRatio() * (rows + rejected);
+      return new ClientLoadResult(runId, results, messages, exceeded);
+    }
+
+    private String runId() throws SQLException {
+      String wanted = settings.runId();
+      if (wanted == null) {
+        return Runs.newId(connection, RUN_KIND, started);
+      }
+      if (Runs.exists(connection, wanted)) {
+        throw new IllegalArgumentException(
+            "run '" + wanted + "' already exists; choose another --run-id");
+      }
+      return wanted;
+    }
+
+    /**
+     * Fingerprints every file first, so a file loaded before (or twice now) is skipped up front.
+     */
+    private List<Planned> plan() throws SQLException {
+      List<Planned> plan = new ArrayList<>();
+      Set<String> seen = new HashSet<>();
+      for (Path file : settings.files()) {
+        FileFingerprint fingerprint = FileFingerprint.of(file);
+        String earlier = Runs.runWithFile(connection, fingerprint.sha256(), fileKind);
+        String skipped =
+            earlier != null
+                ? "already loaded by run " + earlier
+                : seen.add(fingerprint.sha256())
+                    ? null
+                    : "same content as a file before it in this run";
+        if (skipped != null) {
+          note(file + ": client: file skipped: " + skipped);
+        }
+        plan.add(new Planned(file, fingerprint, skipped));
+      }
+      return plan;
+    }
+
+    private ClientLoadResult.FileResult read(Planned planned, AppendingSink sink) {
+      if (planned.skipped() == null) {
+        reader.read(planned.file(), sink);
+      }
+      return new ClientLoadResult.FileResult(
+          planned.file().toString(),
+          planned.fingerprint().bytes(),
+          planned.fingerprint().sha256(),
+          sink.rows(),
+          sink.rejected(),
+          planned.skipped());
+    }
+
+    private @Nullable String params() {
+      Map<String, Object> params = new LinkedHashMap<>();
+      params.put("format", reader.format());
+      params.put("concurrency", settings.concurrency());
+      params.put("max_reject_ratio", settings.maxRejectRatio());
+      params.put("files", settings.files().stream().map(Path::toString).toList());
+      try {
+        return JSON.writeValueAsString(params);
+      } catch (JsonProcessingException e) {
+        throw new IllegalStateException("cannot write run parameters as JSON", e);
+      }
+    }
+
+    private void note(String message) {
+      log.warn("{}", message);
+      if (messages.size() < MAX_MESSAGES) {
+        messages.add(message);
+      }
+    }
+  }
+
+  private record Planned(Path file, FileFingerprint fingerprint, @Nullable String skipped) {}
+}

@@ -1,0 +1,124 @@
+package dev.tokentrace.correlate.report;
+
+import dev.tokentrace.correlate.attribution.DataQuality;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The report's data-quality notes: join rate, unmatched requests on both sides, duplicates, suspect
+ * pairs, low-confidence sources, warm-up and rejected input. A note with a zero count is left out,
+ * except the join and suspect lines, which are always shown.
+ */
+final class MarkdownDataQuality {
+  private MarkdownDataQuality() {}
+
+  static String section(ReportData data) {
+    DataQuality q = data.quality();
+    List<String> notes = new ArrayList<>();
+    notes.add(
+        format(
+            "Join: %d of %s have a server record (%s); %d attributed.",
+            q.clientRows() - q.clientOnlyRows(),
+            Prose.count(q.clientRows(), "client request"),
+            Numbers.share(q.joinRate()),
+            q.includedRows()));
+    if (q.clientOnlyRows() > 0) {
+      notes.add(
+          format(
+              "Client only: %d (failed before the server, retried, or the ID did not reach the"
+                  + " server): `tokentrace sql unmatched_requests --param kind=client_only`.",
+              q.clientOnlyRows()));
+    }
+    if (q.serverOnlyKeys() > 0) {
+      notes.add(
+          format(
+              "Server only: %d request keys that no client file has (other tenants, health checks, or a"
+                  + " client file not loaded).",
+              q.serverOnlyKeys()));
+    }
+    if (q.duplicateRows() > 0) {
+      notes.add(
+          format(
+              "Duplicate keys: %d on the client side (retries), %d on the server side (n > 1,"
+                  + " repeated records); their %s listed, never attributed.",
+              q.duplicateClientKeys(),
+              q.duplicateServerKeys(),
+              Prose.count(q.duplicateRows(), "request")
+                  + (q.duplicateRows() == 1 ? " is" : " are")));
+    }
+    notes.add(
+        format(
+            "Suspect pairs: %d (network time below the tolerance: an ID or clock mismatch), left out"
+                + " of the aggregates.",
+            q.suspectRows()));
+    lowConfidence(data, q, notes);
+    counts(q, notes);
+    StringBuilder out = new StringBuilder("## Data quality\n\n");
+    for (String note : notes) {
+      out.append(Prose.bullet(note));
+    }
+    return out.toString();
+  }
+
+  private static void lowConfidence(ReportData data, DataQuality q, List<String> notes) {
+    if (q.arrivalOnlyRows() > 0) {
+      boolean vllmTextLogs =
+          data.sources().stream()
+              .anyMatch(
+                  s -> s.engine().equals("vllm") && s.sourceTable().equals("request_arrived"));
+      notes.add(
+          format(
+              "Low confidence: %s known only from text-log arrivals%s; no server component is"
+                  + " computed for them.",
+              Prose.count(q.arrivalOnlyRows(), "request"),
+              vllmTextLogs ? " (vLLM text logs: 1 s timestamps, no per-request durations)" : ""));
+    }
+    if (q.incompleteRows() > 0) {
+      notes.add(
+          format(
+              "Incomplete server timing: %d matched requests lack a phase.", q.incompleteRows()));
+    }
+    if (q.derivedRows() > 0) {
+      notes.add(
+          format(
+              "Derived phases: prefill or decode computed from server TTFT and E2E for %s"
+                  + " (sources without the phase, e.g. vLLM V0 spans).",
+              Prose.count(q.derivedRows(), "request")));
+    }
+    if (q.tokenMismatchRows() > 0) {
+      notes.add(
+          format(
+              "Token counts differ between client and server for %s (did the client count SSE"
+                  + " heartbeats or empty chunks as tokens?).",
+              Prose.count(q.tokenMismatchRows(), "request")));
+    }
+  }
+
+  private static void counts(DataQuality q, List<String> notes) {
+    if (q.warmupRows() > 0 || q.clientErrorRows() > 0) {
+      notes.add(
+          format(
+              "Excluded: %s, %s.",
+              Prose.count(q.warmupRows(), "warm-up request"),
+              Prose.count(q.clientErrorRows(), "client error")));
+    }
+    if (q.clientRows() > 0 && q.clientQueueRows() < q.clientRows()) {
+      notes.add(
+          format(
+              "Client queueing was recorded for %d of %d requests and taken as 0 elsewhere.",
+              q.clientQueueRows(), q.clientRows()));
+    }
+    if (q.clientRejects() > 0 || q.serverRejects() > 0) {
+      notes.add(
+          format(
+              "Rejected input: %s, %s (table `rejects`).",
+              Prose.count(q.clientRejects(), "client row"),
+              Prose.count(q.serverRejects(), "server line")));
+    }
+  }
+
+  private static String format(String template, Object... values) {
+    return String.format(Locale.ROOT, template, values);
+  }
+}

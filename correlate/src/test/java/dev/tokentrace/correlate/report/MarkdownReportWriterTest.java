@@ -1,0 +1,242 @@
+package dev.tokentrace.correlate.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tokentrace.correlate.attribution.AttributionSettings;
+import dev.tokentrace.correlate.attribution.DataQuality;
+import dev.tokentrace.correlate.attribution.HandComputedDataset;
+import dev.tokentrace.correlate.db.Database;
+import dev.tokentrace.correlate.db.DatabaseSettings;
+import dev.tokentrace.correlate.db.TestQueries;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+final class MarkdownReportWriterTest {
+  @TempDir Path dir;
+
+  @Test
+  void reportsTheHandComputedRunSectionBySection() throws Exception {
+    String report;
+    try (Database database = Database.open(DatabaseSettings.inMemory())) {
+      HandComputedDataset.load(database, dir);
+      report = render(database, AttributionSettings.defaults());
+    }
+    assertThat(report)
+        .startsWith(
+            "# tokentrace report\n\nDatabase `:memory:`, generated 2026-03-01T13:00:00Z. Suspect pairs:"
+                + " network below -max(5 ms, 1% of\nthe client time). Warm-up: the client's flag.\n");
+    assertThat(sectionOrder(report))
+        .containsExactly(
+            "## Environment",
+            "## Core metrics",
+            "### By concurrency (ms)",
+            "## Latency attribution",
+            "### Shares by concurrency",
+            "## Bottleneck",
+            "## Data quality");
+    assertThat(report)
+        .contains(
+            "| engine | instance | table           | source   | events | files | first (UTC)          | last (UTC)           |\n"
+                + "| ------ | -------- | --------------- | -------- | -----: | ----: | -------------------- | -------------------- |\n"
+                + "| vllm   | gpu-0    | request_arrived | text_log |      3 |     1 | 2026-03-01T12:00:07Z | 2026-03-01T12:00:07Z |\n"
+                + "| vllm   | gpu-0    | request_timing  | otlp     |     10 |     1 | 2026-03-01T12:00:30Z | 2026-03-01T12:00:30Z |\n")
+        .contains(
+            "| bench-1 | client:csv | " + dir.resolve("client.csv") + " |   608 | 5e00c2ab563a |")
+        .contains(
+            "| metric        | requests | P50 ms | P90 ms | P95 ms | P99 ms | mean ms |\n"
+                + "| ------------- | -------: | -----: | -----: | -----: | -----: | ------: |\n"
+                + "| FTL           |       10 |   65.0 |  276.0 |  303.0 |  324.6 |   110.0 |\n"
+                + "| MLT           |       10 |   10.4 |   23.6 |   34.0 |   42.4 |    13.3 |\n"
+                + "| TPOT (server) |        4 |    4.5 |   15.5 |   17.7 |   19.5 |     7.7 |\n"
+                + "| E2E           |       10 |  280.0 |  511.0 |  560.5 |  600.1 |   307.0 |\n")
+        .contains("never E2E / tokens, which folds FTL in")
+        .contains(
+            "|           1 |        5 |    55.0 |    92.0 |    16.7 |    39.8 |       baseline |\n"
+                + "|           8 |        5 |    75.0 |   318.0 |    10.0 |    12.1 |         +36.4% |\n")
+        .contains(
+            "| component         | P50 ms | P90 ms | P95 ms | P99 ms |  share | dominant in |\n"
+                + "| ----------------- | -----: | -----: | -----: | -----: | -----: | ----------: |\n"
+                + "| network           |   31.0 |   36.2 |   37.1 |   37.8 |   6.9% |           0 |\n"
+                + "| queueing (client) |    0.0 |    2.1 |    2.5 |    2.9 |   0.2% |           0 |\n"
+                + "| queueing (server) |   12.5 |  146.0 |  173.0 |  194.6 |  12.0% |           1 |\n"
+                + "| prefill           |   55.0 |  228.0 |  264.0 |  292.8 |  23.8% |           1 |\n"
+                + "| decode            |  250.0 |  470.0 |  485.0 |  497.0 |  57.1% |           2 |\n"
+                + "| total (client)    |  460.0 |  571.0 |  590.5 |  606.1 | 100.0% |           4 |\n")
+        .contains(
+            "## Bottleneck\n\n"
+                + "Decode takes the largest share, 57.1% of the end-to-end time of 4 attributed requests (P50 250.0 ms,\n"
+                + "P95 485.0 ms), and is the largest component in 2 of them. Next is prefill with 23.8% (P95 264.0 ms).\n"
+                + "FTL P50 goes from 55.0 ms at concurrency 1 to 75.0 ms at concurrency 8 (+36.4%), within the 50%\n"
+                + "threshold: compute, not queueing, sets the latency. Network and serving outside the engine add 6.9%\n"
+                + "(P50 31.0 ms). These figures rest on 4 of 12 client requests (join rate 83.3%); see the data-quality\n"
+                + "notes.\n")
+        .contains(
+            "## Data quality\n\n"
+                + "- Join: 10 of 12 client requests have a server record (83.3%); 4 attributed.\n"
+                + "- Client only: 2 (failed before the server, retried, or the ID did not reach the server):\n"
+                + "  `tokentrace sql unmatched_requests --param kind=client_only`.\n")
+        .contains(
+            "- Suspect pairs: 1 (network time below the tolerance: an ID or clock mismatch), left out of the\n")
+        .contains(
+            "- Low confidence: 1 request known only from text-log arrivals (vLLM text logs: 1 s timestamps, no\n")
+        .contains("- Excluded: 1 warm-up request, 1 client error.\n")
+        .contains("- Rejected input: 1 client row, 1 server line (table `rejects`).\n");
+    assertThat(report.lines().filter(line -> !line.startsWith("|")))
+        .allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(Prose.WIDTH));
+  }
+
+  @Test
+  void explainsThatTextLogsAloneCannotBeAttributed() throws Exception {
+    String report;
+    try (Database database = Database.open(DatabaseSettings.inMemory())) {
+      Path client = dir.resolve("client.csv");
+      Files.writeString(
+          client,
+          "request_id,start_ts,ttft_ms,e2e_ms,output_tokens,concurrency\n"
+              + "a,2026-03-01T12:00:00Z,50,500,10,4\n"
+              + "b,2026-03-01T12:00:01Z,70,600,10,4\n");
+      new dev.tokentrace.correlate.client.ClientTimingLoader(database, HandComputedDataset.CLOCK)
+          .load(
+              dev.tokentrace.correlate.client.ClientLoadSettings.from(
+                  List.of(client), null, "run-1", null, "test", null));
+      TestQueries.execute(
+          database,
+          "INSERT INTO request_arrived (engine, instance, ts, source_path, source_line, source_offset,"
+              + " request_id, request_key) VALUES ('vllm', 'gpu-0', TIMESTAMP '2026-03-01 12:00:00',"
+              + " 'server.log', 1, 0, 'chatcmpl-a', 'a'), ('vllm', 'gpu-0', TIMESTAMP '2026-03-01"
+              + " 12:00:01', 'server.log', 2, 90, 'chatcmpl-b', 'b')");
+      report = render(database, AttributionSettings.defaults());
+    }
+    assertThat(report)
+        .contains(
+            "## Latency attribution\n\nNo request could be attributed; see the bottleneck and")
+        .contains(
+            "## Bottleneck\n\n"
+                + "No request can be split into components: the server data for 2 of 2 client requests is text-log\n"
+                + "arrivals only, which carry no queue, prefill or decode times; export per-request traces (vLLM\n"
+                + "--otlp-traces-endpoint) to attribute latency. Seen from the client, FTL is P50 60.0 ms and P95 69.0\n"
+                + "ms over 2 requests. Only concurrency 4 was measured, so the seed's FTL rule (concurrency 1 against\n"
+                + "8) cannot tell queueing from compute; add runs at both levels.\n")
+        .contains(
+            "- Low confidence: 2 requests known only from text-log arrivals (vLLM text logs: 1 s timestamps, no\n"
+                + "  per-request durations); no server component is computed for them.\n");
+  }
+
+  @Test
+  void saysWhatIsMissingInAnEmptyDatabase() throws Exception {
+    String report;
+    try (Database database = Database.open(DatabaseSettings.inMemory())) {
+      report = render(database, AttributionSettings.from(null, null, 3));
+    }
+    assertThat(report)
+        .contains(
+            "Warm-up: the client's flag and the first 3 requests of each run and concurrency.")
+        .contains("## Environment\n\nNo server data is loaded.\n")
+        .contains("No client request with status ok is loaded.")
+        .contains("No client timings are loaded, so no request can be attributed; load them with")
+        .contains("- Join: 0 of 0 client requests have a server record (n/a); 0 attributed.\n");
+  }
+
+  @Test
+  void appliesTheFiftyPercentRuleToConcurrencyEight() throws Exception {
+    ReportData data =
+        data(
+            List.of(
+                level(1, 100.0, null, null),
+                level(4, 120.0, 20.0, false),
+                level(8, 180.0, 80.0, true),
+                level(16, 400.0, 300.0, true)));
+    assertThat(render(data).replace('\n', ' '))
+        .contains(
+            "FTL P50 goes from 100.0 ms at concurrency 1 to 180.0 ms at concurrency 8 (+80.0%), over the"
+                + " 50% threshold: queueing, not compute, is the main problem; tune scheduling and the"
+                + " maximum batch size before buying faster GPUs.");
+  }
+
+  @Test
+  void escapesPipesAndLineBreaksFromLogDerivedText() throws Exception {
+    ReportData data =
+        new ReportData(
+            "x.duckdb",
+            Instant.parse("2026-03-01T13:00:00Z"),
+            AttributionSettings.defaults(),
+            List.of(
+                new ReportData.Source(
+                    "vllm", "gpu|0\nevil", "request_timing", "otlp", 1, 1, null, null)),
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of(),
+            emptyQuality());
+    assertThat(render(data))
+        .contains(
+            "| vllm   | gpu\\|0 evil | request_timing | otlp   |      1 |     1 | n/a         | n/a        |");
+  }
+
+  @Test
+  void refusesFormatsThatHaveNoWriterYet() {
+    assertThat(ReportService.writer(ReportFormat.fromId("markdown")))
+        .isInstanceOf(MarkdownReportWriter.class);
+    assertThatThrownBy(() -> ReportService.writer(ReportFormat.fromId("html")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("report format 'html' is not available yet (available: md)");
+    assertThatThrownBy(() -> ReportFormat.fromId("pdf"))
+        .hasMessage("unknown report format 'pdf' (known: md, html, json)");
+  }
+
+  private static String render(Database database, AttributionSettings settings) throws Exception {
+    StringBuilder out = new StringBuilder();
+    new ReportService(database, HandComputedDataset.CLOCK)
+        .write(new ReportSettings(ReportFormat.MARKDOWN, settings), "tokentrace report", out);
+    return out.toString();
+  }
+
+  private static String render(ReportData data) throws Exception {
+    StringBuilder out = new StringBuilder();
+    new MarkdownReportWriter().write(data, out);
+    return out.toString();
+  }
+
+  private static List<String> sectionOrder(String report) {
+    return report
+        .lines()
+        .filter(line -> line.startsWith("## ") || line.startsWith("### "))
+        .toList();
+  }
+
+  private static ReportData data(List<ReportData.ConcurrencyLevel> levels) {
+    return new ReportData(
+        "x.duckdb",
+        Instant.parse("2026-03-01T13:00:00Z"),
+        AttributionSettings.defaults(),
+        List.of(),
+        List.of(),
+        List.of(),
+        List.of(),
+        levels,
+        emptyQuality());
+  }
+
+  private static ReportData.ConcurrencyLevel level(
+      int concurrency, double ftlP50, Double growth, Boolean queueing) {
+    return new ReportData.ConcurrencyLevel(
+        concurrency,
+        10,
+        ftlP50,
+        ftlP50 * 2,
+        5.0,
+        9.0,
+        1,
+        growth == null ? 0.0 : growth,
+        queueing == null ? false : queueing);
+  }
+
+  private static DataQuality emptyQuality() {
+    return new DataQuality(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null);
+  }
+}

@@ -1,0 +1,26 @@
+-- attribution/environment_sources: which engines and instances the server data came from, and through which sources.
+-- params:  none
+-- returns: engine, instance, source_table, source_kind, events, files, first_ts, last_ts
+--
+-- source_kind is request_timing.source_kind (otlp, perf_metrics, meta_info, ...); text-log tables
+-- report 'text_log', engine_stats 'stats', batch_step 'batch', server_notice 'notice'.
+SELECT engine, instance, source_table, source_kind, count(*) AS events,
+       count(DISTINCT source_path) AS files, min(ts) AS first_ts, max(ts) AS last_ts
+FROM (
+    SELECT engine, instance, 'request_timing' AS source_table, source_kind, source_path, ts
+    FROM request_timing
+    UNION ALL
+    SELECT engine, instance, 'request_arrived', 'text_log', source_path, ts FROM request_arrived
+    UNION ALL
+    SELECT engine, instance, 'request_finished', 'text_log', source_path, ts FROM request_finished
+    UNION ALL
+    SELECT engine, instance, 'request_aborted', 'text_log', source_path, ts FROM request_aborted
+    UNION ALL
+    SELECT engine, instance, 'engine_stats', 'stats', source_path, ts FROM engine_stats
+    UNION ALL
+    SELECT engine, instance, 'batch_step', 'batch', source_path, ts FROM batch_step
+    UNION ALL
+    SELECT engine, instance, 'server_notice', 'notice', source_path, ts FROM server_notice
+)
+GROUP BY engine, instance, source_table, source_kind
+ORDER BY engine, instance, source_table, source_kind

@@ -1,0 +1,35 @@
+-- queries/unmatched_requests: which requests could not be paired? Client-only, server-only, arrival-only and duplicate-key requests.
+-- params:  :kind (VARCHAR, client_only | server_only | arrival_only | duplicate; default all)
+-- returns: kind, request_key, request_id, run_id, engine, instance, source_path, source_line,
+--          client_rows, server_rows
+--
+-- client_only: the server never logged the key (failed or retried requests, wrong ID mapping).
+-- server_only: a server key no client row has (other tenants, health checks), one row per key from
+-- request_timing or request_arrived. arrival_only: known only from text-log arrivals, no durations.
+-- duplicate: a key with several client rows or several server records; never attributed.
+-- Client kinds read request_attribution: run the attribution first.
+WITH client_side AS (
+    SELECT join_status AS kind, request_key, request_id, run_id, engine, instance,
+           client_source_path AS source_path, client_source_line AS source_line, client_rows,
+           server_rows
+    FROM request_attribution
+    WHERE join_status <> 'matched'
+),
+server_records AS (
+    SELECT request_key, request_id, engine, instance, source_path, source_line FROM request_timing
+    UNION ALL
+    SELECT request_key, request_id, engine, instance, source_path, source_line FROM request_arrived
+),
+server_side AS (
+    SELECT 'server_only' AS kind, request_key, request_id, CAST(NULL AS VARCHAR) AS run_id, engine,
+           instance, source_path, source_line, 0 AS client_rows,
+           count(*) OVER (PARTITION BY request_key) AS server_rows
+    FROM server_records r
+    WHERE NOT EXISTS (SELECT 1 FROM client_timing c WHERE c.request_key = r.request_key)
+    QUALIFY row_number() OVER (PARTITION BY request_key ORDER BY source_path, source_line) = 1
+)
+SELECT kind, request_key, request_id, run_id, engine, instance, source_path, source_line,
+       client_rows, server_rows
+FROM (SELECT * FROM client_side UNION ALL SELECT * FROM server_side)
+WHERE CAST(:kind AS VARCHAR) IS NULL OR kind = CAST(:kind AS VARCHAR)
+ORDER BY kind, request_key, source_path, source_line
