@@ -8,6 +8,8 @@ import dev.tokentrace.event.SourcePosition;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,6 +21,9 @@ import org.jspecify.annotations.Nullable;
 final class OtlpSpan {
   private static final String REQUEST_ID = "gen_ai.request.id";
   private static final long NANOS_PER_SECOND = 1_000_000_000L;
+
+  /** {@code -?digits[.digits][e[+-]digits]}: a JSON number written inside a string. */
+  private static final Pattern DECIMAL = Pattern.compile("-?\\d+(\\.\\d+)?([eE][+-]?\\d+)?");
 
   private final JsonNode span;
   private final Map<String, JsonNode> attributes = new HashMap<>();
@@ -35,9 +40,9 @@ final class OtlpSpan {
     }
   }
 
-  /** Why {@link #timing} returned null. */
+  /** Why {@link #timing} returned null; only valid after it did. */
   String problem() {
-    return problem == null ? "otlp: malformed span" : problem;
+    return Objects.requireNonNull(problem, "problem of a span that was read");
   }
 
   @Nullable RequestTiming timing(String instance, SourcePosition position) {
@@ -126,7 +131,10 @@ final class OtlpSpan {
       return null;
     }
     double micros = seconds * 1e6;
-    return Math.abs(micros) < 1e15 ? Math.round(micros) / 1e3 : seconds * 1e3;
+    if (!Double.isFinite(micros)) {
+      return fail(key);
+    }
+    return Math.abs(micros) < 1e15 ? Math.round(micros) / 1e3 : micros / 1e3;
   }
 
   private @Nullable Integer count(String key) {
@@ -174,11 +182,8 @@ final class OtlpSpan {
     return text.equals("NaN") || text.equals("Infinity") || text.equals("-Infinity");
   }
 
-  /** {@code -?digits[.digits][e[+-]digits]}: what a JSON number looks like inside a string. */
   private static boolean isDecimal(String text) {
-    return !text.isEmpty()
-        && text.length() <= 64
-        && text.matches("-?\\d+(\\.\\d+)?([eE][+-]?\\d+)?");
+    return text.length() <= 64 && DECIMAL.matcher(text).matches();
   }
 
   private <T> @Nullable T fail(String field) {

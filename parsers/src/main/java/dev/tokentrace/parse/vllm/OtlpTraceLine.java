@@ -12,6 +12,7 @@ import dev.tokentrace.event.RequestTiming;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.ParseSink;
 import dev.tokentrace.parse.Rejection;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One line of an OpenTelemetry Collector file export ({@code {"resourceSpans":[...]}} per line,
@@ -112,10 +113,7 @@ final class OtlpTraceLine {
   }
 
   private static void reject(
-      String line,
-      SourcePosition position,
-      ParseSink sink,
-      @org.jspecify.annotations.Nullable String reason) {
+      String line, SourcePosition position, ParseSink sink, @Nullable String reason) {
     String why = reason == null ? VllmLineParser.UNRECOGNIZED : reason;
     sink.rejected(Rejection.of(position, Engine.VLLM, why, line));
   }

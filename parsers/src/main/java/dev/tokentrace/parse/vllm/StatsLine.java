@@ -29,7 +29,37 @@ final class StatsLine {
   private static final int MAX_LABEL = 40;
 
   private final String message;
-  private final double[] values = new double[StatsItem.values().length];
+  private static final int ITEMS = StatsItem.values().length;
+
+  private static final StatsItem[] V0_REQUIRED = {
+    StatsItem.PROMPT_TPS,
+    StatsItem.GEN_TPS,
+    StatsItem.RUNNING,
+    StatsItem.SWAPPED,
+    StatsItem.PENDING,
+    StatsItem.GPU_KV,
+    StatsItem.CPU_KV
+  };
+
+  /** 9597a095f (2025-01-12): {@code Running: %d reqs, Waiting: %d reqs }. */
+  private static final StatsItem[] V1_QUEUES_ONLY = {StatsItem.RUNNING, StatsItem.WAITING};
+
+  /** f17f1d460 (2025-01-30): no prefix cache hit rate yet. */
+  private static final StatsItem[] V1_WITHOUT_PREFIX = {
+    StatsItem.PROMPT_TPS, StatsItem.GEN_TPS, StatsItem.RUNNING, StatsItem.WAITING, StatsItem.GPU_KV
+  };
+
+  /** 41c5dd45b (2025-02-11) onwards: the fixed part ends with the prefix cache hit rate. */
+  private static final StatsItem[] V1_REQUIRED = {
+    StatsItem.PROMPT_TPS,
+    StatsItem.GEN_TPS,
+    StatsItem.RUNNING,
+    StatsItem.WAITING,
+    StatsItem.GPU_KV,
+    StatsItem.PREFIX_HIT
+  };
+
+  private final double[] values = new double[ITEMS];
   private final boolean[] seen = new boolean[values.length];
   private int cursor;
   private boolean gpuAfterSpace;
@@ -159,18 +189,7 @@ final class StatsLine {
   /** The completeness checks that catch lines cut at an item boundary. */
   private @Nullable String missingItem() {
     boolean v0 = seen(StatsItem.SWAPPED) || seen(StatsItem.PENDING) || seen(StatsItem.CPU_KV);
-    StatsItem[] required =
-        v0
-            ? new StatsItem[] {
-              StatsItem.PROMPT_TPS,
-              StatsItem.GEN_TPS,
-              StatsItem.RUNNING,
-              StatsItem.SWAPPED,
-              StatsItem.PENDING,
-              StatsItem.GPU_KV,
-              StatsItem.CPU_KV
-            }
-            : v1Required();
+    StatsItem[] required = v0 ? V0_REQUIRED : v1Required();
     for (StatsItem item : required) {
       if (!seen(item)) {
         return "stats line: missing '" + item.label() + "'";
@@ -185,27 +204,9 @@ final class StatsLine {
 
   private StatsItem[] v1Required() {
     if (!seen(StatsItem.PROMPT_TPS) && !seen(StatsItem.GEN_TPS) && !seen(StatsItem.GPU_KV)) {
-      // 9597a095f (2025-01-12): "Running: %d reqs, Waiting: %d reqs "
-      return new StatsItem[] {StatsItem.RUNNING, StatsItem.WAITING};
+      return V1_QUEUES_ONLY;
     }
-    if (gpuAfterSpace) {
-      return new StatsItem[] {
-        StatsItem.PROMPT_TPS,
-        StatsItem.GEN_TPS,
-        StatsItem.RUNNING,
-        StatsItem.WAITING,
-        StatsItem.GPU_KV
-      };
-    }
-    // 41c5dd45b (2025-02-11) onwards always ends the fixed part with the prefix cache hit rate
-    return new StatsItem[] {
-      StatsItem.PROMPT_TPS,
-      StatsItem.GEN_TPS,
-      StatsItem.RUNNING,
-      StatsItem.WAITING,
-      StatsItem.GPU_KV,
-      StatsItem.PREFIX_HIT
-    };
+    return gpuAfterSpace ? V1_WITHOUT_PREFIX : V1_REQUIRED;
   }
 
   private EngineStats toEvent(RecordLine line, @Nullable String rank) {

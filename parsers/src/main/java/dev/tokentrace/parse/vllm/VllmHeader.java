@@ -45,15 +45,15 @@ record VllmHeader(
    * first and searches the rest of the line only when that fails.
    */
   static @Nullable VllmHeader find(String line, int bodyStart) {
-    VllmHeader header = at(line, bodyStart);
+    VllmHeader header = bodyStart > 0 ? at(line, bodyStart, 0, bodyStart) : at(line, 0, -1, -1);
     if (header != null) {
-      return withProcess(header, bodyStart > 0 ? 0 : -1, bodyStart);
+      return header;
     }
     for (int at = bodyStart + 1; at + 20 < line.length(); at++) {
       char c = line.charAt(at);
       if ((c == 'D' || c == 'I' || c == 'W' || c == 'E' || c == 'C')
           && !Ascii.isLetter(line.charAt(at - 1))) {
-        header = at(line, at);
+        header = at(line, at, -1, -1);
         if (header != null) {
           return afterJunk(line, header);
         }
@@ -63,7 +63,7 @@ record VllmHeader(
   }
 
   /** The header parsed at {@code levelStart}, null when level and timestamp are not there. */
-  private static @Nullable VllmHeader at(String line, int levelStart) {
+  private static @Nullable VllmHeader at(String line, int levelStart, int procStart, int procEnd) {
     Level level = Level.at(line, levelStart);
     if (level == null) {
       return null;
@@ -88,8 +88,8 @@ record VllmHeader(
       problem = INVALID_UTF8;
     }
     return new VllmHeader(
-        -1,
-        -1,
+        procStart,
+        procEnd,
         levelStart,
         level,
         month,
@@ -168,9 +168,6 @@ record VllmHeader(
   }
 
   private static VllmHeader withProcess(VllmHeader header, int procStart, int procEnd) {
-    if (procStart < 0) {
-      return header;
-    }
     return new VllmHeader(
         procStart,
         procEnd,

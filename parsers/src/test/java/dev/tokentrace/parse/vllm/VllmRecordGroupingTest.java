@@ -238,6 +238,19 @@ final class VllmRecordGroupingTest {
   }
 
   @Test
+  void keepsSameHeaderRecordsOfDifferentProcessesApart() {
+    RecordingSink sink =
+        RecordingSink.parse(
+            "(Worker_TP0 pid=90) ERROR 05-19 10:13:11 [gpu_worker.py:200] Traceback (most recent"
+                + " call last):",
+            "(Worker_TP1 pid=91) ERROR 05-19 10:13:11 [gpu_worker.py:200] Traceback (most recent"
+                + " call last):");
+
+    assertThat(sink.events).hasSize(2);
+    assertThat(sink.ignored).isEmpty();
+  }
+
+  @Test
   void emitsAPendingErrorAtFinish() {
     RecordingSink sink = RecordingSink.parse(ERROR_HEADER + "Worker failed.");
 
