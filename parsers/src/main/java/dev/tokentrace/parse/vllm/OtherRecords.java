@@ -7,8 +7,9 @@ import dev.tokentrace.parse.ParseSink;
 /**
  * Records that are neither stats nor request lines but are known: startup and config facts worth a
  * notice (formats/vllm.md §5 and §8: version, KV-cache capacity, maximum concurrency, chunked
- * prefill budget, launch arguments), and periodic side lines that are deliberately ignored by a
- * named rule (speculative decoding, KV transfer, MFU, CUDA-graph tables, batch-size timing).
+ * prefill budget), and periodic side lines that are deliberately ignored by a named rule
+ * (speculative decoding, KV transfer, MFU, CUDA-graph tables, batch-size timing, and the launch
+ * arguments, which may hold an API key).
  */
 final class OtherRecords {
   private static final String[] STARTUP = {
@@ -22,7 +23,7 @@ final class OtherRecords {
   };
 
   private static final String[] CONFIG = {
-    "Chunked prefill is enabled with max_num_batched_tokens=", "non-default args: ", "args: ",
+    "Chunked prefill is enabled with max_num_batched_tokens=",
   };
 
   /** Prefix and rule pairs of ignored periodic lines. */
@@ -33,7 +34,13 @@ final class OtherRecords {
     {"MFU: ", "vllm: mfu metrics"},
     {"**CUDAGraph ", "vllm: cudagraph metrics"},
     {"Batchsize forward time stats ", "vllm: batchsize forward stats"},
+    // the launch arguments can hold secrets (--api-key) and chat templates: never kept
+    {"non-default args: ", "vllm: launch arguments"},
+    {"args: ", "vllm: launch arguments"},
   };
+
+  /** The engine config dump after this is long and not needed: the version before it is. */
+  private static final String CONFIG_DUMP = " with config: ";
 
   private OtherRecords() {}
 
@@ -86,6 +93,11 @@ final class OtherRecords {
   }
 
   private static void notice(RecordLine line, ParseSink sink, ServerNotice.Kind kind) {
+    String message = line.message();
+    int dump = message.indexOf(CONFIG_DUMP);
+    if (dump > 0 && message.startsWith("Initializing ")) {
+      message = message.substring(0, dump);
+    }
     sink.event(
         new ServerNotice(
             Engine.VLLM,
@@ -94,6 +106,6 @@ final class OtherRecords {
             line.position(),
             line.level().name(),
             kind,
-            line.message()));
+            message));
   }
 }

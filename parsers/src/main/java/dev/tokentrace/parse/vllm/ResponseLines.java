@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
  * list. Streaming writes one {@code (streaming delta)} line per chunk (ignored, but the last
  * delta's real finish reason is remembered) and one {@code (streaming complete)} line whose finish
  * reason is the placeholder {@code streaming_complete} and whose output may be {@code
- * <streaming_complete: N tokens>}; that line becomes the request_finished.
+ * <streaming_complete: N tokens>}; that line becomes the request_finished. With {@code
+ * --max-log-len N} the token-id list is cut to N ids, so the output token count is then at most N.
  */
 final class ResponseLines {
   static final String PREFIX = "Generated response ";

@@ -10,7 +10,6 @@ import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.ParseSink;
 import dev.tokentrace.parse.Rejection;
 import java.time.Instant;
-import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -38,18 +37,19 @@ public final class VllmLineParser implements LineParser {
   private final ParseSettings settings;
   private final LogClock clock;
   private final RequestLines requests = new RequestLines();
-  private final LoggingErrorBlock loggingError = new LoggingErrorBlock();
-  private @Nullable PendingNotice pending;
+  private final NoticeGroup notices;
+  private final RawLineReader rawLines;
   private @Nullable VllmHeader lastHeader;
   private String lastLine = "";
   private boolean lastEndedWithCr;
   private boolean sawCr;
   private @Nullable Instant lastTs;
-  private boolean afterPythonWarning;
 
   public VllmLineParser(ParseSettings settings) {
     this.settings = requireNonNull(settings, "settings is null");
     this.clock = new LogClock(settings.zone(), settings.startYear());
+    this.notices = new NoticeGroup(settings.instance());
+    this.rawLines = new RawLineReader(settings.instance(), notices);
   }
 
   @Override
@@ -63,7 +63,7 @@ public final class VllmLineParser implements LineParser {
     int bodyStart = ProcessPrefix.skipAll(text, 0);
     VllmHeader header = VllmHeader.find(text, bodyStart);
     if (header == null) {
-      raw(text, bodyStart, position, sink);
+      rawLines.read(text, bodyStart, position, lastTs, sink);
     } else {
       record(text, header, endedWithCr, position, sink);
     }
@@ -71,11 +71,7 @@ public final class VllmLineParser implements LineParser {
 
   @Override
   public void finish(ParseSink sink) {
-    flush(sink);
-  }
-
-  ParseSettings settings() {
-    return settings;
+    notices.flush(sink);
   }
 
   private void record(
@@ -101,15 +97,16 @@ public final class VllmLineParser implements LineParser {
     lastEndedWithCr = endedWithCr;
     sawCr |= endedWithCr;
     lastTs = ts;
-    afterPythonWarning = false;
+    rawLines.recordSeen();
     if (continuation) {
-      if (pending != null) {
-        pending.add(message);
+      PendingNotice open = notices.open();
+      if (open != null) {
+        open.add(message);
       }
       sink.ignored(position, Tracebacks.isTracebackLine(message) ? TRACEBACK : CONTINUATION);
       return;
     }
-    flush(sink);
+    notices.flush(sink);
     dispatch(new RecordLine(text, header, message, position, ts, settings.instance()), sink);
   }
 
@@ -129,7 +126,7 @@ public final class VllmLineParser implements LineParser {
     if (sawCr) {
       return lastEndedWithCr;
     }
-    PendingNotice open = pending;
+    PendingNotice open = notices.open();
     return !(header.level() == Level.WARNING || header.level().isError())
         || message.isBlank()
         || Tracebacks.isTracebackLine(message)
@@ -167,7 +164,8 @@ public final class VllmLineParser implements LineParser {
       return;
     } else if (line.level() == Level.WARNING || line.level().isError()) {
       String process = line.header().process(line.text());
-      pending = new PendingNotice(line.position(), line.ts(), line.level(), process, message);
+      notices.start(
+          new PendingNotice(line.position(), line.ts(), line.level(), process, message), sink);
     } else {
       line.ignore(sink, OTHER_RECORD);
     }
@@ -191,121 +189,6 @@ public final class VllmLineParser implements LineParser {
             line.level().name(),
             kind,
             line.message()));
-  }
-
-  private void raw(String text, int bodyStart, SourcePosition position, ParseSink sink) {
-    String body = RawLines.withoutRank(bodyStart == 0 ? text : text.substring(bodyStart));
-    String process = bodyStart == 0 ? null : text.substring(1, text.lastIndexOf(')', bodyStart));
-    boolean afterWarning = afterPythonWarning;
-    afterPythonWarning = false;
-    if (loggingError.isOpen() || body.startsWith(LoggingErrorBlock.START)) {
-      loggingErrorLine(body, position, sink);
-    } else if (body.isBlank()) {
-      sink.ignored(position, RawLines.BLANK);
-    } else if (RawLines.uvicornLevel(body) != null) {
-      uvicorn(body, process, position, sink);
-    } else if (Tracebacks.startsTraceback(body)) {
-      tracebackStart(body, process, position, sink);
-    } else if (Tracebacks.isTracebackLine(body)) {
-      tracebackLine(body, afterWarning, position, sink);
-    } else {
-      noise(text, body, position, sink);
-    }
-  }
-
-  private void loggingErrorLine(String body, SourcePosition position, ParseSink sink) {
-    if (!loggingError.isOpen()) {
-      loggingError.open();
-      sink.ignored(position, LoggingErrorBlock.RULE);
-      return;
-    }
-    LoggingErrorBlock.Context context =
-        new LoggingErrorBlock.Context(settings.instance(), position, lastTs);
-    LoggingErrorBlock.Result result = loggingError.take(body, context);
-    if (result == null) {
-      sink.ignored(position, LoggingErrorBlock.RULE);
-    } else if (result.stats() != null) {
-      sink.event(result.stats());
-    } else {
-      sink.rejected(
-          Rejection.of(position, Engine.VLLM, Objects.requireNonNull(result.problem()), body));
-    }
-  }
-
-  private void uvicorn(
-      String body, @Nullable String process, SourcePosition position, ParseSink sink) {
-    Level level = Objects.requireNonNull(RawLines.uvicornLevel(body));
-    String message = RawLines.uvicornMessage(body);
-    if (RawLines.isAccess(message)) {
-      sink.ignored(position, RawLines.UVICORN_ACCESS);
-    } else if (level.isError()) {
-      // e.g. "ERROR:    Exception in ASGI application", then a raw traceback
-      flush(sink);
-      pending = new PendingNotice(position, lastTs, level, process, message);
-    } else {
-      sink.ignored(position, RawLines.UVICORN_LIFECYCLE);
-    }
-  }
-
-  /**
-   * {@code Traceback (most recent call last):} or {@code Process EngineCore_DP0:} printed by Python
-   * itself: part of the open error of the same process, or the start of an error of its own.
-   */
-  private void tracebackStart(
-      String body, @Nullable String process, SourcePosition position, ParseSink sink) {
-    PendingNotice open = pending;
-    if (open != null && open.isError() && Objects.equals(open.process(), process)) {
-      open.add(body);
-      sink.ignored(position, TRACEBACK);
-      return;
-    }
-    flush(sink);
-    String label = Tracebacks.isProcessLine(body) ? body.substring(0, body.length() - 1) : "";
-    PendingNotice started = new PendingNotice(position, lastTs, Level.ERROR, process, label);
-    started.add(body);
-    pending = started;
-  }
-
-  private void tracebackLine(
-      String body, boolean afterWarning, SourcePosition position, ParseSink sink) {
-    PendingNotice open = pending;
-    if (open != null && open.isError()) {
-      open.add(body);
-      sink.ignored(position, TRACEBACK);
-    } else if (afterWarning && Tracebacks.isIndented(body)) {
-      // the source line Python prints under a warning: "  warnings.warn("
-      afterPythonWarning = true;
-      sink.ignored(position, RawLines.PYTHON_WARNING);
-    } else if (Tracebacks.isExceptionLine(body)) {
-      flush(sink);
-      pending = new PendingNotice(position, lastTs, Level.ERROR, null, body);
-    } else {
-      sink.ignored(position, TRACEBACK);
-    }
-  }
-
-  private void noise(String text, String body, SourcePosition position, ParseSink sink) {
-    String rule = RawLines.noiseRule(body);
-    PendingNotice open = pending;
-    if (rule != null) {
-      afterPythonWarning = rule.equals(RawLines.PYTHON_WARNING);
-      sink.ignored(position, rule);
-    } else if (open != null && open.isError() && open.hasTraceback()) {
-      // free text after a traceback continues the exception message (CUDA error hints)
-      open.add(body);
-      sink.ignored(position, TRACEBACK);
-    } else {
-      String reason = text.indexOf(Ascii.REPLACEMENT) >= 0 ? VllmHeader.INVALID_UTF8 : UNRECOGNIZED;
-      sink.rejected(Rejection.of(position, Engine.VLLM, reason, text));
-    }
-  }
-
-  private void flush(ParseSink sink) {
-    PendingNotice open = pending;
-    if (open != null) {
-      pending = null;
-      sink.event(open.toNotice(settings.instance()));
-    }
   }
 
   /** The line for a rejection, without the message when it may carry prompt or output text. */

@@ -320,10 +320,7 @@ final class VllmLineParserTest {
             notice("INFO", "startup", "vLLM API server version 0.9.1")),
         row(
             ENGINE_CORE + "Initializing a V1 LLM engine (v0.9.1) with config: model='m', seed=0",
-            notice(
-                "INFO",
-                "startup",
-                "Initializing a V1 LLM engine (v0.9.1) with config: model='m', seed=0")),
+            notice("INFO", "startup", "Initializing a V1 LLM engine (v0.9.1)")),
         row(
             API
                 + "Engine 000: vllm cache_config_info with initialization after num_gpu_blocks is:"
@@ -333,9 +330,6 @@ final class VllmLineParserTest {
                 "startup",
                 "Engine 000: vllm cache_config_info with initialization after num_gpu_blocks is:"
                     + " 11015")),
-        row(
-            API.replace("loggers.py:271", "utils.py:233") + "non-default args: {'model': 'm'}",
-            notice("INFO", "config", "non-default args: {'model': 'm'}")),
         row(
             API_WARNING + "Default sampling parameters have been overridden.",
             notice("WARNING", "warning", "Default sampling parameters have been overridden.")),
@@ -483,6 +477,13 @@ final class VllmLineParserTest {
             "  File \"/opt/vllm/vllm/v1/engine/core.py\", line 612, in run_engine_core",
             "vllm: traceback"),
         Arguments.of("--- Logging error ---", "python: logging error"),
+        Arguments.of(
+            API.replace("loggers.py:271", "utils.py:233")
+                + "non-default args: {'model': 'm', 'api_key': 'not-a-real-key'}",
+            "vllm: launch arguments"),
+        Arguments.of(
+            "INFO 05-19 10:13:11 api_server.py:586] args: Namespace(host=None, port=8000)",
+            "vllm: launch arguments"),
         Arguments.of(OtlpLines.STARTUP_SPANS_ONLY, "otlp: no llm_request span"));
   }
 
