@@ -51,6 +51,8 @@ final class RawLineReader {
       loggingErrorLine(body, origin, sink);
     } else if (body.isBlank()) {
       sink.ignored(position, RawLines.BLANK);
+    } else if (RawLines.isBanner(body)) {
+      sink.ignored(position, RawLines.BANNER);
     } else if (RawLines.uvicornLevel(body) != null) {
       uvicorn(body, origin, sink);
     } else if (Tracebacks.startsTraceback(body)) {

@@ -6,14 +6,16 @@ import org.jspecify.annotations.Nullable;
 /**
  * Lines without a vLLM record header that are known noise, each with the rule name it is ignored
  * under: uvicorn's access and lifecycle lines (no timestamp, no request ID; formats/vllm.md §1.4),
- * tqdm progress bars, Python {@code warnings} output, and the logs of torch's C++ core, NCCL and
- * Gloo that share vLLM's stdout. Tracebacks are handled by the caller, which groups them.
+ * tqdm progress bars, Python {@code warnings} output, ASCII-art banners, and the logs of torch's
+ * C++ core, NCCL and Gloo that share vLLM's stdout. Tracebacks are handled by the caller, which
+ * groups them.
  */
 final class RawLines {
   static final String BLANK = "vllm: blank line";
   static final String UVICORN_ACCESS = "uvicorn: access";
   static final String UVICORN_LIFECYCLE = "uvicorn: lifecycle";
   static final String PYTHON_WARNING = "python: warning";
+  static final String BANNER = "vllm: banner";
 
   /** {@code | 2/2 [} in {@code ... 100% Completed | 2/2 [00:01<00:00, 1.2it/s]}. */
   private static final Pattern TQDM = Pattern.compile("\\| *\\d+/\\d+ \\[");
@@ -47,6 +49,20 @@ final class RawLines {
       return "gloo: log";
     }
     return null;
+  }
+
+  /**
+   * ASCII-art logos drawn with box-drawing and block characters (U+2500 to U+259F), such as the
+   * logo newer vLLM builds print at startup: the first visible character is one of them.
+   */
+  static boolean isBanner(String body) {
+    for (int at = 0; at < body.length(); at++) {
+      char c = body.charAt(at);
+      if (c != ' ') {
+        return c >= '\u2500' && c <= '\u259F';
+      }
+    }
+    return false;
   }
 
   static boolean isPythonWarning(String body) {

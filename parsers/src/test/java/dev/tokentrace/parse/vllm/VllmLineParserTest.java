@@ -478,6 +478,8 @@ final class VllmLineParserTest {
             "vllm: traceback"),
         Arguments.of("--- Logging error ---", "python: logging error"),
         Arguments.of(
+            "   \u2584\u2588\u2580 \u2588\u2588   \u2580\u2580  tokentrace test", "vllm: banner"),
+        Arguments.of(
             API.replace("loggers.py:271", "utils.py:233")
                 + "non-default args: {'model': 'm', 'api_key': 'not-a-real-key'}",
             "vllm: launch arguments"),
