@@ -47,8 +47,10 @@ final class OtlpTraceLine {
 
   static void parse(String line, SourcePosition position, String instance, ParseSink sink) {
     JsonNode root;
+    int brace = line.indexOf('{');
     try {
-      root = READER.readTree(line);
+      // a byte-order mark or indentation before the brace is not JSON
+      root = READER.readTree(brace == 0 ? line : line.substring(brace));
     } catch (JsonEOFException e) {
       reject(line, position, sink, looksLikeExport(line) ? "otlp: truncated json" : null);
       return;

@@ -34,6 +34,11 @@ public final class VllmLineParser implements LineParser {
   static final String TRACEBACK = "vllm: traceback";
   static final String OTHER_RECORD = "vllm: other record";
 
+  /** Request lines whose rest may hold prompt or output text. */
+  private static final String[] USER_TEXT_MARKERS = {
+    ReceivedRequestLine.PREFIX, ReceivedRequestLine.DETAILS, ResponseLines.PREFIX
+  };
+
   private final ParseSettings settings;
   private final LogClock clock;
   private final RequestLines requests = new RequestLines();
@@ -191,13 +196,18 @@ public final class VllmLineParser implements LineParser {
             line.message()));
   }
 
-  /** The line for a rejection, without the message when it may carry prompt or output text. */
+  /**
+   * The line for a rejection of its header, cut before any request-line text: such a line may carry
+   * prompt or output text (user data), and where its message starts is not known.
+   */
   private static String redacted(String text, VllmHeader header) {
-    String message = text.substring(header.msgStart());
-    boolean userText =
-        message.startsWith(ReceivedRequestLine.PREFIX)
-            || message.startsWith("Request ")
-            || message.startsWith(ResponseLines.PREFIX);
-    return userText ? text.substring(0, header.msgStart()) + "[redacted]" : text;
+    int cut = -1;
+    for (String marker : USER_TEXT_MARKERS) {
+      int at = text.indexOf(marker);
+      if (at >= 0 && (cut < 0 || at < cut)) {
+        cut = at;
+      }
+    }
+    return cut < 0 ? text : text.substring(0, cut) + "[redacted]";
   }
 }

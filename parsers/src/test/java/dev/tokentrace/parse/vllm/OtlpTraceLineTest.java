@@ -50,6 +50,13 @@ final class OtlpTraceLineTest {
   }
 
   @Test
+  void readsALineAfterAByteOrderMark() {
+    RecordingSink sink = RecordingSink.parse("\uFEFF" + OtlpLines.V1_LINE);
+
+    assertThat(sink.eventBodies()).containsExactly(RecordingSink.json(OtlpLines.V1_BODY));
+  }
+
+  @Test
   void readsBareNonFiniteNumbersAsNull() {
     String line =
         OtlpLines.line(

@@ -121,9 +121,10 @@ final class VllmRobustnessTest {
     RecordingSink sink =
         RecordingSink.parse(
             "INFO 13-40 10:13:11 [logger.py:39] Received request chatcmpl-x: prompt: 'secret'",
+            "INFO 05-19 10:13:11 [logger.py:3x] Received request chatcmpl-x: prompt: 'secret'",
             API + "Received request chatcmpl-y with secret text but no layout");
 
-    assertThat(sink.rejections).hasSize(2);
+    assertThat(sink.rejections).hasSize(3);
     assertThat(sink.rejections).allSatisfy(r -> assertThat(r.excerpt()).doesNotContain("secret"));
   }
 }
