@@ -3,26 +3,211 @@ package dev.tokentrace.parse.vllm;
 import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.event.Engine;
+import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.ParseSink;
 import dev.tokentrace.parse.Rejection;
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
-/** Parses Vllm output. Not thread-safe: one instance per source. */
+/**
+ * Parses everything vLLM writes, V0 (2023) to V1 (2026), per formats/vllm.md: record lines with
+ * every header generation and process prefix, stats lines, request lines, iteration lines, startup
+ * facts, warnings and errors with their tracebacks folded into one notice, uvicorn and other noise
+ * by named rules, and OpenTelemetry Collector trace export lines. Not thread-safe: one instance per
+ * source, because records span lines, the log has no year, and request IDs are learned across
+ * lines.
+ *
+ * <p>A record line is {@code (APIServer pid=3646) INFO 05-19 10:13:11 [loggers.py:271] Engine 000:
+ * Avg prompt throughput: ...}. Consecutive lines with the same process prefix, level, time and
+ * file:line are one record ({@code NewLineFormatter} repeats the header on every line of a
+ * multi-line message, §1.2) unless the line is itself a stats or request line (two engines log
+ * their stats lines from the same place in the same second). Where the source keeps the {@code \r}
+ * that ends every continued line, a line after one without it starts a new record even with the
+ * same header; where there are none, only traceback text continues a WARNING or ERROR record.
+ */
 public final class VllmLineParser implements LineParser {
+  static final String UNRECOGNIZED = "unrecognized line";
+  static final String CONTINUATION = "vllm: record continuation";
+  static final String TRACEBACK = "vllm: traceback";
+  static final String OTHER_RECORD = "vllm: other record";
+
+  /** Request lines whose rest may hold prompt or output text. */
+  private static final String[] USER_TEXT_MARKERS = {
+    ReceivedRequestLine.PREFIX, ReceivedRequestLine.DETAILS, ResponseLines.PREFIX
+  };
+
   private final ParseSettings settings;
+  private final LogClock clock;
+  private final RequestLines requests = new RequestLines();
+  private final NoticeGroup notices;
+  private final RawLineReader rawLines;
+  private @Nullable VllmHeader lastHeader;
+  private String lastLine = "";
+  private boolean lastEndedWithCr;
+  private boolean sawCr;
+  private @Nullable Instant lastTs;
 
   public VllmLineParser(ParseSettings settings) {
     this.settings = requireNonNull(settings, "settings is null");
+    this.clock = new LogClock(settings.zone(), settings.startYear());
+    this.notices = new NoticeGroup(settings.instance());
+    this.rawLines = new RawLineReader(settings.instance(), notices);
   }
 
   @Override
   public void parse(String line, SourcePosition position, ParseSink sink) {
-    sink.rejected(Rejection.of(position, Engine.VLLM, "unrecognized line", line));
+    boolean endedWithCr = LineCleaner.endsWithCarriageReturn(line);
+    String text = LineCleaner.clean(line);
+    if (OtlpTraceLine.isJsonObject(text)) {
+      OtlpTraceLine.parse(text, position, settings.instance(), sink);
+      return;
+    }
+    int bodyStart = ProcessPrefix.skipAll(text, 0);
+    VllmHeader header = VllmHeader.find(text, bodyStart);
+    if (header == null) {
+      rawLines.read(text, bodyStart, position, lastTs, sink);
+    } else {
+      record(text, header, endedWithCr, position, sink);
+    }
   }
 
-  ParseSettings settings() {
-    return settings;
+  @Override
+  public void finish(ParseSink sink) {
+    notices.flush(sink);
+  }
+
+  private void record(
+      String text,
+      VllmHeader header,
+      boolean endedWithCr,
+      SourcePosition position,
+      ParseSink sink) {
+    Instant ts =
+        header.problem() == null
+            ? clock.instant(
+                header.month(), header.day(), header.hour(), header.minute(), header.second())
+            : null;
+    if (ts == null) {
+      String reason = header.problem() == null ? VllmHeader.BAD_TIMESTAMP : header.problem();
+      sink.rejected(Rejection.of(position, Engine.VLLM, reason, redacted(text, header)));
+      return;
+    }
+    String message = text.substring(header.msgStart());
+    boolean continuation = isContinuation(text, header, message);
+    lastHeader = header;
+    lastLine = text;
+    lastEndedWithCr = endedWithCr;
+    sawCr |= endedWithCr;
+    lastTs = ts;
+    rawLines.recordSeen();
+    if (continuation) {
+      PendingNotice open = notices.open();
+      if (open != null) {
+        open.add(message);
+      }
+      sink.ignored(position, Tracebacks.isTracebackLine(message) ? TRACEBACK : CONTINUATION);
+      return;
+    }
+    notices.flush(sink);
+    dispatch(new RecordLine(text, header, message, position, ts, settings.instance()), sink);
+  }
+
+  /**
+   * Whether a line with the same header as the previous record line continues that record. Once the
+   * source has shown a carriage return (it keeps them), the previous line's {@code \r} says it (a
+   * file with CRLF on every line then over-merges same-header lines, except records of their own
+   * kind). Without carriage returns, a line is a continuation unless it is a record of its own
+   * kind, and a WARNING or ERROR line only when it is traceback text (or follows traceback text),
+   * so that the same warning logged twice in one second stays two notices.
+   */
+  private boolean isContinuation(String text, VllmHeader header, String message) {
+    VllmHeader previous = lastHeader;
+    if (previous == null || !header.sameAs(text, previous, lastLine) || startsOwnRecord(message)) {
+      return false;
+    }
+    if (sawCr) {
+      return lastEndedWithCr;
+    }
+    PendingNotice open = notices.open();
+    return !(header.level() == Level.WARNING || header.level().isError())
+        || message.isBlank()
+        || Tracebacks.isTracebackLine(message)
+        || (open != null && open.hasTraceback());
+  }
+
+  /** Messages that are records of their own even right after a record with the same header. */
+  private static boolean startsOwnRecord(String message) {
+    return StatsLine.matches(message)
+        || message.startsWith(ReceivedRequestLine.PREFIX)
+        || message.startsWith("Added request ")
+        || message.startsWith("Finished request ")
+        || message.startsWith("Aborted request")
+        || message.startsWith("Request ")
+        || message.startsWith("Rejecting request ")
+        || message.startsWith(ResponseLines.PREFIX)
+        || message.startsWith(IterationLine.PREFIX)
+        || message.startsWith(PrefixCacheLine.PREFIX)
+        || isPreemption(message);
+  }
+
+  private void dispatch(RecordLine line, ParseSink sink) {
+    String message = line.message();
+    if (StatsLine.matches(message)) {
+      StatsLine.parse(line, sink);
+    } else if (requests.handle(line, sink)) {
+      return;
+    } else if (message.startsWith(PrefixCacheLine.PREFIX)) {
+      PrefixCacheLine.parse(line, sink);
+    } else if (message.startsWith(IterationLine.PREFIX)) {
+      IterationLine.parse(line, sink);
+    } else if (isPreemption(message)) {
+      notice(line, ServerNotice.Kind.PREEMPTION, sink);
+    } else if (OtherRecords.handle(line, sink)) {
+      return;
+    } else if (line.level() == Level.WARNING || line.level().isError()) {
+      String process = line.header().process(line.text());
+      notices.start(
+          new PendingNotice(line.position(), line.ts(), line.level(), process, message), sink);
+    } else {
+      line.ignore(sink, OTHER_RECORD);
+    }
+  }
+
+  /**
+   * V0 scheduler ({@code Sequence group X is preempted by PreemptionMode.RECOMPUTE mode because
+   * ...}, e7c46b952, 2024-05-13; formats/vllm.md §5), printed at the 1st, 51st, 101st...
+   */
+  private static boolean isPreemption(String message) {
+    return message.startsWith("Sequence group ") && message.contains(" is preempted by ");
+  }
+
+  private void notice(RecordLine line, ServerNotice.Kind kind, ParseSink sink) {
+    sink.event(
+        new ServerNotice(
+            Engine.VLLM,
+            settings.instance(),
+            line.ts(),
+            line.position(),
+            line.level().name(),
+            kind,
+            line.message()));
+  }
+
+  /**
+   * The line for a rejection of its header, cut before any request-line text: such a line may carry
+   * prompt or output text (user data), and where its message starts is not known.
+   */
+  private static String redacted(String text, VllmHeader header) {
+    int cut = -1;
+    for (String marker : USER_TEXT_MARKERS) {
+      int at = text.indexOf(marker);
+      if (at >= 0 && (cut < 0 || at < cut)) {
+        cut = at;
+      }
+    }
+    return cut < 0 ? text : text.substring(0, cut) + "[redacted]";
   }
 }

@@ -1,0 +1,78 @@
+package dev.tokentrace.parse.vllm;
+
+import dev.tokentrace.event.RequestKeys;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Decides when an engine-side request ID carries vLLM's random 8-hex suffix ({@code
+ * chatcmpl-abc-1a2b3c4d}, since f79006860, 2025-12-23, v0.16.0; formats/vllm.md §3.3) and turns IDs
+ * into request keys. {@code Received request} IDs are external and never stripped. An engine-side
+ * ID ({@code Added request}, abort and failure lines, shutdown rejections) is stripped when
+ *
+ * <ol>
+ *   <li>it is not itself a seen external ID, and
+ *   <li>it ends in {@code -<8 hex>}, and
+ *   <li>the ID without that suffix was seen in a {@code Received request} line, or this server was
+ *       seen to add suffixes ({@code Added request X-1a2b3c4d} after {@code Received request X}).
+ * </ol>
+ *
+ * A server seen to add no suffix ({@code Added request X} after {@code Received request X}) is
+ * never stripped by the second rule. {@code n > 1} children ({@code 0_...}) are looked up without
+ * their index. Remembers the most recent {@value #MAX_REMEMBERED} external IDs; not thread-safe.
+ */
+final class RequestIds {
+  static final int MAX_REMEMBERED = 65_536;
+
+  private final Map<String, Boolean> external =
+      new LinkedHashMap<>() {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+          return size() > MAX_REMEMBERED;
+        }
+      };
+
+  /** Whether this server adds engine suffixes: null until an Added line tells. */
+  private @Nullable Boolean suffixing;
+
+  /** A {@code Received request} ID (external). */
+  String received(String id) {
+    external.put(withoutChild(id), Boolean.TRUE);
+    return RequestKeys.normalize(id);
+  }
+
+  /** An {@code Added request} ID: learns whether this server adds suffixes. */
+  void added(String id) {
+    String base = withoutChild(id);
+    if (external.containsKey(base)) {
+      suffixing = Boolean.FALSE;
+    } else if (RequestKeys.hasEngineSuffix(base)
+        && external.containsKey(RequestKeys.withoutEngineSuffix(base))) {
+      suffixing = Boolean.TRUE;
+    }
+  }
+
+  /** The request key of an engine-side ID. */
+  String engineSideKey(String id) {
+    String base = withoutChild(id);
+    if (external.containsKey(base) || !RequestKeys.hasEngineSuffix(base)) {
+      return RequestKeys.normalize(id);
+    }
+    if (Boolean.TRUE.equals(suffixing)
+        || external.containsKey(RequestKeys.withoutEngineSuffix(base))) {
+      return RequestKeys.normalize(RequestKeys.withoutEngineSuffix(id));
+    }
+    return RequestKeys.normalize(id);
+  }
+
+  /** {@code 3_chatcmpl-abc} without {@code 3_} (V1 parallel sampling child). */
+  private static String withoutChild(String id) {
+    int digits = Ascii.digitsEnd(id, 0);
+    return digits > 0 && digits < id.length() - 1 && id.charAt(digits) == '_'
+        ? id.substring(digits + 1)
+        : id;
+  }
+}
