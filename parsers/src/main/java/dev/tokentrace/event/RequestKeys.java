@@ -19,34 +19,72 @@ import java.util.regex.Pattern;
  * vLLM parser calls {@link #withoutEngineSuffix} where it knows the ID is engine-side.
  */
 public final class RequestKeys {
-  /** vLLM V1 parallel-sampling child {@code <i>_<parent>}; only before an engine prefix. */
-  private static final Pattern CHILD_PREFIX = Pattern.compile("^\\d+_(?=(?:chatcmpl|cmpl|chat)-)");
-
-  /** Completions: one engine request per prompt, {@code cmpl-<base>-<promptIndex>}. */
-  private static final Pattern COMPLETION = Pattern.compile("^cmpl-(.+?)(?:-\\d+)?$");
-
   /** Chat IDs between 2024-07-23 and 2024-10-22 were {@code chat-<32 hex>} (vLLM 739b61a34). */
-  private static final Pattern OLD_CHAT = Pattern.compile("^chat-([0-9a-f]{32})$");
+  private static final int OLD_CHAT_HEX = 32;
 
   private static final Pattern ENGINE_SUFFIX = Pattern.compile("^(.+)-[0-9a-f]{8}$");
 
   private RequestKeys() {}
 
-  /** The request key for an ID as a client sent it or as the engine reports it externally. */
+  /**
+   * The request key for an ID as a client sent it or as the engine reports it externally. Scans by
+   * hand instead of with regexes: it runs once per request line on the ingest hot path.
+   */
   public static String normalize(String id) {
-    String key = CHILD_PREFIX.matcher(id.strip()).replaceFirst("");
+    String key = withoutChildPrefix(id.strip());
     if (key.startsWith("chatcmpl-") && key.length() > "chatcmpl-".length()) {
       return key.substring("chatcmpl-".length());
     }
-    Matcher completion = COMPLETION.matcher(key);
-    if (completion.matches()) {
-      return completion.group(1);
+    if (key.startsWith("cmpl-") && key.length() > "cmpl-".length()) {
+      // completions: one engine request per prompt, cmpl-<base>-<promptIndex>; chat before
+      // 2024-07-23 used cmpl-<base> with no index (formats/vllm.md §3.3)
+      int dash = key.lastIndexOf('-');
+      boolean indexed = dash > "cmpl-".length() && dash < key.length() - 1 && digits(key, dash + 1);
+      return key.substring("cmpl-".length(), indexed ? dash : key.length());
     }
-    Matcher oldChat = OLD_CHAT.matcher(key);
-    if (oldChat.matches()) {
-      return oldChat.group(1);
+    if (key.startsWith("chat-")
+        && key.length() == "chat-".length() + OLD_CHAT_HEX
+        && lowerHex(key, "chat-".length())) {
+      return key.substring("chat-".length());
     }
     return key;
+  }
+
+  /**
+   * vLLM V1 parallel-sampling child {@code <i>_<parent>}, stripped only before an engine prefix.
+   */
+  private static String withoutChildPrefix(String id) {
+    int end = 0;
+    while (end < id.length() && Character.isDigit(id.charAt(end)) && id.charAt(end) < 128) {
+      end++;
+    }
+    if (end == 0 || end >= id.length() || id.charAt(end) != '_') {
+      return id;
+    }
+    String rest = id.substring(end + 1);
+    boolean engine =
+        rest.startsWith("chatcmpl-") || rest.startsWith("cmpl-") || rest.startsWith("chat-");
+    return engine ? rest : id;
+  }
+
+  private static boolean digits(String text, int from) {
+    for (int i = from; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean lowerHex(String text, int from) {
+    for (int i = from; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (!(c >= '0' && c <= '9') && !(c >= 'a' && c <= 'f')) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** {@code id} without a trailing {@code -<8 lower-case hex>}, or {@code id} when it has none. */

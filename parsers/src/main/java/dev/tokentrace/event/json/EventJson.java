@@ -1,6 +1,7 @@
 package dev.tokentrace.event.json;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonInclude.Include;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -16,7 +17,6 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import dev.tokentrace.event.EngineEvent;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -62,8 +62,6 @@ public final class EventJson {
       return READER.readValue(json);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("not a tokentrace event: " + e.getOriginalMessage(), e);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 
@@ -74,7 +72,8 @@ public final class EventJson {
     return new ObjectMapper()
         .registerModule(instants)
         .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-        .setSerializationInclusion(JsonInclude.Include.NON_NULL)
+        .setDefaultPropertyInclusion(
+            JsonInclude.Value.construct(Include.NON_NULL, Include.NON_NULL))
         .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
         .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
   }
