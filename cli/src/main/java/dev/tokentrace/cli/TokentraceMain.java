@@ -1,6 +1,7 @@
 package dev.tokentrace.cli;
 
 import java.io.PrintWriter;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -26,7 +27,13 @@ import picocli.CommandLine.Command;
           + " 3 reject tolerance exceeded.",
       "Errors read 'path:line: engine: reason'. Start with: tokentrace demo"
     },
-    subcommands = {CommandLine.HelpCommand.class})
+    subcommands = {
+      ClientsCommand.class,
+      CorrelateCommand.class,
+      ReportCommand.class,
+      SqlCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class TokentraceMain {
   private TokentraceMain() {}
 
@@ -47,8 +54,11 @@ public final class TokentraceMain {
   private static int handle(Exception e, CommandLine commandLine, CommandLine.ParseResult result) {
     PrintWriter err = commandLine.getErr();
     String name = commandLine.getCommandName();
-    if (e instanceof UsageException) {
-      for (String problem : ((UsageException) e).problems()) {
+    if (e instanceof UsageException || e instanceof IllegalArgumentException) {
+      // services report bad usage (unknown query, bad option value) as IllegalArgumentException
+      List<String> problems =
+          e instanceof UsageException ? ((UsageException) e).problems() : List.of(e.getMessage());
+      for (String problem : problems) {
         err.println(name + ": " + problem);
       }
       err.println("Try '" + commandLine.getCommandSpec().qualifiedName() + " --help'.");

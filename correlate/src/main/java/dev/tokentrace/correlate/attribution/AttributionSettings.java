@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
 public record AttributionSettings(
     double negativeToleranceMs, double negativeTolerancePct, int warmupFirstN) {
   public static final String NEGATIVE_TOLERANCE_MS_DOC =
-      "a pair whose network time is below -max(this, pct% of the client time) is suspect (ID or clock"
+      "a pair whose network time is below -max(this, the percentage option of the client time) is suspect (ID or clock"
           + " mismatch) and left out of aggregates";
   public static final double NEGATIVE_TOLERANCE_MS_DEFAULT = 5.0;
 

@@ -25,7 +25,7 @@ public record ClientLoadSettings(
   public static final String FORMAT_DEFAULT = CsvClientTimingReader.FORMAT;
 
   public static final String MAX_REJECT_RATIO_DOC =
-      "share of rejected rows above which the command exits 3 after loading (STYLE.md §6)";
+      "share of rejected rows above which the command exits 3 after loading";
   public static final double MAX_REJECT_RATIO_DEFAULT = 0.01;
 
   public static final String CONCURRENCY_DOC =

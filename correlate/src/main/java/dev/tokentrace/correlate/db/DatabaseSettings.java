@@ -13,8 +13,8 @@ import org.jspecify.annotations.Nullable;
 public record DatabaseSettings(@Nullable Path file, String memoryLimit, int threads) {
   public static final String MEMORY_LIMIT_CONFIG = "duckdb.memory-limit";
   public static final String MEMORY_LIMIT_DOC =
-      "DuckDB memory_limit, e.g. 512MB or 2GB. DuckDB's own default is 80% of RAM, too greedy beside"
-          + " an inference server or in CI (STACK.md C).";
+      "DuckDB memory_limit, e.g. 512MB or 2GB. DuckDB's own default is 80 percent of RAM, too greedy"
+          + " beside an inference server or in CI.";
   public static final String MEMORY_LIMIT_DEFAULT = "1GB";
 
   public static final String THREADS_CONFIG = "duckdb.threads";

@@ -1,0 +1,86 @@
+package dev.tokentrace.cli;
+
+import dev.tokentrace.correlate.client.ClientLoadResult;
+import dev.tokentrace.correlate.client.ClientLoadSettings;
+import dev.tokentrace.correlate.client.ClientTimingLoader;
+import dev.tokentrace.correlate.db.Database;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Help;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code tokentrace clients}: loads benchmark-client timing files into the analysis database. */
+@Command(
+    name = "clients",
+    mixinStandardHelpOptions = true,
+    showDefaultValues = true,
+    sortOptions = false,
+    description = {
+      "Load client (black-box) timing files: one row per request with start time, first-token"
+          + " latency, end-to-end time and tokens. Bad rows are reported as 'path:line: client:"
+          + " reason', stored in the rejects table and skipped.",
+      "One invocation is one run; a file already loaded (same SHA-256) is skipped."
+    })
+final class ClientsCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Mixin DatabaseOptions database = new DatabaseOptions();
+
+  @Parameters(
+      paramLabel = "FILE",
+      arity = "1..*",
+      description = "client timing files",
+      showDefaultValue = Help.Visibility.NEVER)
+  List<Path> files = List.of();
+
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      description = ClientLoadSettings.FORMAT_DOC,
+      defaultValue = ClientLoadSettings.FORMAT_DEFAULT)
+  @Nullable String format;
+
+  @Option(
+      names = "--run-id",
+      paramLabel = "ID",
+      description = "run id (default clients-<UTC time>)")
+  @Nullable String runId;
+
+  @Option(
+      names = "--concurrency",
+      paramLabel = "N",
+      description = ClientLoadSettings.CONCURRENCY_DOC)
+  @Nullable Integer concurrency;
+
+  @Option(
+      names = "--max-reject-ratio",
+      paramLabel = "RATIO",
+      description = ClientLoadSettings.MAX_REJECT_RATIO_DOC,
+      defaultValue = "" + ClientLoadSettings.MAX_REJECT_RATIO_DEFAULT)
+  @Nullable Double maxRejectRatio;
+
+  @Override
+  public Integer call() {
+    Files.requireReadable(files);
+    ClientLoadSettings settings =
+        ClientLoadSettings.from(
+            files, format, runId, concurrency, CommandLines.of(spec), maxRejectRatio);
+    PrintWriter err = spec.commandLine().getErr();
+    try (Database db = Database.open(database.settings())) {
+      ClientLoadResult result = new ClientTimingLoader(db, Clock.systemUTC()).load(settings);
+      result.messages().forEach(err::println);
+      err.println(result.summary());
+      err.flush();
+      return result.toleranceExceeded() ? ExitCodes.REJECTS : ExitCodes.OK;
+    }
+  }
+}

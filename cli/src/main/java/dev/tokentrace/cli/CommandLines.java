@@ -1,0 +1,23 @@
+package dev.tokentrace.cli;
+
+import picocli.CommandLine.Model.CommandSpec;
+
+/** The command line as typed, recorded in the {@code runs} table for reproducibility. */
+final class CommandLines {
+  private CommandLines() {}
+
+  static String of(CommandSpec spec) {
+    StringBuilder text = new StringBuilder(spec.qualifiedName());
+    for (String arg : spec.commandLine().getParseResult().originalArgs()) {
+      text.append(' ').append(quoted(arg));
+    }
+    return text.toString();
+  }
+
+  private static String quoted(String arg) {
+    if (!arg.isEmpty() && arg.chars().noneMatch(c -> c <= ' ' || c == '\'' || c == '"')) {
+      return arg;
+    }
+    return "'" + arg.replace("'", "'\\''") + "'";
+  }
+}

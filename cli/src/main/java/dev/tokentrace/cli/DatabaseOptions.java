@@ -1,0 +1,36 @@
+package dev.tokentrace.cli;
+
+import dev.tokentrace.correlate.db.DatabaseSettings;
+import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Option;
+
+/** The analysis database options shared by every command that reads or writes DuckDB. */
+final class DatabaseOptions {
+  static final String DEFAULT_DB = "tokentrace.duckdb";
+
+  @Option(
+      names = "--db",
+      paramLabel = "FILE",
+      description = "DuckDB analysis file (created when missing); any DuckDB client can open it",
+      defaultValue = DEFAULT_DB)
+  Path db = Path.of(DEFAULT_DB);
+
+  @Option(
+      names = "--duckdb-memory-limit",
+      paramLabel = "SIZE",
+      description = DatabaseSettings.MEMORY_LIMIT_DOC,
+      defaultValue = DatabaseSettings.MEMORY_LIMIT_DEFAULT)
+  @Nullable String memoryLimit;
+
+  @Option(
+      names = "--duckdb-threads",
+      paramLabel = "N",
+      description = DatabaseSettings.THREADS_DOC,
+      defaultValue = "" + DatabaseSettings.THREADS_DEFAULT)
+  @Nullable Integer threads;
+
+  DatabaseSettings settings() {
+    return DatabaseSettings.from(db, memoryLimit, threads);
+  }
+}

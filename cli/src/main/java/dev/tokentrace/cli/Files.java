@@ -1,0 +1,29 @@
+package dev.tokentrace.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Checks input paths before any work starts, so that every missing file is reported at once. */
+final class Files {
+  private Files() {}
+
+  /**
+   * @throws UsageException listing every path that is missing, a directory or unreadable
+   */
+  static void requireReadable(List<Path> paths) {
+    List<String> problems = new ArrayList<>();
+    for (Path path : paths) {
+      if (!java.nio.file.Files.exists(path)) {
+        problems.add(path + ": no such file");
+      } else if (java.nio.file.Files.isDirectory(path)) {
+        problems.add(path + ": is a directory, not a file");
+      } else if (!java.nio.file.Files.isReadable(path)) {
+        problems.add(path + ": not readable (permission denied)");
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new UsageException(problems);
+    }
+  }
+}

@@ -1,0 +1,63 @@
+package dev.tokentrace.cli;
+
+import dev.tokentrace.correlate.db.Database;
+import dev.tokentrace.correlate.report.ReportService;
+import dev.tokentrace.correlate.report.ReportSettings;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code tokentrace report}: the bottleneck attribution report of what the database holds. */
+@Command(
+    name = "report",
+    mixinStandardHelpOptions = true,
+    showDefaultValues = true,
+    sortOptions = false,
+    description = {
+      "Write the bottleneck attribution report: environment, core metrics (FTL, MLT, TPOT with"
+          + " P50/P90/P95), latency attribution, bottleneck conclusion, data quality."
+    })
+final class ReportCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Mixin DatabaseOptions database = new DatabaseOptions();
+
+  @Mixin AttributionOptions rules = new AttributionOptions();
+
+  @Option(names = "--format", paramLabel = "FORMAT", description = "md", defaultValue = "md")
+  @Nullable String format;
+
+  @Option(
+      names = "--out",
+      paramLabel = "FILE",
+      description = "write the report here instead of standard output")
+  @Nullable Path out;
+
+  @Override
+  public Integer call() {
+    ReportSettings settings = ReportSettings.from(format, rules.settings());
+    try (Database db = Database.open(database.settings())) {
+      ReportService service = new ReportService(db, Clock.systemUTC());
+      if (out != null) {
+        service.write(settings, CommandLines.of(spec), out);
+        spec.commandLine().getErr().println("report: " + out);
+      } else {
+        PrintWriter stdout = spec.commandLine().getOut();
+        service.write(settings, CommandLines.of(spec), stdout);
+        stdout.flush();
+      }
+      return ExitCodes.OK;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the report", e);
+    }
+  }
+}
