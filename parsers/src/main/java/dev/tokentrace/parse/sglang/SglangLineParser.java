@@ -3,26 +3,339 @@ package dev.tokentrace.parse.sglang;
 import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.event.Engine;
+import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.ParseSink;
 import dev.tokentrace.parse.Rejection;
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
-/** Parses Sglang output. Not thread-safe: one instance per source. */
+/**
+ * Parses what SGLang writes, every generation in formats/sglang.md: the scheduler's {@code Prefill
+ * batch}/{@code Decode batch} lines ({@code batch_step}), {@code --log-requests} lines in text and
+ * JSON, {@code meta_info} timings, {@code Req Time Stats} lines and metrics-export records (request
+ * events), and tracebacks, OOM, retraction and warning messages ({@code server_notice}). Known
+ * noise (uvicorn, startup, tqdm, ...) is ignored by named rules; unknown unprefixed text is
+ * rejected.
+ *
+ * <p>A line is first freed of transport prefixes ({@link TransportPrefix}), then split at SGLang's
+ * {@code [date time RANKS]} prefix ({@link Envelope}). Message bodies are also found after an
+ * embedder's own prefix (an ISO date-time, then the body somewhere after a space or {@code ]}), as
+ * formats/sglang.md §1.1 asks, and at the start of unprefixed lines (≤ v0.2.13, {@code %(message)s}
+ * loggers).
+ *
+ * <p>Timestamps are local time in {@link ParseSettings#zone()}. {@link ParseSettings#startYear()}
+ * is not used: SGLang prints either a full date or, in v0.2.14 – v0.3.3, the time only, which is
+ * dated from the last full date seen or left null ({@link LocalTimestamps}).
+ *
+ * <p>Not thread-safe: one instance per source. It keeps per-source state: the open notice (a
+ * traceback is one notice, emitted when a line that does not continue it arrives or at {@link
+ * #finish}), the last Decode time per rank ({@link DecodeStepTimer}) and the date anchor.
+ */
 public final class SglangLineParser implements LineParser {
+  private static final String[] BODY_MARKERS = {
+    "Decode batch",
+    "Prefill batch",
+    "Prefil batch",
+    RequestLine.RECEIVE,
+    RequestLine.FINISH,
+    TimeStatsLine.LEGACY,
+    TimeStatsLine.CURRENT,
+  };
+
+  /** 2026-03-16+: the raw OpenAI request before conversion, followed by its own Receive line. */
+  private static final String OPENAI_ECHO = "Receive OpenAI:";
+
   private final ParseSettings settings;
+  private final LocalTimestamps clock;
+  private final Envelope envelope;
+  private final BatchLine batch = new BatchLine();
+  private final DecodeStepTimer stepTimer = new DecodeStepTimer();
+  private final RequestLine requestLine;
+  private final TimeStatsLine timeStatsLine;
+  private final JsonLine jsonLine;
+  private final PendingNotice notice;
+  private @Nullable PendingRequest pendingRequest;
+
+  /** An SGLang line was seen: unprefixed tracebacks and indented lines are then SGLang's too. */
+  private boolean sawSglang;
 
   public SglangLineParser(ParseSettings settings) {
     this.settings = requireNonNull(settings, "settings is null");
+    this.clock = new LocalTimestamps(settings.zone());
+    this.envelope = new Envelope(clock);
+    RequestEvents requests = new RequestEvents(settings.instance());
+    this.requestLine = new RequestLine(requests);
+    this.timeStatsLine = new TimeStatsLine(settings.instance());
+    this.jsonLine = new JsonLine(requests, clock);
+    this.notice = new PendingNotice(settings.instance());
   }
 
   @Override
   public void parse(String line, SourcePosition position, ParseSink sink) {
-    sink.rejected(Rejection.of(position, Engine.SGLANG, "unrecognized line", line));
+    String text = TransportPrefix.strip(line);
+    envelope.parse(text);
+    if (pendingRequest != null) {
+      if (!envelope.prefixed
+          && !startsWithBody(text, envelope.bodyStart)
+          && !text.startsWith("{")) {
+        continueRequest(text, position, sink);
+        return;
+      }
+      flushRequest(sink);
+    }
+    if (envelope.prefixed) {
+      notice.emit(sink);
+      sawSglang = true;
+      if (envelope.badTimestamp) {
+        reject(text, "bad timestamp", position, sink);
+      } else {
+        prefixed(text, position, sink);
+      }
+    } else {
+      unprefixed(text, position, sink);
+    }
   }
 
-  ParseSettings settings() {
-    return settings;
+  @Override
+  public void finish(ParseSink sink) {
+    flushRequest(sink);
+    notice.emit(sink);
+  }
+
+  private void continueRequest(String line, SourcePosition position, ParseSink sink) {
+    PendingRequest pending = requireNonNull(pendingRequest, "no pending request");
+    boolean room = pending.add(line);
+    sink.ignored(position, NoiseRules.REQUEST_CONTINUATION);
+    RequestLine.Outcome outcome =
+        requestLine.parse(
+            pending.text(), pending.bodyStart(), pending.ts(), pending.position(), sink, !room);
+    if (outcome != RequestLine.Outcome.INCOMPLETE) {
+      pendingRequest = null;
+    }
+  }
+
+  private void flushRequest(ParseSink sink) {
+    PendingRequest pending = pendingRequest;
+    if (pending != null) {
+      pendingRequest = null;
+      requestLine.parse(
+          pending.text(), pending.bodyStart(), pending.ts(), pending.position(), sink, true);
+    }
+  }
+
+  private void prefixed(String line, SourcePosition position, ParseSink sink) {
+    int start = envelope.bodyStart;
+    Instant ts = envelope.ts;
+    if (body(line, start, ts, envelope.millisPrecise, envelope.rank, position, sink)) {
+      return;
+    }
+    if (line.startsWith(NoiseRules.READY, start)) {
+      stepTimer.reset();
+      sink.event(startupNotice(ts, position, NoiseRules.READY));
+      return;
+    }
+    String noise = NoiseRules.forMessage(line, start);
+    if (noise != null) {
+      if (line.startsWith("server_args=", start)) {
+        stepTimer.reset();
+      }
+      sink.ignored(position, noise);
+      return;
+    }
+    NoticeRules.Rule rule = NoticeRules.forMessage(line, start);
+    if (rule != null) {
+      notice.open(rule, ts, position, line.substring(start));
+    } else if (line.startsWith(OPENAI_ECHO, start)) {
+      sink.ignored(position, JsonLine.OPENAI_ECHO);
+    } else {
+      sink.ignored(position, NoiseRules.OTHER);
+    }
+  }
+
+  private void unprefixed(String line, SourcePosition position, ParseSink sink) {
+    // a Ray actor tag or a legacy GPU tag may precede the body (Envelope)
+    String body = envelope.bodyStart == 0 ? line : line.substring(envelope.bodyStart);
+    if (isKnownUnprefixed(body)) {
+      notice.emit(sink);
+      if (known(body, position, sink)) {
+        return;
+      }
+    } else if (notice.continuesWith(body)) {
+      notice.fold(body);
+      sink.ignored(position, NoiseRules.TRACEBACK_LINE);
+      return;
+    }
+    notice.emit(sink);
+    if (!embedded(body, position, sink)) {
+      other(body, position, sink);
+    }
+  }
+
+  /** Lines that are SGLang's (or uvicorn's) even without a prefix: they end a traceback. */
+  private static boolean isKnownUnprefixed(String body) {
+    return startsWithBody(body, 0)
+        || body.startsWith("{")
+        || body.startsWith("INFO:")
+        || body.startsWith(OPENAI_ECHO);
+  }
+
+  private boolean known(String body, SourcePosition position, ParseSink sink) {
+    if (body.startsWith("{")) {
+      sawSglang = true;
+      jsonLine.parse(body, position, sink);
+      return true;
+    }
+    if (body.startsWith("INFO:")) {
+      sink.ignored(position, NoiseRules.uvicornInfo(body, 0));
+      return true;
+    }
+    if (body.startsWith(OPENAI_ECHO)) {
+      // 2026-01-03 – 2026-05-05: request lines have no prefix (§3.1)
+      sink.ignored(position, JsonLine.OPENAI_ECHO);
+      return true;
+    }
+    if (body(body, 0, null, false, envelope.rank, position, sink)) {
+      sawSglang = true;
+      return true;
+    }
+    return false;
+  }
+
+  /** Noise, a traceback start, an indented continuation, or a rejection. */
+  private void other(String line, SourcePosition position, ParseSink sink) {
+    String noise = NoiseRules.forUnprefixed(line);
+    if (noise != null) {
+      sink.ignored(position, noise);
+      return;
+    }
+    NoticeRules.Rule rule = NoticeRules.forUnprefixed(line);
+    if (rule != null) {
+      if (sawSglang) {
+        notice.open(rule, null, position, line);
+      } else {
+        sink.ignored(position, NoiseRules.TRACEBACK_WITHOUT_CONTEXT);
+      }
+    } else if (sawSglang && isIndented(line)) {
+      sink.ignored(position, NoiseRules.CONTINUATION);
+    } else {
+      reject(
+          line, line.indexOf('\u0000') >= 0 ? "binary data" : "unrecognized line", position, sink);
+    }
+  }
+
+  /**
+   * An embedder's prefix ({@code 2025-12-04 20:35:53 INFO 151972 [file.py:287] Decode batch. ...},
+   * formats/sglang.md §1.1): a known body after a space or {@code ]}, timed by a leading local
+   * date-time if there is one.
+   */
+  private boolean embedded(String line, SourcePosition position, ParseSink sink) {
+    if (isIndented(line)) {
+      return false;
+    }
+    int start = 0;
+    int at = embeddedBodyStart(line, start);
+    if (at < 0) {
+      return false;
+    }
+    int length = IsoLocalTime.length(line, start);
+    Instant ts = length < 0 ? null : IsoLocalTime.parse(line, start, length, clock);
+    boolean precise = ts != null && IsoLocalTime.fractionDigits(length) >= 3;
+    if (body(line, at, ts, precise, envelope.rank, position, sink)) {
+      sawSglang = true;
+      return true;
+    }
+    return false;
+  }
+
+  private boolean body(
+      String line,
+      int start,
+      @Nullable Instant ts,
+      boolean precise,
+      @Nullable String rank,
+      SourcePosition position,
+      ParseSink sink) {
+    if (batch.matchHeader(line, start)) {
+      batchStep(line, ts, precise, rank, position, sink);
+      return true;
+    }
+    RequestLine.Outcome outcome = requestLine.parse(line, start, ts, position, sink, false);
+    if (outcome == RequestLine.Outcome.INCOMPLETE) {
+      pendingRequest = new PendingRequest(line, start, ts, position);
+    }
+    return outcome != RequestLine.Outcome.NOT_REQUEST
+        || timeStatsLine.parse(line, start, ts, position, sink);
+  }
+
+  private void batchStep(
+      String line,
+      @Nullable Instant ts,
+      boolean precise,
+      @Nullable String rank,
+      SourcePosition position,
+      ParseSink sink) {
+    String problem = batch.parseBody(line);
+    Instant when = ts;
+    boolean millis = precise;
+    if (problem == null && batch.timestampStart >= 0) {
+      // v0.4.9.post1 – post2 add "timestamp: <isoformat>" with microseconds (§2.3)
+      int length = IsoLocalTime.length(line, batch.timestampStart);
+      when =
+          length == batch.timestampEnd - batch.timestampStart
+              ? IsoLocalTime.parse(line, batch.timestampStart, length, clock)
+              : null;
+      millis = true;
+      problem = when == null ? "batch line: bad 'timestamp' value" : null;
+    }
+    if (problem != null) {
+      reject(line, problem, position, sink);
+      return;
+    }
+    sink.event(BatchSteps.of(batch, settings.instance(), when, position, rank, stepTimer, millis));
+  }
+
+  private static boolean startsWithBody(String line, int start) {
+    if (start >= line.length()) {
+      return false;
+    }
+    for (String marker : BODY_MARKERS) {
+      if (line.startsWith(marker, start)) {
+        return true;
+      }
+    }
+    return line.startsWith("#running-req: ", start) || RequestLine.isRequest(line, start);
+  }
+
+  /** The earliest body marker after a space or {@code ]}, or -1. */
+  private static int embeddedBodyStart(String line, int start) {
+    int best = -1;
+    for (String marker : BODY_MARKERS) {
+      for (int at = line.indexOf(marker, start + 1); at > 0; at = line.indexOf(marker, at + 1)) {
+        char before = line.charAt(at - 1);
+        if (before == ' ' || before == ']') {
+          best = best < 0 ? at : Math.min(best, at);
+          break;
+        }
+      }
+    }
+    return best;
+  }
+
+  private ServerNotice startupNotice(@Nullable Instant ts, SourcePosition position, String text) {
+    return new ServerNotice(
+        Engine.SGLANG, settings.instance(), ts, position, "INFO", ServerNotice.Kind.STARTUP, text);
+  }
+
+  private static boolean isIndented(String line) {
+    return !line.isEmpty() && (line.charAt(0) == ' ' || line.charAt(0) == '\t');
+  }
+
+  /** Any line may be a fragment of a request object: the excerpt never carries one. */
+  private static void reject(String line, String reason, SourcePosition position, ParseSink sink) {
+    String excerpt = EventText.requestExcerpt(line, Integer.MAX_VALUE);
+    sink.rejected(Rejection.of(position, Engine.SGLANG, reason, excerpt));
   }
 }
