@@ -40,11 +40,9 @@ final class NoticeRules {
 
   /** The rule for a prefixed SGLang message starting at {@code start}, or null. */
   static @Nullable Rule forMessage(String line, int start) {
-    if (line.startsWith("KV cache pool is full. Retract requests.", start)
-        || line.startsWith("Decode out of memory happened", start)
-        || line.startsWith("decode out of memory happened", start)) {
-      // v0.2.x – now: retraction frees KV cache by sending running requests back to the queue
-      return PREEMPTION;
+    Rule own = sglangMessage(line, start);
+    if (own != null) {
+      return own;
     }
     if (line.startsWith("ERROR:", start)) {
       return mentionsOom(line, start) ? OOM : ERROR;
@@ -52,12 +50,7 @@ final class NoticeRules {
     if (line.startsWith("WARNING:", start) || startsWithIgnoreCase(line, start, "warning")) {
       return WARNING;
     }
-    if (line.startsWith("LONG GARBAGE COLLECTION DETECTED", start)) {
-      return WARNING;
-    }
-    if (line.startsWith("Scheduler hit an exception", start)
-        || line.startsWith("Received sigquit", start)
-        || line.indexOf(TRACEBACK_START, start) >= 0
+    if (line.indexOf(TRACEBACK_START, start) >= 0
         || startsWithIgnoreCase(line, start, "error")
         || startsWithIgnoreCase(line, start, "exception")
         || isExceptionLine(line, start)) {
@@ -66,8 +59,33 @@ final class NoticeRules {
     return mentionsOom(line, start) ? OOM : null;
   }
 
-  /** The rule for an unprefixed line that starts a traceback or is an exception line, or null. */
-  static @Nullable Rule forUnprefixed(String line) {
+  /**
+   * Messages only SGLang writes, recognized with or without a prefix (≤ v0.2.13 had none): the
+   * scheduler's retraction and decode-OOM messages, its exception and child-failure messages, and
+   * the GC warning.
+   */
+  static @Nullable Rule sglangMessage(String line, int start) {
+    if (line.startsWith("KV cache pool is full. Retract requests.", start)
+        || line.startsWith("Decode out of memory happened", start)
+        || line.startsWith("decode out of memory happened", start)) {
+      // retraction frees KV cache by sending running requests back to the queue (§2.6)
+      return PREEMPTION;
+    }
+    if (line.startsWith("LONG GARBAGE COLLECTION DETECTED", start)) {
+      return WARNING;
+    }
+    if (line.startsWith("Scheduler hit an exception", start)
+        || line.startsWith("Received sigquit", start)) {
+      return mentionsOom(line, start) ? OOM : ERROR;
+    }
+    return null;
+  }
+
+  /**
+   * The rule for an unprefixed line that starts a Python traceback or is an exception line, or
+   * null; such lines are SGLang's only in an SGLang log, which the caller decides.
+   */
+  static @Nullable Rule traceback(String line) {
     if (line.startsWith(TRACEBACK_START) || isExceptionLine(line, 0)) {
       return mentionsOom(line, 0) ? OOM : ERROR;
     }

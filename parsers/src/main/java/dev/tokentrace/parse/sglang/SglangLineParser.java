@@ -204,25 +204,27 @@ public final class SglangLineParser implements LineParser {
     return false;
   }
 
-  /** Noise, a traceback start, an indented continuation, or a rejection. */
+  /** Noise, an SGLang notice, a traceback start, an indented continuation, or a rejection. */
   private void other(String line, SourcePosition position, ParseSink sink) {
     String noise = NoiseRules.forUnprefixed(line);
     if (noise != null) {
       sink.ignored(position, noise);
       return;
     }
-    NoticeRules.Rule rule = NoticeRules.forUnprefixed(line);
-    if (rule != null) {
-      if (sawSglang) {
-        notice.open(rule, null, position, line);
-      } else {
-        sink.ignored(position, NoiseRules.TRACEBACK_WITHOUT_CONTEXT);
-      }
+    NoticeRules.Rule own = NoticeRules.sglangMessage(line, 0);
+    NoticeRules.Rule traceback = NoticeRules.traceback(line);
+    if (own != null) {
+      sawSglang = true;
+      notice.open(own, null, position, line);
+    } else if (traceback != null && sawSglang) {
+      notice.open(traceback, null, position, line);
+    } else if (traceback != null) {
+      sink.ignored(position, NoiseRules.TRACEBACK_WITHOUT_CONTEXT);
     } else if (sawSglang && isIndented(line)) {
       sink.ignored(position, NoiseRules.CONTINUATION);
     } else {
-      reject(
-          line, line.indexOf('\u0000') >= 0 ? "binary data" : "unrecognized line", position, sink);
+      String reason = line.indexOf('\u0000') >= 0 ? "binary data" : "unrecognized line";
+      reject(line, reason, position, sink);
     }
   }
 
