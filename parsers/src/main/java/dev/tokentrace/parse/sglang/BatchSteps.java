@@ -5,6 +5,7 @@ import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.Phase;
 import dev.tokentrace.event.SourcePosition;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,7 +32,8 @@ final class BatchSteps {
     return new BatchStep(
         Engine.SGLANG,
         instance,
-        ts,
+        // events carry milliseconds (the codec's precision); the timer used the full value
+        ts == null ? null : ts.truncatedTo(ChronoUnit.MILLIS),
         source,
         rank,
         line.iteration < 0 ? null : line.iteration,

@@ -6,6 +6,7 @@ import dev.tokentrace.parse.ParseSink;
 import dev.tokentrace.parse.Rejection;
 import java.io.IOException;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -108,7 +109,8 @@ final class JsonLine {
       return null;
     }
     int length = IsoLocalTime.length(text, 0);
-    return length == text.length() ? IsoLocalTime.parse(text, 0, length, clock) : null;
+    Instant ts = length == text.length() ? IsoLocalTime.parse(text, 0, length, clock) : null;
+    return ts == null ? null : ts.truncatedTo(ChronoUnit.MILLIS);
   }
 
   private static void reject(String line, String reason, SourcePosition source, ParseSink sink) {

@@ -263,9 +263,11 @@ final class MetaInfo {
     return Math.abs(seconds) < ROUNDING_LIMIT ? Math.round(seconds * 1e6) / 1e3 : seconds * 1e3;
   }
 
+  /** Epoch seconds as an instant with the millisecond precision events carry. */
   private static Instant epoch(double seconds) {
     long whole = (long) Math.floor(seconds);
+    // round to the microsecond first: 1767225600.1 is stored as ...600.09999990463
     long micros = Math.round((seconds - whole) * 1_000_000);
-    return Instant.ofEpochSecond(whole, micros * 1_000);
+    return Instant.ofEpochSecond(whole, micros / 1_000 * 1_000_000);
   }
 }

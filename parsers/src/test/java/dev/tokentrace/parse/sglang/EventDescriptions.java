@@ -6,7 +6,6 @@ import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.json.EventJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.Iterator;
 import java.util.Map;
 
 /**
@@ -26,9 +25,7 @@ final class EventDescriptions {
       throw new UncheckedIOException(e);
     }
     StringBuilder text = new StringBuilder(json.get("type").asText());
-    Iterator<Map.Entry<String, JsonNode>> fields = json.fields();
-    while (fields.hasNext()) {
-      Map.Entry<String, JsonNode> field = fields.next();
+    for (Map.Entry<String, JsonNode> field : json.properties()) {
       String name = field.getKey();
       if (name.equals("type")
           || name.equals("engine")

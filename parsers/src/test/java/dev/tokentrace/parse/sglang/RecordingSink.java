@@ -7,6 +7,8 @@ import dev.tokentrace.parse.ParseSink;
 import dev.tokentrace.parse.Rejection;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** Collects what a parser reports, in order, as comparable text. */
 final class RecordingSink implements ParseSink {
@@ -19,21 +21,27 @@ final class RecordingSink implements ParseSink {
    */
   final List<String> all = new ArrayList<>();
 
+  /** Line numbers that got at least one report (an event's source line, ignored, rejected). */
+  final Set<Long> reportedLines = new TreeSet<>();
+
   @Override
   public void event(EngineEvent event) {
     events.add(event);
     all.add(EventJson.write(event));
+    reportedLines.add(event.source().line());
   }
 
   @Override
   public void ignored(SourcePosition position, String rule) {
     ignored.add(rule);
+    reportedLines.add(position.line());
     all.add("ignored:" + position.line() + ":" + rule);
   }
 
   @Override
   public void rejected(Rejection rejection) {
     rejections.add(rejection);
+    reportedLines.add(rejection.position().line());
     all.add("rejected:" + rejection.position().line() + ":" + rejection.reason());
   }
 
