@@ -33,6 +33,11 @@ final class DecodeStepTimer {
   /** Per stream (the rank, "" when none): epoch microseconds of the last precise Decode line. */
   private final Map<String, long[]> lastDecode = new HashMap<>();
 
+  /** The last stream looked up: Decode lines of one rank usually follow each other. */
+  private @Nullable String lastKey;
+
+  private long @Nullable [] lastTimes;
+
   /**
    * The step time derived for a Decode line of {@code stream} at {@code ts}, or null when there is
    * no precise previous line of the same stream; remembers this line for the next one.
@@ -41,21 +46,32 @@ final class DecodeStepTimer {
     String key = stream == null ? "" : stream;
     if (ts == null || !millisPrecise) {
       lastDecode.remove(key);
+      lastKey = null;
       return null;
     }
     long micros = ts.getEpochSecond() * 1_000_000L + ts.getNano() / 1_000;
-    long[] previous = lastDecode.get(key);
+    long[] previous = key == lastKey ? lastTimes : lastDecode.get(key);
     if (previous == null) {
-      lastDecode.put(key, new long[] {micros});
+      previous = new long[] {micros};
+      lastDecode.put(key, previous);
+      remember(key, previous);
       return null;
     }
+    remember(key, previous);
     long elapsed = micros - previous[0];
     previous[0] = micros;
     return elapsed > 0 ? elapsed / MICROS_PER_MILLI / DECODE_LOG_INTERVAL : null;
   }
 
+  private void remember(String key, long[] times) {
+    lastKey = key;
+    lastTimes = times;
+  }
+
   /** A server (re)start: windows never span it. */
   void reset() {
     lastDecode.clear();
+    lastKey = null;
+    lastTimes = null;
   }
 }

@@ -54,9 +54,9 @@ final class TransportPrefix {
   /** The engine's own text of {@code line}; the same instance when nothing was stripped. */
   static String strip(String line) {
     String text = line;
-    int cr = text.lastIndexOf('\r');
-    if (cr >= 0) {
-      text = withoutCarriageReturns(text, cr);
+    // indexOf is a vectorized intrinsic; lastIndexOf is not, and this runs on every line
+    if (text.indexOf('\r') >= 0) {
+      text = withoutCarriageReturns(text, text.lastIndexOf('\r'));
     }
     if (text.indexOf('\u001B') >= 0) {
       text = ANSI.matcher(text).replaceAll("");
