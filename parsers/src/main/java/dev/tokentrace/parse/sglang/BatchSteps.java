@@ -3,7 +3,6 @@ package dev.tokentrace.parse.sglang;
 import dev.tokentrace.event.BatchStep;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.Phase;
-import dev.tokentrace.event.SourcePosition;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import org.jspecify.annotations.Nullable;
@@ -20,22 +19,17 @@ import org.jspecify.annotations.Nullable;
 final class BatchSteps {
   private BatchSteps() {}
 
-  static BatchStep of(
-      BatchLine line,
-      String instance,
-      @Nullable Instant ts,
-      SourcePosition source,
-      @Nullable String rank,
-      DecodeStepTimer timer,
-      boolean millisPrecise) {
-    Double stepMs = line.phase == Phase.DECODE ? timer.next(rank, ts, millisPrecise) : null;
+  static BatchStep of(BatchLine line, String instance, LineStamp stamp, DecodeStepTimer timer) {
+    Instant ts = stamp.ts();
+    Double stepMs =
+        line.phase == Phase.DECODE ? timer.next(stamp.rank(), ts, stamp.millisPrecise()) : null;
     return new BatchStep(
         Engine.SGLANG,
         instance,
         // events carry milliseconds (the codec's precision); the timer used the full value
         ts == null ? null : ts.truncatedTo(ChronoUnit.MILLIS),
-        source,
-        rank,
+        stamp.position(),
+        stamp.rank(),
         line.iteration < 0 ? null : line.iteration,
         line.phase,
         count(line.running),

@@ -12,6 +12,9 @@ import org.jspecify.annotations.Nullable;
  * strings, so prompt text is never copied and nesting depth cannot overflow the stack. Only the
  * strings the caller reads (a rid, a finish type) are materialized. Any syntax the reader cannot
  * follow sets {@link #failed()}; it never throws. Not thread-safe; one per line.
+ *
+ * <p>Longer than the house target on purpose: it is one small lexer, and splitting the quoting and
+ * bracket rules across classes would hide how they interact.
  */
 final class PyRepr {
   /** What {@link #readScalar} found. */

@@ -35,29 +35,15 @@ import org.jspecify.annotations.Nullable;
  * #finish}), the last Decode time per rank ({@link DecodeStepTimer}) and the date anchor.
  */
 public final class SglangLineParser implements LineParser {
-  private static final String[] BODY_MARKERS = {
-    "Decode batch",
-    "Prefill batch",
-    "Prefil batch",
-    RequestLine.RECEIVE,
-    RequestLine.FINISH,
-    TimeStatsLine.LEGACY,
-    TimeStatsLine.CURRENT,
-  };
-
-  /** 2026-03-16+: the raw OpenAI request before conversion, followed by its own Receive line. */
-  private static final String OPENAI_ECHO = "Receive OpenAI:";
-
   private final ParseSettings settings;
   private final LocalTimestamps clock;
   private final Envelope envelope;
   private final BatchLine batch = new BatchLine();
   private final DecodeStepTimer stepTimer = new DecodeStepTimer();
-  private final RequestLine requestLine;
+  private final RequestJoiner requests;
   private final TimeStatsLine timeStatsLine;
   private final JsonLine jsonLine;
   private final PendingNotice notice;
-  private @Nullable PendingRequest pendingRequest;
 
   /** An SGLang line was seen: unprefixed tracebacks and indented lines are then SGLang's too. */
   private boolean sawSglang;
@@ -66,10 +52,10 @@ public final class SglangLineParser implements LineParser {
     this.settings = requireNonNull(settings, "settings is null");
     this.clock = new LocalTimestamps(settings.zone());
     this.envelope = new Envelope(clock);
-    RequestEvents requests = new RequestEvents(settings.instance());
-    this.requestLine = new RequestLine(requests);
+    RequestEvents requestEvents = new RequestEvents(settings.instance());
+    this.requests = new RequestJoiner(new RequestLine(requestEvents));
     this.timeStatsLine = new TimeStatsLine(settings.instance());
-    this.jsonLine = new JsonLine(requests, clock);
+    this.jsonLine = new JsonLine(requestEvents, clock);
     this.notice = new PendingNotice(settings.instance());
   }
 
@@ -77,14 +63,12 @@ public final class SglangLineParser implements LineParser {
   public void parse(String line, SourcePosition position, ParseSink sink) {
     String text = TransportPrefix.strip(line);
     envelope.parse(text);
-    if (pendingRequest != null) {
-      if (!envelope.prefixed
-          && !startsWithBody(text, envelope.bodyStart)
-          && !text.startsWith("{")) {
-        continueRequest(text, position, sink);
+    if (requests.isPending()) {
+      if (!envelope.prefixed && !BodyMarkers.isKnownUnprefixed(body(text))) {
+        requests.continueWith(text, position, sink);
         return;
       }
-      flushRequest(sink);
+      requests.flush(sink);
     }
     if (envelope.prefixed) {
       notice.emit(sink);
@@ -101,35 +85,15 @@ public final class SglangLineParser implements LineParser {
 
   @Override
   public void finish(ParseSink sink) {
-    flushRequest(sink);
+    requests.flush(sink);
     notice.emit(sink);
-  }
-
-  private void continueRequest(String line, SourcePosition position, ParseSink sink) {
-    PendingRequest pending = requireNonNull(pendingRequest, "no pending request");
-    boolean room = pending.add(line);
-    sink.ignored(position, NoiseRules.REQUEST_CONTINUATION);
-    RequestLine.Outcome outcome =
-        requestLine.parse(
-            pending.text(), pending.bodyStart(), pending.ts(), pending.position(), sink, !room);
-    if (outcome != RequestLine.Outcome.INCOMPLETE) {
-      pendingRequest = null;
-    }
-  }
-
-  private void flushRequest(ParseSink sink) {
-    PendingRequest pending = pendingRequest;
-    if (pending != null) {
-      pendingRequest = null;
-      requestLine.parse(
-          pending.text(), pending.bodyStart(), pending.ts(), pending.position(), sink, true);
-    }
   }
 
   private void prefixed(String line, SourcePosition position, ParseSink sink) {
     int start = envelope.bodyStart;
     Instant ts = envelope.ts;
-    if (body(line, start, ts, envelope.millisPrecise, envelope.rank, position, sink)) {
+    if (body(
+        line, start, new LineStamp(ts, envelope.millisPrecise, envelope.rank, position), sink)) {
       return;
     }
     if (line.startsWith(NoiseRules.READY, start)) {
@@ -148,7 +112,7 @@ public final class SglangLineParser implements LineParser {
     NoticeRules.Rule rule = NoticeRules.forMessage(line, start);
     if (rule != null) {
       notice.open(rule, ts, position, line.substring(start));
-    } else if (line.startsWith(OPENAI_ECHO, start)) {
+    } else if (line.startsWith(BodyMarkers.OPENAI_ECHO, start)) {
       sink.ignored(position, JsonLine.OPENAI_ECHO);
     } else {
       sink.ignored(position, NoiseRules.OTHER);
@@ -156,9 +120,8 @@ public final class SglangLineParser implements LineParser {
   }
 
   private void unprefixed(String line, SourcePosition position, ParseSink sink) {
-    // a Ray actor tag or a legacy GPU tag may precede the body (Envelope)
-    String body = envelope.bodyStart == 0 ? line : line.substring(envelope.bodyStart);
-    if (isKnownUnprefixed(body)) {
+    String body = body(line);
+    if (BodyMarkers.isKnownUnprefixed(body)) {
       notice.emit(sink);
       if (known(body, position, sink)) {
         return;
@@ -174,17 +137,13 @@ public final class SglangLineParser implements LineParser {
     }
   }
 
-  /** Lines that are SGLang's (or uvicorn's) even without a prefix: they end a traceback. */
-  private static boolean isKnownUnprefixed(String body) {
-    return startsWithBody(body, 0)
-        || body.startsWith("{")
-        || body.startsWith("INFO:")
-        || body.startsWith(OPENAI_ECHO);
+  /** An unprefixed line without the Ray actor tag or legacy GPU tag before it (Envelope). */
+  private String body(String line) {
+    return envelope.bodyStart == 0 ? line : line.substring(envelope.bodyStart);
   }
 
   private boolean known(String body, SourcePosition position, ParseSink sink) {
     if (body.startsWith("{")) {
-      sawSglang = true;
       jsonLine.parse(body, position, sink);
       return true;
     }
@@ -192,12 +151,12 @@ public final class SglangLineParser implements LineParser {
       sink.ignored(position, NoiseRules.uvicornInfo(body, 0));
       return true;
     }
-    if (body.startsWith(OPENAI_ECHO)) {
+    if (body.startsWith(BodyMarkers.OPENAI_ECHO)) {
       // 2026-01-03 – 2026-05-05: request lines have no prefix (§3.1)
       sink.ignored(position, JsonLine.OPENAI_ECHO);
       return true;
     }
-    if (body(body, 0, null, false, envelope.rank, position, sink)) {
+    if (body(body, 0, new LineStamp(null, false, envelope.rank, position), sink)) {
       sawSglang = true;
       return true;
     }
@@ -237,51 +196,34 @@ public final class SglangLineParser implements LineParser {
     if (isIndented(line)) {
       return false;
     }
-    int start = 0;
-    int at = embeddedBodyStart(line, start);
+    int at = BodyMarkers.embeddedBodyStart(line);
     if (at < 0) {
       return false;
     }
-    int length = IsoLocalTime.length(line, start);
-    Instant ts = length < 0 ? null : IsoLocalTime.parse(line, start, length, clock);
+    int length = IsoLocalTime.length(line, 0);
+    Instant ts = length < 0 ? null : IsoLocalTime.parse(line, 0, length, clock);
     boolean precise = ts != null && IsoLocalTime.fractionDigits(length) >= 3;
-    if (body(line, at, ts, precise, envelope.rank, position, sink)) {
+    if (body(line, at, new LineStamp(ts, precise, envelope.rank, position), sink)) {
       sawSglang = true;
       return true;
     }
     return false;
   }
 
-  private boolean body(
-      String line,
-      int start,
-      @Nullable Instant ts,
-      boolean precise,
-      @Nullable String rank,
-      SourcePosition position,
-      ParseSink sink) {
+  /** A batch, request or time-stats body at {@code start}; false when it is none of them. */
+  private boolean body(String line, int start, LineStamp stamp, ParseSink sink) {
     if (batch.matchHeader(line, start)) {
-      batchStep(line, ts, precise, rank, position, sink);
+      batchStep(line, stamp, sink);
       return true;
     }
-    RequestLine.Outcome outcome = requestLine.parse(line, start, ts, position, sink, false);
-    if (outcome == RequestLine.Outcome.INCOMPLETE) {
-      pendingRequest = new PendingRequest(line, start, ts, position);
-    }
-    return outcome != RequestLine.Outcome.NOT_REQUEST
-        || timeStatsLine.parse(line, start, ts, position, sink);
+    return requests.read(line, start, stamp.ts(), stamp.position(), sink)
+        || timeStatsLine.parse(line, start, stamp.ts(), stamp.position(), sink);
   }
 
-  private void batchStep(
-      String line,
-      @Nullable Instant ts,
-      boolean precise,
-      @Nullable String rank,
-      SourcePosition position,
-      ParseSink sink) {
+  private void batchStep(String line, LineStamp stamp, ParseSink sink) {
     String problem = batch.parseBody(line);
-    Instant when = ts;
-    boolean millis = precise;
+    Instant when = stamp.ts();
+    boolean millis = stamp.millisPrecise();
     if (problem == null && batch.timestampStart >= 0) {
       // v0.4.9.post1 – post2 add "timestamp: <isoformat>" with microseconds (§2.3)
       int length = IsoLocalTime.length(line, batch.timestampStart);
@@ -293,37 +235,11 @@ public final class SglangLineParser implements LineParser {
       problem = when == null ? "batch line: bad 'timestamp' value" : null;
     }
     if (problem != null) {
-      reject(line, problem, position, sink);
+      reject(line, problem, stamp.position(), sink);
       return;
     }
-    sink.event(BatchSteps.of(batch, settings.instance(), when, position, rank, stepTimer, millis));
-  }
-
-  private static boolean startsWithBody(String line, int start) {
-    if (start >= line.length()) {
-      return false;
-    }
-    for (String marker : BODY_MARKERS) {
-      if (line.startsWith(marker, start)) {
-        return true;
-      }
-    }
-    return line.startsWith("#running-req: ", start) || RequestLine.isRequest(line, start);
-  }
-
-  /** The earliest body marker after a space or {@code ]}, or -1. */
-  private static int embeddedBodyStart(String line, int start) {
-    int best = -1;
-    for (String marker : BODY_MARKERS) {
-      for (int at = line.indexOf(marker, start + 1); at > 0; at = line.indexOf(marker, at + 1)) {
-        char before = line.charAt(at - 1);
-        if (before == ' ' || before == ']') {
-          best = best < 0 ? at : Math.min(best, at);
-          break;
-        }
-      }
-    }
-    return best;
+    LineStamp exact = new LineStamp(when, millis, stamp.rank(), stamp.position());
+    sink.event(BatchSteps.of(batch, settings.instance(), exact, stepTimer));
   }
 
   private ServerNotice startupNotice(@Nullable Instant ts, SourcePosition position, String text) {

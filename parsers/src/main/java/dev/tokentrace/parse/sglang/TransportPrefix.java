@@ -4,10 +4,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Strips what transports add around an SGLang line before the engine's own text: a trailing CR
- * (CRLF files), terminal redraw segments ({@code \r} inside a line, tqdm), ANSI colour codes, MPI
- * rank tags, docker/kubectl timestamps and prefixes, docker-compose service prefixes and journald
- * prefixes. Stateless and thread-safe.
+ * Strips what transports add around an SGLang line before the engine's own text: a byte-order mark,
+ * a trailing CR (CRLF files), terminal redraw segments ({@code \r} inside a line, tqdm), ANSI
+ * colour codes, MPI rank tags, docker/kubectl timestamps and prefixes, docker-compose service
+ * prefixes and journald prefixes. Stateless and thread-safe.
  *
  * <p>Allocation-free for a plain SGLang line: every check is a character test before any regex, and
  * a substring is made only when something is actually stripped.
@@ -53,7 +53,8 @@ final class TransportPrefix {
 
   /** The engine's own text of {@code line}; the same instance when nothing was stripped. */
   static String strip(String line) {
-    String text = line;
+    // a byte-order mark survives decoding on a file's first line
+    String text = !line.isEmpty() && line.charAt(0) == '\uFEFF' ? line.substring(1) : line;
     // indexOf is a vectorized intrinsic; lastIndexOf is not, and this runs on every line
     if (text.indexOf('\r') >= 0) {
       text = withoutCarriageReturns(text, text.lastIndexOf('\r'));

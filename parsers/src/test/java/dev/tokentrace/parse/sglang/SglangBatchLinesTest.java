@@ -501,6 +501,10 @@ final class SglangBatchLinesTest {
                 + decode,
             "batch_step " + TS + " rank=TP0" + tail),
         row(
+            "byte-order mark on the first line",
+            "\uFEFF[2025-03-01 10:00:00 TP0] " + decode,
+            "batch_step " + TS + " rank=TP0" + tail),
+        row(
             "ANSI colours and CRLF",
             "\u001B[32m[2025-03-01 10:00:00 TP0]\u001B[0m " + decode + "\r",
             "batch_step " + TS + " rank=TP0" + tail));
