@@ -97,6 +97,9 @@ final class MetaInfo {
   /** Seconds below this survive {@code * 1e9} in a long. */
   private static final double ROUNDING_LIMIT = 1e9;
 
+  /** The longest duration taken as data: about 31 years. */
+  private static final double MAX_SECONDS = 1e9;
+
   private final double[] values = new double[Key.values().length];
   private @Nullable String id;
   private @Nullable String finishReason;
@@ -115,7 +118,8 @@ final class MetaInfo {
     } else if (key.isEpoch()) {
       valid = value >= MIN_EPOCH && value <= MAX_EPOCH;
     } else {
-      valid = Double.isFinite(value) && key != Key.ID && key != Key.FINISH_REASON;
+      // a duration in seconds; beyond decades it is garbage, and * 1000 could overflow
+      valid = Math.abs(value) <= MAX_SECONDS && key != Key.ID && key != Key.FINISH_REASON;
     }
     if (valid) {
       values[key.ordinal()] = value;

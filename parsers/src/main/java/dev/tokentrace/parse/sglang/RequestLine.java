@@ -193,7 +193,8 @@ final class RequestLine {
       return null;
     }
     PyRepr reader = new PyRepr(line, at + 5);
-    return reader.readScalar() == PyRepr.Scalar.STRING ? reader.string() : null;
+    String rid = reader.readScalar() == PyRepr.Scalar.STRING ? reader.string() : null;
+    return rid == null || rid.isBlank() ? null : rid;
   }
 
   private static void reject(String line, String reason, SourcePosition source, ParseSink sink) {

@@ -162,6 +162,7 @@ final class SglangHostileInputTest {
             p + "Decode batch. gen throughput (token/s): " + "9".repeat(400) + ".00",
             p + "Decode batch. token usage: NaN",
             "Finish: obj=GenerateReqInput(rid='x'), out={'meta_info': {'e2e_latency': inf}}",
+            "Finish: obj=GenerateReqInput(rid='x'), out={'meta_info': {'queue_time': 1e306}}",
             "Finish: obj=GenerateReqInput(rid='x'), out={'meta_info': {'completion_tokens': 1e400}}",
             "{\"request_parameters\": \"\", \"id\": \"x\", \"prompt_tokens\": "
                 + "9".repeat(400)
@@ -183,6 +184,7 @@ final class SglangHostileInputTest {
             "batch line: bad 'gen throughput (token/s)' value",
             "batch line: bad 'token usage' value",
             "finish line: bad 'e2e_latency' value",
+            "finish line: bad 'queue_time' value",
             "finish line: bad 'completion_tokens' value",
             "metrics record: bad 'prompt_tokens' value",
             "json line: malformed",

@@ -489,6 +489,9 @@ final class SglangLineParserTest {
             "[2025-03-01 10:00:00] Receive: obj=GenerateReqInput(text='SECRET', rid=None)",
             "receive line: no rid"),
         bad(
+            "[2024-12-22 10:00:00] Receive: obj=GenerateReqInput(text=\"SECRET \"q\"\", rid=\"  \")",
+            "receive line: no rid"),
+        bad(
             "[2025-03-01 10:00:00] Finish: obj=GenerateReqInput(text='SECRET'), out={'text':"
                 + " 'SECRET', 'meta_info': {'prompt_tokens': 1}}",
             "finish line: no rid"),
