@@ -3,26 +3,257 @@ package dev.tokentrace.parse.sglang;
 import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.event.Engine;
+import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.ParseSink;
 import dev.tokentrace.parse.Rejection;
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
-/** Parses Sglang output. Not thread-safe: one instance per source. */
+/**
+ * Parses what SGLang writes, every generation in formats/sglang.md: the scheduler's {@code Prefill
+ * batch}/{@code Decode batch} lines ({@code batch_step}), {@code --log-requests} lines in text and
+ * JSON, {@code meta_info} timings, {@code Req Time Stats} lines and metrics-export records (request
+ * events), and tracebacks, OOM, retraction and warning messages ({@code server_notice}). Known
+ * noise (uvicorn, startup, tqdm, ...) is ignored by named rules; unknown unprefixed text is
+ * rejected.
+ *
+ * <p>A line is first freed of transport prefixes ({@link TransportPrefix}), then split at SGLang's
+ * {@code [date time RANKS]} prefix ({@link Envelope}). Message bodies are also found after an
+ * embedder's own prefix (an ISO date-time, then the body somewhere after a space or {@code ]}), as
+ * formats/sglang.md §1.1 asks, and at the start of unprefixed lines (≤ v0.2.13, {@code %(message)s}
+ * loggers).
+ *
+ * <p>Timestamps are local time in {@link ParseSettings#zone()}. {@link ParseSettings#startYear()}
+ * is not used: SGLang prints either a full date or, in v0.2.14 – v0.3.3, the time only, which is
+ * dated from the last full date seen or left null ({@link LocalTimestamps}).
+ *
+ * <p>Not thread-safe: one instance per source. It keeps per-source state: the open notice (a
+ * traceback is one notice, emitted when a line that does not continue it arrives or at {@link
+ * #finish}), the last Decode time per rank ({@link DecodeStepTimer}) and the date anchor.
+ */
 public final class SglangLineParser implements LineParser {
   private final ParseSettings settings;
+  private final LocalTimestamps clock;
+  private final Envelope envelope;
+  private final BatchLine batch = new BatchLine();
+  private final DecodeStepTimer stepTimer = new DecodeStepTimer();
+  private final RequestJoiner requests;
+  private final TimeStatsLine timeStatsLine;
+  private final JsonLine jsonLine;
+  private final PendingNotice notice;
+
+  /** An SGLang line was seen: unprefixed tracebacks and indented lines are then SGLang's too. */
+  private boolean sawSglang;
 
   public SglangLineParser(ParseSettings settings) {
     this.settings = requireNonNull(settings, "settings is null");
+    this.clock = new LocalTimestamps(settings.zone());
+    this.envelope = new Envelope(clock);
+    RequestEvents requestEvents = new RequestEvents(settings.instance());
+    this.requests = new RequestJoiner(new RequestLine(requestEvents));
+    this.timeStatsLine = new TimeStatsLine(settings.instance());
+    this.jsonLine = new JsonLine(requestEvents, clock);
+    this.notice = new PendingNotice(settings.instance());
   }
 
   @Override
   public void parse(String line, SourcePosition position, ParseSink sink) {
-    sink.rejected(Rejection.of(position, Engine.SGLANG, "unrecognized line", line));
+    String text = TransportPrefix.strip(line);
+    envelope.parse(text);
+    if (requests.isPending()) {
+      if (!envelope.prefixed && !BodyMarkers.isKnownUnprefixed(body(text))) {
+        requests.continueWith(text, position, sink);
+        return;
+      }
+      requests.flush(sink);
+    }
+    if (envelope.prefixed) {
+      notice.emit(sink);
+      sawSglang = true;
+      if (envelope.badTimestamp) {
+        reject(text, "bad timestamp", position, sink);
+      } else {
+        prefixed(text, position, sink);
+      }
+    } else {
+      unprefixed(text, position, sink);
+    }
   }
 
-  ParseSettings settings() {
-    return settings;
+  @Override
+  public void finish(ParseSink sink) {
+    requests.flush(sink);
+    notice.emit(sink);
+  }
+
+  private void prefixed(String line, SourcePosition position, ParseSink sink) {
+    int start = envelope.bodyStart;
+    Instant ts = envelope.ts;
+    if (body(
+        line, start, new LineStamp(ts, envelope.millisPrecise, envelope.rank, position), sink)) {
+      return;
+    }
+    if (line.startsWith(NoiseRules.READY, start)) {
+      stepTimer.reset();
+      sink.event(startupNotice(ts, position, NoiseRules.READY));
+      return;
+    }
+    String noise = NoiseRules.forMessage(line, start);
+    if (noise != null) {
+      if (line.startsWith("server_args=", start)) {
+        stepTimer.reset();
+      }
+      sink.ignored(position, noise);
+      return;
+    }
+    NoticeRules.Rule rule = NoticeRules.forMessage(line, start);
+    if (rule != null) {
+      notice.open(rule, ts, position, line.substring(start));
+    } else if (line.startsWith(BodyMarkers.OPENAI_ECHO, start)) {
+      sink.ignored(position, JsonLine.OPENAI_ECHO);
+    } else {
+      sink.ignored(position, NoiseRules.OTHER);
+    }
+  }
+
+  private void unprefixed(String line, SourcePosition position, ParseSink sink) {
+    String body = body(line);
+    if (BodyMarkers.isKnownUnprefixed(body)) {
+      notice.emit(sink);
+      if (known(body, position, sink)) {
+        return;
+      }
+    } else if (notice.continuesWith(body)) {
+      notice.fold(body);
+      sink.ignored(position, NoiseRules.TRACEBACK_LINE);
+      return;
+    }
+    notice.emit(sink);
+    if (!embedded(body, position, sink)) {
+      other(body, position, sink);
+    }
+  }
+
+  /** An unprefixed line without the Ray actor tag or legacy GPU tag before it (Envelope). */
+  private String body(String line) {
+    return envelope.bodyStart == 0 ? line : line.substring(envelope.bodyStart);
+  }
+
+  private boolean known(String body, SourcePosition position, ParseSink sink) {
+    if (body.startsWith("{")) {
+      jsonLine.parse(body, position, sink);
+      return true;
+    }
+    if (body.startsWith("INFO:")) {
+      sink.ignored(position, NoiseRules.uvicornInfo(body, 0));
+      return true;
+    }
+    if (body.startsWith(BodyMarkers.OPENAI_ECHO)) {
+      // 2026-01-03 – 2026-05-05: request lines have no prefix (§3.1)
+      sink.ignored(position, JsonLine.OPENAI_ECHO);
+      return true;
+    }
+    if (body(body, 0, new LineStamp(null, false, envelope.rank, position), sink)) {
+      sawSglang = true;
+      return true;
+    }
+    return false;
+  }
+
+  /** Noise, an SGLang notice, a traceback start, an indented continuation, or a rejection. */
+  private void other(String line, SourcePosition position, ParseSink sink) {
+    String noise = NoiseRules.forUnprefixed(line);
+    if (noise != null) {
+      sink.ignored(position, noise);
+      return;
+    }
+    NoticeRules.Rule own = NoticeRules.sglangMessage(line, 0);
+    NoticeRules.Rule traceback = NoticeRules.traceback(line);
+    if (own != null) {
+      sawSglang = true;
+      notice.open(own, null, position, line);
+    } else if (traceback != null && sawSglang) {
+      notice.open(traceback, null, position, line);
+    } else if (traceback != null) {
+      sink.ignored(position, NoiseRules.TRACEBACK_WITHOUT_CONTEXT);
+    } else if (sawSglang && isIndented(line)) {
+      sink.ignored(position, NoiseRules.CONTINUATION);
+    } else {
+      String reason = line.indexOf('\u0000') >= 0 ? "binary data" : "unrecognized line";
+      reject(line, reason, position, sink);
+    }
+  }
+
+  /**
+   * An embedder's prefix ({@code 2025-12-04 20:35:53 INFO 151972 [file.py:287] Decode batch. ...},
+   * formats/sglang.md §1.1): a known body after a space or {@code ]}, timed by a leading local
+   * date-time if there is one.
+   */
+  private boolean embedded(String line, SourcePosition position, ParseSink sink) {
+    if (isIndented(line)) {
+      return false;
+    }
+    int at = BodyMarkers.embeddedBodyStart(line);
+    if (at < 0) {
+      return false;
+    }
+    int length = IsoLocalTime.length(line, 0);
+    Instant ts = length < 0 ? null : IsoLocalTime.parse(line, 0, length, clock);
+    boolean precise = ts != null && IsoLocalTime.fractionDigits(length) >= 3;
+    if (body(line, at, new LineStamp(ts, precise, envelope.rank, position), sink)) {
+      sawSglang = true;
+      return true;
+    }
+    return false;
+  }
+
+  /** A batch, request or time-stats body at {@code start}; false when it is none of them. */
+  private boolean body(String line, int start, LineStamp stamp, ParseSink sink) {
+    if (batch.matchHeader(line, start)) {
+      batchStep(line, stamp, sink);
+      return true;
+    }
+    return requests.read(line, start, stamp.ts(), stamp.position(), sink)
+        || timeStatsLine.parse(line, start, stamp.ts(), stamp.position(), sink);
+  }
+
+  private void batchStep(String line, LineStamp stamp, ParseSink sink) {
+    String problem = batch.parseBody(line);
+    Instant when = stamp.ts();
+    boolean millis = stamp.millisPrecise();
+    if (problem == null && batch.timestampStart >= 0) {
+      // v0.4.9.post1 – post2 add "timestamp: <isoformat>" with microseconds (§2.3)
+      int length = IsoLocalTime.length(line, batch.timestampStart);
+      when =
+          length == batch.timestampEnd - batch.timestampStart
+              ? IsoLocalTime.parse(line, batch.timestampStart, length, clock)
+              : null;
+      millis = true;
+      problem = when == null ? "batch line: bad 'timestamp' value" : null;
+    }
+    if (problem != null) {
+      reject(line, problem, stamp.position(), sink);
+      return;
+    }
+    LineStamp exact = new LineStamp(when, millis, stamp.rank(), stamp.position());
+    sink.event(BatchSteps.of(batch, settings.instance(), exact, stepTimer));
+  }
+
+  private ServerNotice startupNotice(@Nullable Instant ts, SourcePosition position, String text) {
+    return new ServerNotice(
+        Engine.SGLANG, settings.instance(), ts, position, "INFO", ServerNotice.Kind.STARTUP, text);
+  }
+
+  private static boolean isIndented(String line) {
+    return !line.isEmpty() && (line.charAt(0) == ' ' || line.charAt(0) == '\t');
+  }
+
+  /** Any line may be a fragment of a request object: the excerpt never carries one. */
+  private static void reject(String line, String reason, SourcePosition position, ParseSink sink) {
+    String excerpt = EventText.requestExcerpt(line, Integer.MAX_VALUE);
+    sink.rejected(Rejection.of(position, Engine.SGLANG, reason, excerpt));
   }
 }

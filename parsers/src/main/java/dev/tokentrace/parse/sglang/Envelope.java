@@ -1,0 +1,193 @@
+package dev.tokentrace.parse.sglang;
+
+import java.time.Instant;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Splits a line into SGLang's root-logger prefix and the message body (formats/sglang.md §1.1,
+ * §1.2): an optional Ray actor tag {@code (SGLangEngine pid=N[, ip=A]) }, then {@code [YYYY-MM-DD
+ * HH:MM:SS(.mmm)? RANKS] } (v0.3.4+, milliseconds with {@code SGLANG_LOG_MS}, v0.5.6+) or {@code
+ * [HH:MM:SS RANKS] } (v0.2.14 – v0.3.3), where RANKS are tags like {@code DP1 TP0} in any order; a
+ * missing leading {@code [} is tolerated (SGLang issue #26248). Inside the body, the v0.1.17 –
+ * v0.2.13 tags {@code [gpu_id=N] } and {@code [gpu=N] } are taken as the rank {@code GPU<N>}.
+ *
+ * <p>The rank is the tags as logged ({@code "DP1 TP0"}); under Ray it starts with the actor's
+ * {@code pid=N}, because several engines then share one file with the same tags.
+ *
+ * <p>Mutable scratch, reset by each {@link #parse}: the Decode hot path allocates nothing here
+ * (rank strings are cached). Not thread-safe.
+ */
+final class Envelope {
+  private static final Pattern RAY = Pattern.compile("^\\(\\w+ (pid=\\d+)(?:, ip=[^)\\s]+)?\\) ");
+  private static final int RANK_CACHE_SIZE = 16;
+
+  private final LocalTimestamps clock;
+  private final String[] rankCache = new String[RANK_CACHE_SIZE];
+  private int rankCacheNext;
+
+  /** SGLang's bracketed prefix was found (with or without a Ray tag before it). */
+  boolean prefixed;
+
+  /** The prefix looked like SGLang's but its date or time is impossible. */
+  boolean badTimestamp;
+
+  /** Where the message body starts (after the prefix, the Ray tag and a legacy GPU tag). */
+  int bodyStart;
+
+  @Nullable Instant ts;
+
+  /** The timestamp has milliseconds, so differences between lines are meaningful. */
+  boolean millisPrecise;
+
+  @Nullable String rank;
+
+  Envelope(LocalTimestamps clock) {
+    this.clock = clock;
+  }
+
+  void parse(String line) {
+    prefixed = false;
+    badTimestamp = false;
+    ts = null;
+    millisPrecise = false;
+    rank = null;
+    String actor = null;
+    int start = 0;
+    if (!line.isEmpty() && line.charAt(0) == '(') {
+      Matcher ray = RAY.matcher(line);
+      if (ray.lookingAt()) {
+        actor = ray.group(1);
+        start = ray.end();
+      }
+    }
+    bodyStart = start;
+    int end = bracketEnd(line, start, actor);
+    if (end > 0) {
+      prefixed = true;
+      bodyStart = end;
+    } else if (actor != null) {
+      rank = actor;
+    }
+    legacyGpuTag(line);
+  }
+
+  /** Parses {@code [time RANKS] } at {@code start}; returns the body start, or -1. */
+  private int bracketEnd(String line, int start, @Nullable String actor) {
+    int length = line.length();
+    int p = start < length && line.charAt(start) == '[' ? start + 1 : start;
+    boolean dated =
+        IsoLocalTime.length(line, p) >= IsoLocalTime.BASE_LENGTH && line.charAt(p + 10) == ' ';
+    if (!dated && !IsoLocalTime.isTime(line, p)) {
+      return -1;
+    }
+    int timeStart = dated ? p + 11 : p;
+    int q = timeStart + 8;
+    int nanos = 0;
+    boolean millis = false;
+    if (q + 3 < length && line.charAt(q) == '.' && IsoLocalTime.digits(line, q + 1, 3)) {
+      nanos = IsoLocalTime.nanos(line, q + 1, 3);
+      millis = true;
+      q += 4;
+    }
+    int ranksStart = q;
+    q = skipRankTags(line, q);
+    if (q < 0 || q >= length || line.charAt(q) != ']') {
+      return -1;
+    }
+    millisPrecise = millis;
+    setRank(line, ranksStart, q, actor);
+    setTimestamp(line, p, dated, timeStart, nanos);
+    return q + 1 < length && line.charAt(q + 1) == ' ' ? q + 2 : q + 1;
+  }
+
+  /**
+   * Skips {@code ( TAG<digits>)*} (DP, TP, PP, EP, ATTN_CP, MOE_DP, ...); -1 on a malformed tag.
+   */
+  private static int skipRankTags(String line, int from) {
+    int q = from;
+    int length = line.length();
+    while (q + 2 < length && line.charAt(q) == ' ') {
+      int i = q + 1;
+      while (i < length && (isUpper(line.charAt(i)) || line.charAt(i) == '_')) {
+        i++;
+      }
+      int digits = i;
+      while (i < length && Character.isDigit(line.charAt(i))) {
+        i++;
+      }
+      if (digits == q + 1 || i == digits) {
+        return -1;
+      }
+      q = i;
+    }
+    return q;
+  }
+
+  private void setTimestamp(String line, int p, boolean dated, int timeStart, int nanos) {
+    int secondOfDay = IsoLocalTime.secondOfDay(line, timeStart);
+    if (dated) {
+      int year = IsoLocalTime.number(line, p, 4);
+      int month = IsoLocalTime.number(line, p + 5, 2);
+      int day = IsoLocalTime.number(line, p + 8, 2);
+      ts = clock.of(year, month, day, secondOfDay, nanos);
+      badTimestamp = ts == null;
+    } else {
+      badTimestamp = secondOfDay < 0;
+      ts = badTimestamp ? null : clock.ofTimeOnly(secondOfDay, nanos);
+    }
+  }
+
+  private void setRank(String line, int from, int to, @Nullable String actor) {
+    if (from == to) {
+      rank = actor;
+      return;
+    }
+    String tags = cachedRank(line, from + 1, to);
+    rank = actor == null ? tags : actor + " " + tags;
+  }
+
+  private String cachedRank(String line, int from, int to) {
+    int length = to - from;
+    for (String cached : rankCache) {
+      if (cached != null
+          && cached.length() == length
+          && line.regionMatches(from, cached, 0, length)) {
+        return cached;
+      }
+    }
+    String rankText = line.substring(from, to);
+    rankCache[rankCacheNext] = rankText;
+    rankCacheNext = (rankCacheNext + 1) % RANK_CACHE_SIZE;
+    return rankText;
+  }
+
+  /** v0.1.17 – v0.2.6 {@code [gpu_id=N] }, v0.2.7 – v0.2.13 {@code [gpu=N] } (§1.2). */
+  private void legacyGpuTag(String line) {
+    int p = bodyStart;
+    int digitsStart;
+    if (line.startsWith("[gpu_id=", p)) {
+      digitsStart = p + 8;
+    } else if (line.startsWith("[gpu=", p)) {
+      digitsStart = p + 5;
+    } else {
+      return;
+    }
+    int i = digitsStart;
+    while (i < line.length() && Character.isDigit(line.charAt(i))) {
+      i++;
+    }
+    if (i == digitsStart || i - digitsStart > 4 || !line.startsWith("] ", i)) {
+      return;
+    }
+    if (rank == null) {
+      rank = "GPU" + line.substring(digitsStart, i);
+    }
+    bodyStart = i + 2;
+  }
+
+  private static boolean isUpper(char c) {
+    return c >= 'A' && c <= 'Z';
+  }
+}
