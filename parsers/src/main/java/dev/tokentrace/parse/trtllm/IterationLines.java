@@ -57,9 +57,9 @@ final class IterationLines {
       if (keyEnd == at || valueStart < 0) {
         return fail("iteration line: malformed field");
       }
-      String key = message.substring(at, keyEnd);
+      Key key = Key.at(message, at, keyEnd);
       int valueEnd;
-      if (key.equals("states")) {
+      if (key == Key.STATES) {
         valueEnd = message.indexOf('}', valueStart) + 1;
         if (valueEnd == 0 || message.charAt(valueStart) != '{') {
           return fail("iteration line: bad 'states' value");
@@ -71,7 +71,7 @@ final class IterationLines {
         valueEnd = message.indexOf(", ", valueStart);
         valueEnd = valueEnd < 0 ? length : valueEnd;
         if (!field(key, message, valueStart, valueEnd, fields)) {
-          return fail("iteration line: bad '" + key + "' value");
+          return fail("iteration line: bad '" + key.text + "' value");
         }
       }
       at = valueEnd;
@@ -85,37 +85,66 @@ final class IterationLines {
     return fields.finish() ? fields.step : fail(fields.problem);
   }
 
-  private boolean field(String key, String text, int from, int to, Fields fields) {
+  private boolean field(Key key, String text, int from, int to, Fields fields) {
     StepDraft step = fields.step;
     switch (key) {
-      case "iter":
+      case ITER:
         step.iteration = Numbers.nonNegativeLong(text, from, to);
         return step.iteration != null;
-      case "global_rank":
-        Integer global = Numbers.count(text, from, to);
-        fields.globalRank = global;
-        return global != null;
-      case "num_scheduled_requests":
+      case GLOBAL_RANK:
+        fields.globalRank = Numbers.count(text, from, to);
+        return fields.globalRank != null;
+      case NUM_SCHEDULED_REQUESTS:
         fields.scheduled = Numbers.count(text, from, to);
         return fields.scheduled != null;
-      case "kv_cache_util":
+      case KV_CACHE_UTIL:
         return Numbers.isNotAvailable(text, from, to)
             || (step.tokenUsage = Numbers.nonNegative(text, from, to)) != null;
-      case "host_step_time":
+      case HOST_STEP_TIME:
         step.stepMs = Numbers.withUnit(text, from, to, "ms", 1.0);
         return step.stepMs != null;
-      case "elapsed_time":
+      case ELAPSED_TIME:
         step.stepMs = Numbers.withUnit(text, from, to, "s", 1000.0);
         return step.stepMs != null;
-      case "timestamp":
+      case TIMESTAMP:
         fields.lineTs = times.isoLocal(text, from, to);
         return fields.lineTs != null;
-      case "cached_kv_len":
+      case CACHED_KV_LEN:
         step.cachedTokens = Numbers.count(text, from, to);
         return step.cachedTokens != null;
       default:
         // rank, currank_total_requests, prev_device_step_time, num_active, ...: no event field
         return true;
+    }
+  }
+
+  /** The fields read, matched in place so that no key becomes a String. */
+  private enum Key {
+    ITER("iter"),
+    GLOBAL_RANK("global_rank"),
+    NUM_SCHEDULED_REQUESTS("num_scheduled_requests"),
+    KV_CACHE_UTIL("kv_cache_util"),
+    HOST_STEP_TIME("host_step_time"),
+    ELAPSED_TIME("elapsed_time"),
+    TIMESTAMP("timestamp"),
+    CACHED_KV_LEN("cached_kv_len"),
+    STATES("states"),
+    OTHER("");
+
+    private static final Key[] KNOWN = values();
+    final String text;
+
+    Key(String text) {
+      this.text = text;
+    }
+
+    static Key at(String line, int from, int to) {
+      for (Key key : KNOWN) {
+        if (key.text.length() == to - from && line.startsWith(key.text, from)) {
+          return key;
+        }
+      }
+      return OTHER;
     }
   }
 

@@ -84,6 +84,11 @@ final class LineCleaner {
     if (first == '[' && line.length() > 2) {
       char second = line.charAt(1);
       if (second >= '0' && second <= '9') {
+        // every Python logger line starts "[0" or "[1" too: check the "]<std" before the regex
+        int close = line.indexOf(']');
+        if (close < 4 || close > 16 || !line.startsWith("<std", close + 1)) {
+          return line;
+        }
         Matcher mpi = MPI.matcher(line);
         return mpi.lookingAt() ? line.substring(mpi.end()) : line;
       }

@@ -48,6 +48,10 @@ final class Numbers {
     if (first < '0' || first > '9') {
       return null;
     }
+    Double simple = simpleDecimal(text, from, to);
+    if (simple != null) {
+      return simple;
+    }
     try {
       double value = Double.parseDouble(text.subSequence(from, to).toString());
       return Double.isFinite(value) && value >= 0 ? value : null;
@@ -55,6 +59,40 @@ final class Numbers {
       // "1.2.3", "1e": malformed even though every character is allowed
       return null;
     }
+  }
+
+  private static final double[] TENS = {
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15
+  };
+
+  /**
+   * {@code digits[.digits]} with at most 15 significant digits, without {@code parseDouble}: both
+   * the digits and the power of ten are exact doubles, so one division gives the correctly rounded
+   * value, the same as {@code Double.parseDouble}. Null for anything else (exponents, long
+   * fractions), which takes the slow path.
+   */
+  private static @Nullable Double simpleDecimal(CharSequence text, int from, int to) {
+    long digits = 0;
+    int count = 0;
+    int fraction = -1;
+    for (int i = from; i < to; i++) {
+      char c = text.charAt(i);
+      if (c == '.' && fraction < 0) {
+        fraction = 0;
+      } else if (c >= '0' && c <= '9' && count < 15) {
+        digits = digits * 10 + (c - '0');
+        count++;
+        if (fraction >= 0) {
+          fraction++;
+        }
+      } else {
+        return null;
+      }
+    }
+    if (fraction == 0) {
+      return null;
+    }
+    return fraction < 0 ? (double) digits : digits / TENS[fraction];
   }
 
   /** {@code 12.5ms} or {@code 0.02s}: the number times {@code scale}, or null. */

@@ -75,9 +75,8 @@ final class PrometheusBlock {
   /** Emits the scrape collected so far, if it said anything. */
   void flush(ParseSink sink) {
     SourcePosition at = first;
-    if (at != null && (active != null || fraction != null || (used != null && max != null))) {
-      Double kvPct =
-          fraction != null ? fraction * 100 : max != null && max > 0 ? used / max * 100 : null;
+    Double kvPct = kvUsagePct();
+    if (at != null && (active != null || kvPct != null)) {
       sink.event(
           new EngineStats(
               Engine.TRTLLM,
@@ -102,6 +101,18 @@ final class PrometheusBlock {
     fraction = null;
     ts = null;
     seen.clear();
+  }
+
+  private @Nullable Double kvUsagePct() {
+    if (fraction != null) {
+      return fraction * 100;
+    }
+    Double usedBlocks = used;
+    Double maxBlocks = max;
+    if (usedBlocks == null || maxBlocks == null || maxBlocks == 0) {
+      return null;
+    }
+    return usedBlocks / maxBlocks * 100;
   }
 
   private boolean sample(String line, SourcePosition position, ParseSink sink) {

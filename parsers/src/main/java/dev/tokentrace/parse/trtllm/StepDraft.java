@@ -53,6 +53,11 @@ final class StepDraft {
     if (phase == null) {
       return null;
     }
+    Integer size = batchSize;
+    if (size == null && ctxRequests != null && genRequests != null) {
+      // sources without a scheduled count: the batch is its context plus generation requests
+      size = ctxRequests + genRequests;
+    }
     return new BatchStep(
         Engine.TRTLLM,
         instance,
@@ -61,7 +66,7 @@ final class StepDraft {
         rank,
         iteration,
         phase,
-        batchSize,
+        size,
         newSeqs,
         newTokens,
         cachedTokens,
