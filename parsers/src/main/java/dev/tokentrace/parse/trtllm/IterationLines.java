@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * Later optional fields ({@code cached_kv_len}, PR #14734; {@code num_active}..., PR #16323) and
  * any unknown field are accepted. {@code states} is the model engine's dict repr; its {@code
  * num_generation_tokens} includes CUDA-graph padding and draft tokens, so it is no request count.
- * Not thread-safe.
+ * Not thread-safe. (Over 200 lines only because the four generations are quoted above.)
  */
 final class IterationLines {
   static final String PREFIX = "iter = ";
@@ -57,9 +57,9 @@ final class IterationLines {
       if (keyEnd == at || valueStart < 0) {
         return fail("iteration line: malformed field");
       }
-      Key key = Key.at(message, at, keyEnd);
+      IterationKey key = IterationKey.at(message, at, keyEnd);
       int valueEnd;
-      if (key == Key.STATES) {
+      if (key == IterationKey.STATES) {
         valueEnd = message.indexOf('}', valueStart) + 1;
         if (valueEnd == 0 || message.charAt(valueStart) != '{') {
           return fail("iteration line: bad 'states' value");
@@ -85,7 +85,7 @@ final class IterationLines {
     return fields.finish() ? fields.step : fail(fields.problem);
   }
 
-  private boolean field(Key key, String text, int from, int to, Fields fields) {
+  private boolean field(IterationKey key, String text, int from, int to, Fields fields) {
     StepDraft step = fields.step;
     switch (key) {
       case ITER:
@@ -115,36 +115,6 @@ final class IterationLines {
       default:
         // rank, currank_total_requests, prev_device_step_time, num_active, ...: no event field
         return true;
-    }
-  }
-
-  /** The fields read, matched in place so that no key becomes a String. */
-  private enum Key {
-    ITER("iter"),
-    GLOBAL_RANK("global_rank"),
-    NUM_SCHEDULED_REQUESTS("num_scheduled_requests"),
-    KV_CACHE_UTIL("kv_cache_util"),
-    HOST_STEP_TIME("host_step_time"),
-    ELAPSED_TIME("elapsed_time"),
-    TIMESTAMP("timestamp"),
-    CACHED_KV_LEN("cached_kv_len"),
-    STATES("states"),
-    OTHER("");
-
-    private static final Key[] KNOWN = values();
-    final String text;
-
-    Key(String text) {
-      this.text = text;
-    }
-
-    static Key at(String line, int from, int to) {
-      for (Key key : KNOWN) {
-        if (key.text.length() == to - from && line.startsWith(key.text, from)) {
-          return key;
-        }
-      }
-      return OTHER;
     }
   }
 

@@ -17,6 +17,10 @@ import org.jspecify.annotations.Nullable;
  * every other line of a value is ignored as {@value #CONTINUATION_RULE}. A value still open at
  * {@link #abort} (a log line interrupts it, a line that cannot be JSON, end of source) is rejected
  * as {@code truncated json}. Not thread-safe.
+ *
+ * <p>Longer than the house's 200 lines on purpose: it is one character-level state machine, and its
+ * invariants (depth, string state, where the current element started) are easier to check in one
+ * place than spread over classes.
  */
 final class JsonSplitter {
   static final String CONTINUATION_RULE = "trtllm: json continuation";

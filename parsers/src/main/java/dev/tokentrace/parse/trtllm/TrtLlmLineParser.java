@@ -2,10 +2,7 @@ package dev.tokentrace.parse.trtllm;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tokentrace.event.BatchStep;
 import dev.tokentrace.event.Engine;
-import dev.tokentrace.event.RequestAborted;
-import dev.tokentrace.event.RequestKeys;
 import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.ServerNotice.Kind;
 import dev.tokentrace.event.SourcePosition;
@@ -14,7 +11,6 @@ import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.ParseSink;
 import dev.tokentrace.parse.Rejection;
 import java.time.Instant;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Parses what TensorRT-LLM writes (formats/trtllm.md): C++ and Python logger lines of every
@@ -37,18 +33,12 @@ public final class TrtLlmLineParser implements LineParser {
   static final long DEFAULT_MAX_JSON_CHARS = 64L << 20;
 
   static final String BLANK_RULE = "trtllm: blank line";
-  static final String OTHER_MESSAGE_RULE = "trtllm: other message";
-  static final String DEBUG_RULE = "trtllm: debug message";
-  static final String IDLE_RULE = "trtllm: idle iteration";
-  static final String TRITON_RULE = "trtllm: triton message";
-  static final String UVICORN_RULE = "trtllm: uvicorn message";
   static final String CONTINUATION_RULE = "trtllm: continuation line";
 
   private final String instance;
   private final LineCleaner cleaner = new LineCleaner();
   private final LogHeaders headers;
-  private final IterationLines iterationLines;
-  private final JsonRecords jsonRecords;
+  private final LogMessages messages;
   private final JsonSplitter splitter;
   private final NoticeGrouper grouper;
   private final PrometheusBlock prometheus;
@@ -63,10 +53,10 @@ public final class TrtLlmLineParser implements LineParser {
     this.instance = settings.instance();
     LogTimes times = new LogTimes(settings.zone(), settings.startYear());
     this.headers = new LogHeaders(times);
-    this.iterationLines = new IterationLines(times);
-    this.jsonRecords = new JsonRecords(instance, times);
+    JsonRecords jsonRecords = new JsonRecords(instance, times);
     this.splitter = new JsonSplitter(maxJsonChars, jsonRecords);
     this.grouper = new NoticeGrouper(instance);
+    this.messages = new LogMessages(instance, new IterationLines(times), jsonRecords, grouper);
     this.prometheus = new PrometheusBlock(instance);
   }
 
@@ -135,89 +125,8 @@ public final class TrtLlmLineParser implements LineParser {
 
   private void logLine(LogHeader header, SourcePosition position, ParseSink sink) {
     seenTrt |= header.trtSpecific();
-    String message = header.message();
     Instant ts = header.ts() != null ? header.ts() : cleaner.containerTs();
-    if (message.startsWith(IterationLines.PREFIX)) {
-      iteration(message, ts, header.rank(), position, sink);
-    } else if (message.startsWith("{\"")) {
-      jsonRecords.record(message, position, ts, sink);
-    } else if (Uvicorn.isAccess(message)) {
-      sink.ignored(position, Uvicorn.ACCESS_RULE);
-    } else if (!aborted(message, ts, position, sink)) {
-      notice(header, ts, position, sink);
-    }
-  }
-
-  private void iteration(
-      String message,
-      @Nullable Instant ts,
-      @Nullable String rank,
-      SourcePosition position,
-      ParseSink sink) {
-    StepDraft step = iterationLines.parse(message, ts, rank);
-    if (step == null) {
-      String failure = iterationLines.failure();
-      reject(sink, position, failure == null ? "iteration line: malformed" : failure, message);
-      return;
-    }
-    BatchStep event = step.toEvent(instance, position);
-    if (event == null) {
-      sink.ignored(position, IDLE_RULE);
-    } else {
-      sink.event(event);
-    }
-  }
-
-  /**
-   * trtllm-serve's {@code <client> is disconnected, abort <request_id>} ({@code openai_server.py @
-   * e7f7345}, §1.4); the id is the LLM-API client id, as in {@code /perf_metrics}.
-   */
-  private boolean aborted(
-      String message, @Nullable Instant ts, SourcePosition position, ParseSink sink) {
-    int marker = message.indexOf(" is disconnected, abort ");
-    if (marker < 0) {
-      return false;
-    }
-    String id = message.substring(marker + " is disconnected, abort ".length()).strip();
-    if (id.isEmpty() || id.length() > 256 || id.indexOf(' ') >= 0) {
-      return false;
-    }
-    sink.event(
-        new RequestAborted(
-            Engine.TRTLLM,
-            instance,
-            ts,
-            position,
-            id,
-            RequestKeys.normalize(id),
-            "client disconnected"));
-    return true;
-  }
-
-  private void notice(
-      LogHeader header, @Nullable Instant ts, SourcePosition position, ParseSink sink) {
-    Kind kind = NoticeRules.classify(header);
-    if (kind == null || (!header.trtSpecific() && !seenTrt)) {
-      sink.ignored(position, quietRule(header));
-    } else if (header.isError()) {
-      grouper.start(position, ts, header.level(), kind, header.message(), sink);
-    } else {
-      sink.event(
-          new ServerNotice(
-              Engine.TRTLLM, instance, ts, position, header.level(), kind, header.message()));
-    }
-  }
-
-  private static String quietRule(LogHeader header) {
-    if (header.origin() == LogHeader.Origin.UVICORN) {
-      return UVICORN_RULE;
-    }
-    if (header.origin() == LogHeader.Origin.TRITON) {
-      return TRITON_RULE;
-    }
-    return header.isInfo() || header.isWarning() || header.isError()
-        ? OTHER_MESSAGE_RULE
-        : DEBUG_RULE;
+    messages.handle(header, ts, seenTrt, position, sink);
   }
 
   /** A traceback, exception or indented line with no error before it. */
