@@ -86,9 +86,19 @@ final class JsonSplitter {
     if (at == line.length()) {
       return true;
     }
-    char c = line.charAt(at);
-    return "\"{}[],:-0123456789tfnNI".indexOf(c) >= 0;
+    if ("\"{}[],:-0123456789".indexOf(line.charAt(at)) >= 0) {
+      return true;
+    }
+    for (String literal : LITERALS) {
+      if (line.startsWith(literal, at)) {
+        return true;
+      }
+    }
+    return false;
   }
+
+  /** Python's json.dumps writes NaN and Infinity as bare words, so they may start a line. */
+  private static final String[] LITERALS = {"true", "false", "null", "NaN", "Infinity"};
 
   /** Feeds one line; the first line of a value must satisfy {@link #beginsValue}. */
   void feed(String line, SourcePosition position, ParseSink sink) {

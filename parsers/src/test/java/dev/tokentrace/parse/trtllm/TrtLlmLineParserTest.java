@@ -1100,6 +1100,18 @@ final class TrtLlmLineParserTest {
             rejected 3: unrecognized line
             """),
         row(
+            "json pretty then triton line",
+            """
+            {
+              "iter": 3,
+            I0917 14:37:10.066353 72 model_lifecycle.cc:472] "loading: tensorrt_llm:1"
+            """,
+            """
+            ignored 2: trtllm: json continuation
+            rejected 1: truncated json
+            ignored 3: trtllm: triton message
+            """),
+        row(
             "json not trt",
             """
             {"foo": 1}
