@@ -2,6 +2,7 @@ package dev.tokentrace.parse.trtllm;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -25,6 +26,10 @@ final class JsonRecords implements JsonSplitter.Handler {
   private static final ObjectReader READER =
       JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build().reader();
 
+  /** For {@link #wholeLine}: a second value on the line must fail, not be dropped. */
+  private static final ObjectReader WHOLE_LINE_READER =
+      READER.with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
   private final IterationStatsMapper iterationStats;
   private final TritonStatsMapper tritonStats;
   private final PerfMetricsMapper perfMetrics;
@@ -40,6 +45,22 @@ final class JsonRecords implements JsonSplitter.Handler {
     record(json, start, null, sink);
   }
 
+  @Override
+  public boolean wholeLine(String line, SourcePosition position, ParseSink sink) {
+    JsonNode node;
+    try {
+      node = WHOLE_LINE_READER.readTree(line);
+    } catch (JsonProcessingException e) {
+      // not one complete object: the splitter finds out what it is, and reports it
+      return false;
+    }
+    if (node == null || !node.isObject()) {
+      return false;
+    }
+    route(node, line, position, null, sink);
+    return true;
+  }
+
   /** One JSON object, e.g. from a log message; {@code lineTs} is the line's own time. */
   void record(String json, SourcePosition source, @Nullable Instant lineTs, ParseSink sink) {
     JsonNode node;
@@ -53,6 +74,11 @@ final class JsonRecords implements JsonSplitter.Handler {
       reject(sink, source, "json array: non-object element", json);
       return;
     }
+    route(node, json, source, lineTs, sink);
+  }
+
+  private void route(
+      JsonNode node, String json, SourcePosition source, @Nullable Instant lineTs, ParseSink sink) {
     String kind = "json";
     try {
       if (IterationStatsMapper.accepts(node)) {

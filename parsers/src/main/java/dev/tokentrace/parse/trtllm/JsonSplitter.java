@@ -29,6 +29,12 @@ final class JsonSplitter {
   /** Receives each complete element. */
   interface Handler {
     void element(String json, SourcePosition start, ParseSink sink);
+
+    /**
+     * Handles {@code line} if it is exactly one complete JSON object and returns true; returns
+     * false, having reported nothing, for anything else (cut, several values, malformed).
+     */
+    boolean wholeLine(String line, SourcePosition position, ParseSink sink);
   }
 
   private final long maxChars;
@@ -103,6 +109,13 @@ final class JsonSplitter {
   /** Feeds one line; the first line of a value must satisfy {@link #beginsValue}. */
   void feed(String line, SourcePosition position, ParseSink sink) {
     if (!active) {
+      // JSON lines, the common case: one object per line needs no character scan here
+      if (line.charAt(0) == '{'
+          && line.length() <= maxChars
+          && line.stripTrailing().endsWith("}")
+          && handler.wholeLine(line, position, sink)) {
+        return;
+      }
       begin(line, position);
     } else if (inElement && !overflow) {
       buffer.append('\n');
