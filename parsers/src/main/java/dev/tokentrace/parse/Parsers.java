@@ -12,6 +12,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,8 +53,14 @@ public final class Parsers {
 
   /**
    * Detects the engine that wrote {@code head} (the first lines of a source) by parsing them with
-   * every engine's parser and keeping the one that recognizes most. Empty when none recognizes a
-   * single line as an event; {@link Detection#scores()} then says what was tried.
+   * every engine's parser and keeping the one that recognizes most.
+   *
+   * <p>The winner must score strictly above every other engine (events count twice, named ignores
+   * once, rejections count against) and either have produced an event, or have rejected nothing
+   * while every other engine rejected something: a TensorRT-LLM log that opens with plain INFO
+   * lines, or the first lines of a pretty-printed JSON export that no parser has finished yet, are
+   * recognized that way. {@code finish} is not called: a head cut mid-record is not an error. Empty
+   * when no engine qualifies; {@link Detection#scores()} then says what was tried.
    */
   public static Detection detect(List<String> head, ParseSettings settings) {
     Map<Engine, Score> scores = new EnumMap<>(Engine.class);
@@ -64,17 +71,36 @@ public final class Parsers {
       for (String text : head) {
         parser.parse(text, new SourcePosition("<detect>", line++, 0), score);
       }
-      parser.finish(score);
       scores.put(engine, score);
     }
+    return new Detection(Optional.ofNullable(winner(scores)), Map.copyOf(scores));
+  }
+
+  private static @Nullable Engine winner(Map<Engine, Score> scores) {
     Engine best = null;
+    boolean tie = false;
     for (Map.Entry<Engine, Score> entry : scores.entrySet()) {
-      Score score = entry.getValue();
-      if (score.events > 0 && (best == null || score.value() > scores.get(best).value())) {
+      int value = entry.getValue().value();
+      if (best == null || value > scores.get(best).value()) {
         best = entry.getKey();
+        tie = false;
+      } else if (value == scores.get(best).value()) {
+        tie = true;
       }
     }
-    return new Detection(Optional.ofNullable(best), Map.copyOf(scores));
+    if (best == null || tie) {
+      return null;
+    }
+    Score top = scores.get(best);
+    if (top.events > 0) {
+      return best;
+    }
+    for (Map.Entry<Engine, Score> entry : scores.entrySet()) {
+      if (entry.getKey() != best && entry.getValue().rejected == 0) {
+        return null;
+      }
+    }
+    return top.rejected == 0 ? best : null;
   }
 
   /** The result of {@link #detect}: the engine, if any, and every engine's score. */
