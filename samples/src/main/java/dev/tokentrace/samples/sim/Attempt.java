@@ -30,6 +30,8 @@ final class Attempt implements RequestView {
   long clientFirstTokenUs = -1;
   long clientEndUs = -1;
   long reportedTtftUs = -1;
+  long firstStep = -1;
+  long lastStep = -1;
   int reportedOutputTokens;
   int heartbeats;
   boolean serverAborted;
@@ -177,6 +179,16 @@ final class Attempt implements RequestView {
   @Override
   public long lastTokenUs() {
     return lastTokenUs;
+  }
+
+  @Override
+  public long firstScheduledStep() {
+    return firstStep;
+  }
+
+  @Override
+  public long lastTokenStep() {
+    return lastStep;
   }
 
   @Override

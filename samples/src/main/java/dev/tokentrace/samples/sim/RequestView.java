@@ -60,6 +60,12 @@ public interface RequestView {
 
   long lastTokenUs();
 
+  /** Index of the step that first scheduled the attempt; -1 before. */
+  long firstScheduledStep();
+
+  /** Index of the step that produced the attempt's latest token; -1 before. */
+  long lastTokenStep();
+
   /** When the server finished or aborted the attempt. */
   long serverEndUs();
 

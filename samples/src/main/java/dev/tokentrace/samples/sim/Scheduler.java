@@ -33,6 +33,7 @@ final class Scheduler implements ServerView {
   private long nowUs;
   private long usedBlocks;
   private long usedTokens;
+  private long allocatedBlocks;
   private int decoding;
   private boolean prefixCached;
   private long promptComputed;
@@ -120,7 +121,7 @@ final class Scheduler implements ServerView {
       if (tokens < remaining && !settings.chunkedPrefill()) {
         break;
       }
-      if (blocksFor(start + tokens) - attempt.blocks > freeBlocks()) {
+      if (blocksFor(start + tokens) - attempt.blocks > freeBlocks() - watermarkBlocks()) {
         break;
       }
       waiting.pollFirst();
@@ -152,6 +153,7 @@ final class Scheduler implements ServerView {
     }
     if (attempt.firstScheduledUs < 0) {
       attempt.firstScheduledUs = nowUs;
+      attempt.firstStep = step.index;
       step.newRequests++;
       step.newRequestsQueueUs += nowUs - attempt.serverArrivalUs;
       step.warmup |= attempt.warmup;
@@ -186,6 +188,7 @@ final class Scheduler implements ServerView {
     }
     attempt.blocks += needed;
     usedBlocks += needed;
+    allocatedBlocks += needed;
     return true;
   }
 
@@ -241,6 +244,7 @@ final class Scheduler implements ServerView {
       attempt.generated++;
       generation++;
       attempt.lastTokenUs = done.endUs;
+      attempt.lastStep = done.index;
       if (attempt.firstTokenUs < 0) {
         attempt.firstTokenUs = done.endUs;
       }
@@ -281,6 +285,14 @@ final class Scheduler implements ServerView {
     attempt.serverAborted = true;
     attempt.serverEndUs = nowUs;
     return true;
+  }
+
+  /**
+   * Blocks kept free when admitting: one decode step's worth for the running requests, at least 1%
+   * of the cache (vLLM V0's watermark), so a new request does not force a preemption at once.
+   */
+  private long watermarkBlocks() {
+    return running.isEmpty() ? 0 : Math.max(running.size(), capacityBlocks / 100);
   }
 
   private long blocksFor(long tokens) {
@@ -324,6 +336,11 @@ final class Scheduler implements ServerView {
   @Override
   public long kvCapacityBlocks() {
     return capacityBlocks;
+  }
+
+  @Override
+  public long kvBlocksAllocated() {
+    return allocatedBlocks;
   }
 
   @Override

@@ -19,6 +19,9 @@ public interface ServerView {
 
   long kvCapacityBlocks();
 
+  /** KV blocks allocated since the start (never decreases). */
+  long kvBlocksAllocated();
+
   int blockSize();
 
   /** Prompt tokens computed (prefix-cache hits excluded, recomputation included). */

@@ -18,6 +18,11 @@ final class Decimals {
     return scaledFixed(out, scaled, decimals);
   }
 
+  /** A fraction rounded to six decimals, printed like Python prints that float: {@code 0.25}. */
+  static StringBuilder ratio(StringBuilder out, double value) {
+    return shortest(out, Math.round(value * POWERS[6]), 6);
+  }
+
   /** Microseconds as milliseconds with exactly three decimals: {@code 1234567 -> 1234.567}. */
   static StringBuilder millis(StringBuilder out, long us) {
     if (us < 0) {
@@ -32,16 +37,28 @@ final class Decimals {
    * ({@code 84100 -> 0.0841}, {@code 2000000 -> 2.0}): Python's {@code repr} of the value.
    */
   static StringBuilder seconds(StringBuilder out, long us) {
-    if (us < 0) {
+    return shortest(out, us, 6);
+  }
+
+  /**
+   * Microseconds as milliseconds, shortest form with at least one decimal ({@code 12300 -> 12.3}).
+   */
+  static StringBuilder shortMillis(StringBuilder out, long us) {
+    return shortest(out, us, 3);
+  }
+
+  private static StringBuilder shortest(StringBuilder out, long scaled, int decimals) {
+    if (scaled < 0) {
       out.append('-');
-      us = -us;
+      scaled = -scaled;
     }
-    out.append(us / 1_000_000).append('.');
-    long fraction = us % 1_000_000;
+    long power = POWERS[decimals];
+    out.append(scaled / power).append('.');
+    long fraction = scaled % power;
     if (fraction == 0) {
       return out.append('0');
     }
-    int digits = 6;
+    int digits = decimals;
     while (fraction % 10 == 0) {
       fraction /= 10;
       digits--;

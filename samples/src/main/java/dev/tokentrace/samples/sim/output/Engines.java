@@ -20,9 +20,57 @@ final class Engines {
       case VLLM:
         openVllm(simulation, output, dir, observers, files);
         break;
+      case SGLANG:
+        openSglang(simulation, output, dir, observers, files);
+        break;
+      case TRTLLM:
+        openTrtLlm(simulation, output, dir, observers, files);
+        break;
       default:
-        throw new IllegalArgumentException(
-            "no writer yet for " + output.format().engine().id() + " " + output.format().version());
+        throw new IllegalStateException("unhandled engine: " + output.format().engine());
+    }
+  }
+
+  private static void openTrtLlm(
+      SimulationSettings simulation,
+      OutputSettings output,
+      Path dir,
+      List<SimObserver> observers,
+      List<Closeable> files) {
+    int maxBatch = simulation.server().maxBatch();
+    TrtLlmLogWriter log =
+        new TrtLlmLogWriter(TextFile.create(dir.resolve("server.log")), output, maxBatch);
+    files.add(log);
+    log.startup(startup(simulation), Pids.api(simulation.seed()));
+    observers.add(log);
+    TrtLlmStatsWriter stats =
+        new TrtLlmStatsWriter(
+            TextFile.create(dir.resolve("iteration_stats.jsonl")), output, maxBatch);
+    files.add(stats);
+    observers.add(stats);
+    TrtLlmPerfMetricsWriter perf =
+        new TrtLlmPerfMetricsWriter(
+            TextFile.create(dir.resolve("perf_metrics.jsonl")),
+            simulation.seed(),
+            simulation.server().blockSize());
+    files.add(perf);
+    observers.add(perf);
+  }
+
+  private static void openSglang(
+      SimulationSettings simulation,
+      OutputSettings output,
+      Path dir,
+      List<SimObserver> observers,
+      List<Closeable> files) {
+    SglangLogWriter log = new SglangLogWriter(TextFile.create(dir.resolve("server.log")), output);
+    files.add(log);
+    log.startup(startup(simulation));
+    observers.add(log);
+    if (output.format() == EngineFormat.SGLANG_0_5) {
+      SglangMetricsWriter metrics = new SglangMetricsWriter(dir.resolve("metrics"), output);
+      files.add(metrics);
+      observers.add(metrics);
     }
   }
 

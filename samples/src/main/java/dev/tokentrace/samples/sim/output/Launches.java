@@ -90,8 +90,9 @@ final class Launches {
     if (name.equals("iteration_stats.jsonl")) {
       return "TensorRT-LLM IterationStats, one JSON object per iteration (each `/metrics` scrape's array flattened)";
     }
-    if (name.equals("perf_metrics.json")) {
-      return "TensorRT-LLM `GET /perf_metrics` (one drain at the end: a JSON array)";
+    if (name.equals("perf_metrics.jsonl")) {
+      return "TensorRT-LLM `GET /perf_metrics` scraped every 10 s: one drained JSON array per line"
+          + " (steady-clock seconds)";
     }
     if (name.equals("client_timings.csv")) {
       return "the project's client CSV, one row per request (final attempt)";

@@ -1,0 +1,55 @@
+package dev.tokentrace.samples.sim.output;
+
+import dev.tokentrace.samples.sim.RequestView;
+import dev.tokentrace.samples.sim.ServerView;
+import dev.tokentrace.samples.sim.SimObserver;
+import java.io.Closeable;
+import java.nio.file.Path;
+
+/**
+ * SGLang's {@code --export-metrics-to-file} output (v0.5.5.post3+, formats/sglang.md §4.5): one
+ * JSON object per finished request, {@code {"request_parameters": "<JSON of the request>",
+ * <meta_info keys>}}, in {@code <dir>/sglang-request-metrics-<YYYYmmdd_HH>.log}, a new file each
+ * local hour. Written with Python's {@code json.dumps} separators.
+ */
+final class SglangMetricsWriter implements SimObserver, Closeable {
+  private final Path dir;
+  private final SglangMeta meta;
+  private final WallClock clock;
+  private TextFile out;
+  private String hour = "";
+
+  SglangMetricsWriter(Path dir, OutputSettings output) {
+    this.dir = dir;
+    this.clock = new WallClock(output.start(), output.zone());
+    this.meta = new SglangMeta(output.format(), clock);
+  }
+
+  @Override
+  public void serverFinished(RequestView request, ServerView server) {
+    String key = clock.hourKey(request.lastTokenUs());
+    if (!key.equals(hour)) {
+      close();
+      out = TextFile.create(dir.resolve("sglang-request-metrics-" + key + ".log"));
+      hour = key;
+    }
+    StringBuilder line = out.begin();
+    DictText record = DictText.open(line, true);
+    StringBuilder parameters = new StringBuilder(128);
+    DictText fields = DictText.open(parameters, true);
+    meta.requestFields(fields, request);
+    fields.close();
+    record.raw("request_parameters", "\"" + parameters.toString().replace("\"", "\\\"") + "\"");
+    meta.metaInfo(record, request, false);
+    record.close();
+    out.end();
+  }
+
+  @Override
+  public void close() {
+    if (out != null) {
+      out.close();
+      out = null;
+    }
+  }
+}
