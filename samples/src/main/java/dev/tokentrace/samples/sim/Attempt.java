@@ -6,11 +6,14 @@ package dev.tokentrace.samples.sim;
  * number of requests in flight. Not thread-safe.
  */
 final class Attempt implements RequestView {
+  private static final long[] NO_TIMES = new long[0];
+
   final String clientId;
   final boolean sendsId;
   final long nonce;
   final int attempt;
   final int phase;
+  final int index;
   final int concurrency;
   final boolean warmup;
   final int promptTokens;
@@ -29,6 +32,7 @@ final class Attempt implements RequestView {
   long serverEndUs = -1;
   long clientFirstTokenUs = -1;
   long clientEndUs = -1;
+  long clientLastTokenUs = -1;
   long reportedTtftUs = -1;
   long firstStep = -1;
   long lastStep = -1;
@@ -38,6 +42,9 @@ final class Attempt implements RequestView {
   boolean timedOut;
   boolean clientDone;
   boolean finalAttempt;
+
+  long[] tokenTimes = NO_TIMES;
+  int tokenCount;
 
   // scheduler state
   int cachedTokens = -1;
@@ -56,6 +63,7 @@ final class Attempt implements RequestView {
     this.nonce = nonce;
     this.attempt = attempt;
     this.phase = request.phase();
+    this.index = request.index();
     this.concurrency = request.concurrency();
     this.warmup = request.warmup();
     this.promptTokens = request.promptTokens();
@@ -68,13 +76,15 @@ final class Attempt implements RequestView {
       String clientId,
       boolean sendsId,
       int phase,
+      int index,
       int concurrency,
       boolean warmup,
       int promptTokens,
       int outputTokens) {}
 
   Request request() {
-    return new Request(clientId, sendsId, phase, concurrency, warmup, promptTokens, outputTokens);
+    return new Request(
+        clientId, sendsId, phase, index, concurrency, warmup, promptTokens, outputTokens);
   }
 
   boolean inPrefill() {
@@ -109,6 +119,11 @@ final class Attempt implements RequestView {
   @Override
   public boolean finalAttempt() {
     return finalAttempt;
+  }
+
+  @Override
+  public int index() {
+    return index;
   }
 
   @Override
@@ -224,6 +239,19 @@ final class Attempt implements RequestView {
   @Override
   public int reportedOutputTokens() {
     return reportedOutputTokens;
+  }
+
+  void recordToken(long timeUs) {
+    if (tokenCount == tokenTimes.length) {
+      tokenTimes =
+          java.util.Arrays.copyOf(tokenTimes, Math.max(16, Math.min(outputTokens, tokenCount * 2)));
+    }
+    tokenTimes[tokenCount++] = timeUs;
+  }
+
+  @Override
+  public long[] clientTokenTimesUs() {
+    return java.util.Arrays.copyOf(tokenTimes, tokenCount);
   }
 
   @Override

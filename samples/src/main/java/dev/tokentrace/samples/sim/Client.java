@@ -88,6 +88,7 @@ final class Client {
             id,
             clientSettings.ids() != IdScheme.NONE,
             phase,
+            issued,
             concurrency,
             globalIndex < workload.warmupRequests(),
             prompt,
@@ -149,11 +150,9 @@ final class Client {
     attempt.timedOut = true;
     attempt.clientEndUs = nowUs;
     attempt.finalAttempt = attempt.attempt > clientSettings.retries();
-    long firstUs =
-        attempt.firstTokenUs < 0
-            ? -1
-            : attempt.firstTokenUs + network.downlinkUs(attempt, attempt.firstTokenUs);
-    attempt.clientFirstTokenUs = firstUs >= 0 && firstUs <= nowUs ? firstUs : -1;
+    if (attempt.clientFirstTokenUs > nowUs) {
+      attempt.clientFirstTokenUs = -1; // still on its way when the client gave up
+    }
     report(attempt, nowUs);
     if (attempt.serverEndUs < 0) {
       // the disconnect travels behind the request on the same connection

@@ -17,6 +17,8 @@ import static java.util.Objects.requireNonNull;
  * @param ids how requests are named
  * @param idPrefix prefix of {@link IdScheme#PREFIX_INDEX} IDs; empty = {@code bench-<8 hex>-} per
  *     phase, derived from the seed, like separate {@code vllm bench serve} runs
+ * @param recordTokenTimes keep every token's arrival time while a request is in flight, for client
+ *     files with per-chunk times ({@link RequestView#clientTokenTimesUs()})
  */
 public record ClientSettings(
     double timeoutS,
@@ -25,7 +27,8 @@ public record ClientSettings(
     double heartbeatS,
     boolean countsHeartbeats,
     IdScheme ids,
-    String idPrefix) {
+    String idPrefix,
+    boolean recordTokenTimes) {
   public ClientSettings {
     requireNonNull(ids, "ids is null");
     requireNonNull(idPrefix, "idPrefix is null");

@@ -24,6 +24,9 @@ public interface RequestView {
   /** True when no further attempt follows this one (set when the client is done with it). */
   boolean finalAttempt();
 
+  /** 0-based index of the client request within its phase, in the order the client issued them. */
+  int index();
+
   /** 0-based phase (concurrency level) of the run. */
   int phase();
 
@@ -85,6 +88,12 @@ public interface RequestView {
 
   /** Output tokens the client file reports; includes heartbeats a naive client counted. */
   int reportedOutputTokens();
+
+  /**
+   * When each token reached the client, in order; empty unless {@link
+   * ClientSettings#recordTokenTimes()} and the attempt completed.
+   */
+  long[] clientTokenTimesUs();
 
   /** Heartbeats the client received before the first token. */
   int heartbeats();

@@ -27,6 +27,8 @@ final class Scheduler implements ServerView {
   private final long warmupExtraUs;
   private final int prefillBudget;
   private final long capacityBlocks;
+  private final boolean recordTokens;
+  private final Network network;
   private final ArrayDeque<Attempt> waiting = new ArrayDeque<>();
   private final List<Attempt> running = new ArrayList<>();
   private final Step step = new Step();
@@ -44,7 +46,9 @@ final class Scheduler implements ServerView {
   private long arrivals;
   private long finishedRequests;
 
-  Scheduler(SimulationSettings settings, Listener listener, SplittableRandom jitter) {
+  Scheduler(
+      SimulationSettings settings, Listener listener, SplittableRandom jitter, Network network) {
+    this.network = network;
     this.settings = settings.server();
     this.listener = listener;
     this.jitter = jitter;
@@ -56,6 +60,7 @@ final class Scheduler implements ServerView {
             ? this.settings.maxBatchedTokens()
             : Math.max(this.settings.maxBatchedTokens(), settings.workload().maxModelLen());
     this.capacityBlocks = this.settings.kvCapacityTokens() / this.settings.blockSize();
+    this.recordTokens = settings.client().recordTokenTimes();
   }
 
   void now(long nowUs) {
@@ -245,6 +250,16 @@ final class Scheduler implements ServerView {
       generation++;
       attempt.lastTokenUs = done.endUs;
       attempt.lastStep = done.index;
+      // when the token reaches the client: one TCP stream, so never before the previous one
+      long arrivalUs =
+          Math.max(attempt.clientLastTokenUs, done.endUs + network.downlinkUs(attempt, done.endUs));
+      attempt.clientLastTokenUs = arrivalUs;
+      if (attempt.clientFirstTokenUs < 0) {
+        attempt.clientFirstTokenUs = arrivalUs;
+      }
+      if (recordTokens) {
+        attempt.recordToken(arrivalUs);
+      }
       if (attempt.firstTokenUs < 0) {
         attempt.firstTokenUs = done.endUs;
       }

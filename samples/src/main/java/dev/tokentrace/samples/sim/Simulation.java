@@ -31,7 +31,7 @@ public final class Simulation implements Scheduler.Listener {
     this.observer = requireNonNull(observer, "observer is null");
     SplittableRandom master = new SplittableRandom(settings.seed());
     this.network = new Network(settings.network(), master.split());
-    this.scheduler = new Scheduler(settings, this, master.split());
+    this.scheduler = new Scheduler(settings, this, master.split(), network);
     this.client = new Client(settings, events, network, observer, master.split(), master.split());
   }
 
@@ -141,11 +141,7 @@ public final class Simulation implements Scheduler.Listener {
 
   @Override
   public void finished(Attempt attempt) {
-    attempt.clientFirstTokenUs =
-        attempt.firstTokenUs + network.downlinkUs(attempt, attempt.firstTokenUs);
-    long lastUs = attempt.lastTokenUs + network.downlinkUs(attempt, attempt.lastTokenUs);
-    // one TCP stream: the last chunk never overtakes the first
-    events.add(Math.max(lastUs, attempt.clientFirstTokenUs), Kind.CLIENT_DONE, attempt);
+    events.add(attempt.clientLastTokenUs, Kind.CLIENT_DONE, attempt);
     observer.serverFinished(attempt, scheduler);
   }
 }

@@ -139,7 +139,7 @@ final class SimulationTest {
         new ServerSettings(4, 64, true, true, 1, 0, 0, 0, 0, 1024, 16, false, 0);
     NetworkSettings network =
         new NetworkSettings(new Distribution.Fixed(1), new Distribution.Fixed(1), -1, 0, 0);
-    ClientSettings client = new ClientSettings(0, 0, 0, 0, false, IdScheme.PREFIX_INDEX, "");
+    ClientSettings client = new ClientSettings(0, 0, 0, 0, false, IdScheme.PREFIX_INDEX, "", false);
     Simulation simulation =
         new Simulation(
             new SimulationSettings(1, workload, server, network, client), new SimObserver() {});

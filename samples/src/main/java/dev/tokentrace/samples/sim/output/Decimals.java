@@ -19,7 +19,7 @@ final class Decimals {
   }
 
   /** A fraction rounded to six decimals, printed like Python prints that float: {@code 0.25}. */
-  static StringBuilder ratio(StringBuilder out, double value) {
+  static StringBuilder sixDecimals(StringBuilder out, double value) {
     return shortest(out, Math.round(value * POWERS[6]), 6);
   }
 

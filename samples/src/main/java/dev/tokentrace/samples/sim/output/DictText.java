@@ -46,8 +46,8 @@ final class DictText {
   }
 
   /** A float rounded to six decimals, Python float repr. */
-  DictText ratio(String key, double value) {
-    Decimals.ratio(key(key), value);
+  DictText sixDecimals(String key, double value) {
+    Decimals.sixDecimals(key(key), value);
     return this;
   }
 

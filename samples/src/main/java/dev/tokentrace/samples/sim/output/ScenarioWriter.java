@@ -51,6 +51,7 @@ public final class ScenarioWriter {
       observers.add(truth);
       files.add(csv);
       files.add(truth);
+      ClientFiles.open(simulation, output, dir, observers, files);
       new Simulation(simulation, new FanOut(observers)).run();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write scenario into " + dir, e);

@@ -58,7 +58,7 @@ final class SglangMeta {
     epoch(dict, "decode_finished_ts", last);
     dict.seconds("inference_time", last - scheduled);
     double decodeS = (last - first) / 1e6;
-    dict.ratio("decode_throughput", decodeS <= 0 ? 0.0 : request.generatedTokens() / decodeS);
+    dict.sixDecimals("decode_throughput", decodeS <= 0 ? 0.0 : request.generatedTokens() / decodeS);
   }
 
   private void epoch(DictText dict, String key, long simUs) {

@@ -63,7 +63,7 @@ final class TrtLlmStatsWriter implements SimObserver, Closeable {
     json.append(",\"kvCacheStats\":{\"allocNewBlocks\":").append(server.kvBlocksAllocated());
     json.append(",\"allocTotalBlocks\":").append(server.kvBlocksAllocated() + reused);
     json.append(",\"cacheHitRate\":");
-    Decimals.ratio(json, reused + missed == 0 ? 0.0 : (double) reused / (reused + missed));
+    Decimals.sixDecimals(json, reused + missed == 0 ? 0.0 : (double) reused / (reused + missed));
     json.append(",\"freeNumBlocks\":").append(server.kvCapacityBlocks() - server.kvUsedBlocks());
     json.append(",\"maxNumBlocks\":").append(server.kvCapacityBlocks());
     json.append(",\"missedBlocks\":").append(missed);

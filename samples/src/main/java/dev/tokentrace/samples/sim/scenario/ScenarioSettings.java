@@ -130,7 +130,8 @@ public record ScenarioSettings(
             read.number(Parameters.HEARTBEAT_S),
             read.bool(Parameters.CLIENT_COUNTS_HEARTBEATS, false),
             clientFormat.ids(),
-            read.idPrefix(Parameters.ID_PREFIX));
+            read.idPrefix(Parameters.ID_PREFIX),
+            clientFormat != ClientFormat.CSV);
     return new SimulationSettings(
         read.longValue(Parameters.SEED), workload, server, network, client);
   }

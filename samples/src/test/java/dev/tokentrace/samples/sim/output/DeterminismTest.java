@@ -46,6 +46,30 @@ final class DeterminismTest {
   }
 
   @ParameterizedTest
+  @EnumSource(ClientFormat.class)
+  void clientFilesAreByteIdenticalToo(ClientFormat format) throws IOException {
+    String[] options = {
+      "--client-format",
+      format.id(),
+      "--requests",
+      "30",
+      "--concurrency",
+      "2,8",
+      "--timeout-s",
+      "3",
+      "--max-batch",
+      "4"
+    };
+    RunSummary first = SimRuns.write(temp.resolve("a"), null, options);
+    RunSummary second = SimRuns.write(temp.resolve("b"), null, options);
+
+    assertThat(first.files()).hasSameSizeAs(second.files());
+    for (int i = 0; i < first.files().size(); i++) {
+      assertThat(Files.mismatch(first.files().get(i), second.files().get(i))).isEqualTo(-1L);
+    }
+  }
+
+  @ParameterizedTest
   @EnumSource(EngineFormat.class)
   void otherSeedWritesOtherFiles(EngineFormat format) {
     String[] base = {"--engine", format.engine().id(), "--format-version", format.version()};
