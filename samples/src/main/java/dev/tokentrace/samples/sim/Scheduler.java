@@ -2,7 +2,6 @@ package dev.tokentrace.samples.sim;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -28,6 +27,8 @@ final class Scheduler implements ServerView {
   private final int prefillBudget;
   private final long capacityBlocks;
   private final boolean recordTokens;
+  private final int blockSize;
+  private final List<Attempt> finishing = new ArrayList<>();
   private final Network network;
   private final ArrayDeque<Attempt> waiting = new ArrayDeque<>();
   private final List<Attempt> running = new ArrayList<>();
@@ -61,6 +62,7 @@ final class Scheduler implements ServerView {
             : Math.max(this.settings.maxBatchedTokens(), settings.workload().maxModelLen());
     this.capacityBlocks = this.settings.kvCapacityTokens() / this.settings.blockSize();
     this.recordTokens = settings.client().recordTokenTimes();
+    this.blockSize = this.settings.blockSize();
   }
 
   void now(long nowUs) {
@@ -88,11 +90,11 @@ final class Scheduler implements ServerView {
     } else {
       int budget = scheduleRunning(prefillBudget, false);
       admitWaiting(budget);
-      if (step.batch.isEmpty()) {
+      if (step.size == 0) {
         scheduleRunning(Integer.MAX_VALUE, true);
       }
     }
-    if (step.batch.isEmpty()) {
+    if (step.size == 0) {
       return null;
     }
     step.endUs = nowUs + durationUs();
@@ -108,7 +110,9 @@ final class Scheduler implements ServerView {
         continue;
       }
       int tokens = prefill ? Math.min(attempt.prefillTarget - attempt.computed, budget) : 1;
-      if (!reserve(attempt, tokens)) {
+      // a decode needs a new block only when its last block is full (blocks == ceil(computed/bs))
+      boolean needsBlocks = prefill || attempt.computed == attempt.blocks * blockSize;
+      if (needsBlocks && !reserve(attempt, tokens)) {
         break; // the attempt preempted itself: everything after it is gone too
       }
       add(attempt, tokens, prefill);
@@ -168,7 +172,7 @@ final class Scheduler implements ServerView {
   private void add(Attempt attempt, int tokens, boolean prefill) {
     attempt.stepTokens = tokens;
     attempt.stepPrefill = prefill;
-    step.batch.add(attempt);
+    step.add(attempt);
     step.contextRead += attempt.computed + tokens;
     if (prefill) {
       step.contextRequests++;
@@ -223,7 +227,7 @@ final class Scheduler implements ServerView {
   private long durationUs() {
     double ms =
         settings.stepBaseMs()
-            + settings.stepPerSeqMs() * step.batch.size()
+            + settings.stepPerSeqMs() * step.size
             + settings.stepPerKvKtokenMs() * step.contextRead / 1000.0
             + settings.prefillPerTokenMs() * step.contextTokens;
     ms *= 1 + settings.stepJitter() * (2 * jitter.nextDouble() - 1);
@@ -233,7 +237,9 @@ final class Scheduler implements ServerView {
 
   /** Applies the step's results at its end time; calls the listener for finished requests. */
   void complete(Step done) {
-    for (Attempt attempt : done.batch) {
+    int finished = 0;
+    for (int i = 0; i < done.size; i++) {
+      Attempt attempt = done.batch[i];
       attempt.computed += attempt.stepTokens;
       usedTokens += attempt.stepTokens;
       if (attempt.stepPrefill) {
@@ -246,42 +252,61 @@ final class Scheduler implements ServerView {
           prefixCached = true;
         }
       }
-      attempt.generated++;
-      generation++;
-      attempt.lastTokenUs = done.endUs;
-      attempt.lastStep = done.index;
-      // when the token reaches the client: one TCP stream, so never before the previous one
-      long arrivalUs =
-          Math.max(attempt.clientLastTokenUs, done.endUs + network.downlinkUs(attempt, done.endUs));
-      attempt.clientLastTokenUs = arrivalUs;
-      if (attempt.clientFirstTokenUs < 0) {
-        attempt.clientFirstTokenUs = arrivalUs;
-      }
-      if (recordTokens) {
-        attempt.recordToken(arrivalUs);
-      }
-      if (attempt.firstTokenUs < 0) {
-        attempt.firstTokenUs = done.endUs;
+      token(attempt, done);
+      if (attempt.generated >= attempt.outputTokens) {
+        finished++;
       }
     }
-    removeFinished(done);
+    if (finished > 0) {
+      removeFinished(done);
+    }
   }
 
+  private void token(Attempt attempt, Step done) {
+    attempt.generated++;
+    generation++;
+    attempt.lastTokenUs = done.endUs;
+    attempt.lastStep = done.index;
+    if (attempt.firstTokenUs < 0) {
+      attempt.firstTokenUs = done.endUs;
+    }
+    // when the token reaches the client: one TCP stream, so never before the previous one
+    long arrivalUs =
+        Math.max(attempt.clientLastTokenUs, done.endUs + network.downlinkUs(attempt, done.endUs));
+    attempt.clientLastTokenUs = arrivalUs;
+    if (attempt.clientFirstTokenUs < 0) {
+      attempt.clientFirstTokenUs = arrivalUs;
+    }
+    if (recordTokens) {
+      attempt.recordToken(arrivalUs);
+    }
+  }
+
+  /** Removes finished requests from the running set (keeping its order), then reports them. */
   private void removeFinished(Step done) {
-    Iterator<Attempt> iterator = running.iterator();
-    while (iterator.hasNext()) {
-      Attempt attempt = iterator.next();
-      if (attempt.generated >= attempt.outputTokens) {
-        iterator.remove();
-        release(attempt);
-        decoding--;
-        attempt.inServer = false;
-        attempt.serverEndUs = done.endUs;
-        finishedRequests++;
-        done.finished++;
-        listener.finished(attempt);
+    int kept = 0;
+    int size = running.size();
+    for (int i = 0; i < size; i++) {
+      Attempt attempt = running.get(i);
+      if (attempt.generated < attempt.outputTokens) {
+        running.set(kept++, attempt);
+      } else {
+        finishing.add(attempt);
       }
     }
+    running.subList(kept, size).clear();
+    for (Attempt attempt : finishing) {
+      release(attempt);
+      decoding--;
+      attempt.inServer = false;
+      attempt.serverEndUs = done.endUs;
+      finishedRequests++;
+      done.finished++;
+    }
+    for (Attempt attempt : finishing) {
+      listener.finished(attempt);
+    }
+    finishing.clear();
   }
 
   /** Drops an attempt whose client went away; false when it is no longer on the server. */

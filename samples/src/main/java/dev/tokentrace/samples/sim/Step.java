@@ -1,11 +1,13 @@
 package dev.tokentrace.samples.sim;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Arrays;
 
 /** The one reusable step record; {@link Scheduler} fills it, observers read it. Not thread-safe. */
 final class Step implements StepView {
-  final List<Attempt> batch = new ArrayList<>();
+  /** The batch in scheduling order: {@code batch[0 .. size)}. */
+  Attempt[] batch = new Attempt[64];
+
+  int size;
   long index = -1;
   long startUs;
   long endUs;
@@ -23,7 +25,8 @@ final class Step implements StepView {
   long contextRead;
 
   void reset(long startUs) {
-    batch.clear();
+    Arrays.fill(batch, 0, size, null);
+    size = 0;
     index++;
     this.startUs = startUs;
     endUs = startUs;
@@ -37,6 +40,13 @@ final class Step implements StepView {
     finished = 0;
     warmup = false;
     contextRead = 0;
+  }
+
+  void add(Attempt attempt) {
+    if (size == batch.length) {
+      batch = Arrays.copyOf(batch, size * 2);
+    }
+    batch[size++] = attempt;
   }
 
   @Override
