@@ -1,5 +1,8 @@
 package dev.tokentrace.cli;
 
+import dev.tokentrace.samples.sim.RequestView;
+import dev.tokentrace.samples.sim.SimObserver;
+import dev.tokentrace.samples.sim.WorkloadSettings;
 import dev.tokentrace.samples.sim.output.RunSummary;
 import dev.tokentrace.samples.sim.output.ScenarioWriter;
 import dev.tokentrace.samples.sim.scenario.Parameter;
@@ -73,9 +76,13 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     long startNanos = System.nanoTime();
     try {
+      WorkloadSettings workload = settings.simulation().workload();
+      Progress progress =
+          new Progress(err, (long) workload.requests() * workload.concurrency().size());
       RunSummary summary =
           new ScenarioWriter(settings.simulation(), settings.output())
-              .write(out, commandLine(), settings.parameters());
+              .write(out, commandLine(), settings.parameters(), progress);
+      progress.done();
       report(summary, (System.nanoTime() - startNanos) / 1e9);
       return 0;
     } catch (UncheckedIOException e) {
@@ -130,6 +137,44 @@ public final class SimulateCommand implements Callable<Integer> {
         summary.requests() / Math.max(seconds, 1e-9),
         megabytes / Math.max(seconds, 1e-9));
     stdout.flush();
+  }
+
+  /** Shows how many requests are done, on a terminal only, at most every two seconds. */
+  private static final class Progress implements SimObserver {
+    private static final long EVERY_NANOS = 2_000_000_000L;
+
+    private final PrintWriter err;
+    private final long total;
+    private final boolean terminal = System.console() != null;
+    private long done;
+    private long lastNanos = System.nanoTime();
+    private boolean shown;
+
+    Progress(PrintWriter err, long total) {
+      this.err = err;
+      this.total = total;
+    }
+
+    @Override
+    public void clientDone(RequestView request) {
+      if (!terminal || !request.finalAttempt() || ++done % 1024 != 0) {
+        return;
+      }
+      long now = System.nanoTime();
+      if (now - lastNanos >= EVERY_NANOS) {
+        lastNanos = now;
+        shown = true;
+        err.printf("\rsimulate: %d of %d requests (%d%%)", done, total, done * 100 / total);
+        err.flush();
+      }
+    }
+
+    void done() {
+      if (shown) {
+        err.println();
+        err.flush();
+      }
+    }
   }
 
   /** Adds one string option per {@link Parameters} entry, and the scenario list as a footer. */

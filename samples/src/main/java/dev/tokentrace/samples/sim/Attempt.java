@@ -3,7 +3,8 @@ package dev.tokentrace.samples.sim;
 /**
  * Mutable state of one in-flight attempt. The client side sets the client fields, {@link Scheduler}
  * the server fields. Lives only while the attempt is in flight, so memory stays bounded by the
- * number of requests in flight. Not thread-safe.
+ * number of requests in flight. Not thread-safe. (Long only because it implements the many getters
+ * of {@link RequestView}.)
  */
 final class Attempt implements RequestView {
   private static final long[] NO_TIMES = new long[0];

@@ -7,6 +7,7 @@ import dev.tokentrace.samples.sim.EventQueue.Kind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs the model: the client ({@link Client}), the network, and the server ({@link Scheduler}),
@@ -22,7 +23,7 @@ public final class Simulation implements Scheduler.Listener {
   private final Client client;
   private final Network network;
   private final List<Attempt> pendingAborts = new ArrayList<>();
-  private Step inFlight;
+  private @Nullable Step inFlight;
   private long nowUs;
   private boolean used;
 
@@ -83,7 +84,7 @@ public final class Simulation implements Scheduler.Listener {
   }
 
   private void finishStep() {
-    Step step = inFlight;
+    Step step = requireNonNull(inFlight, "no step in flight");
     scheduler.complete(step);
     observer.stepFinished(step, scheduler);
     inFlight = null;
@@ -94,7 +95,6 @@ public final class Simulation implements Scheduler.Listener {
   }
 
   private void handle(Event event) {
-    Attempt attempt = event.attempt();
     switch (event.kind()) {
       case PHASE_START:
         client.startPhase(nowUs);
@@ -103,29 +103,38 @@ public final class Simulation implements Scheduler.Listener {
         client.issue(nowUs);
         break;
       case SERVER_ARRIVAL:
+        Attempt attempt = attemptOf(event);
         attempt.serverArrivalUs = nowUs;
         scheduler.arrive(attempt);
         observer.serverArrival(attempt, scheduler);
         break;
       case CLIENT_DONE:
-        client.done(attempt, nowUs);
+        client.done(attemptOf(event), nowUs);
         break;
       case CLIENT_TIMEOUT:
-        client.timeout(attempt, nowUs);
+        client.timeout(attemptOf(event), nowUs);
         break;
       case SERVER_ABORT:
         if (inFlight != null) {
-          pendingAborts.add(attempt); // engines abort between steps
+          pendingAborts.add(attemptOf(event)); // engines abort between steps
         } else {
-          abort(attempt);
+          abort(attemptOf(event));
         }
         break;
       case RETRY:
-        client.retry(attempt, nowUs);
+        client.retry(attemptOf(event), nowUs);
         break;
       default:
         throw new IllegalStateException("unhandled event: " + event);
     }
+  }
+
+  private static Attempt attemptOf(Event event) {
+    Attempt attempt = event.attempt();
+    if (attempt == null) {
+      throw new IllegalStateException("event without attempt: " + event);
+    }
+    return attempt;
   }
 
   private void abort(Attempt attempt) {

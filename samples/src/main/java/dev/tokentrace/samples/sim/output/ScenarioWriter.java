@@ -19,6 +19,7 @@ import java.util.Map;
 /**
  * Runs one scenario into a directory: the engine's outputs for the chosen format generation, the
  * client file(s), {@code truth.csv} and {@code SOURCE.md}. The entry point of the simulator.
+ * Thread-safe: each {@code write} builds its own model and writers.
  */
 public final class ScenarioWriter {
   private final SimulationSettings simulation;
@@ -37,10 +38,20 @@ public final class ScenarioWriter {
    * @throws UncheckedIOException naming the file that could not be written
    */
   public RunSummary write(Path dir, String command, Map<String, String> parameters) {
+    return write(dir, command, parameters, new SimObserver() {});
+  }
+
+  /**
+   * As {@link #write(Path, String, Map)}, also telling {@code progress} every fact (e.g. to show
+   * progress on a terminal); it must not keep what it is told.
+   */
+  public RunSummary write(
+      Path dir, String command, Map<String, String> parameters, SimObserver progress) {
     List<Closeable> files = new ArrayList<>();
     List<SimObserver> observers = new ArrayList<>();
     Counter counter = new Counter();
     observers.add(counter);
+    observers.add(progress);
     try {
       Files.createDirectories(dir);
       Engines.open(simulation, output, dir, observers, files);

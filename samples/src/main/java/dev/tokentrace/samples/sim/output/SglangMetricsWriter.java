@@ -5,6 +5,7 @@ import dev.tokentrace.samples.sim.ServerView;
 import dev.tokentrace.samples.sim.SimObserver;
 import java.io.Closeable;
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 
 /**
  * SGLang's {@code --export-metrics-to-file} output (v0.5.5.post3+, formats/sglang.md §4.5): one
@@ -16,7 +17,7 @@ final class SglangMetricsWriter implements SimObserver, Closeable {
   private final Path dir;
   private final SglangMeta meta;
   private final WallClock clock;
-  private TextFile out;
+  private @Nullable TextFile out;
   private String hour = "";
 
   SglangMetricsWriter(Path dir, OutputSettings output) {
@@ -28,12 +29,14 @@ final class SglangMetricsWriter implements SimObserver, Closeable {
   @Override
   public void serverFinished(RequestView request, ServerView server) {
     String key = clock.hourKey(request.lastTokenUs());
-    if (!key.equals(hour)) {
+    TextFile file = out;
+    if (file == null || !key.equals(hour)) {
       close();
-      out = TextFile.create(dir.resolve("sglang-request-metrics-" + key + ".log"));
+      file = TextFile.create(dir.resolve("sglang-request-metrics-" + key + ".log"));
+      out = file;
       hour = key;
     }
-    StringBuilder line = out.begin();
+    StringBuilder line = file.begin();
     DictText record = DictText.open(line, true);
     StringBuilder parameters = new StringBuilder(128);
     DictText fields = DictText.open(parameters, true);
@@ -42,13 +45,14 @@ final class SglangMetricsWriter implements SimObserver, Closeable {
     record.raw("request_parameters", "\"" + parameters.toString().replace("\"", "\\\"") + "\"");
     meta.metaInfo(record, request, false);
     record.close();
-    out.end();
+    file.end();
   }
 
   @Override
   public void close() {
-    if (out != null) {
-      out.close();
+    TextFile file = out;
+    if (file != null) {
+      file.close();
       out = null;
     }
   }

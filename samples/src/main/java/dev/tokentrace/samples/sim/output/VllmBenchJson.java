@@ -3,6 +3,7 @@ package dev.tokentrace.samples.sim.output;
 import dev.tokentrace.samples.sim.output.VllmBenchWriter.Entry;
 import java.util.List;
 import java.util.function.ToLongFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The result dict of {@code vllm bench serve} (vllm/benchmarks/serve.py; formats/clients.md A1) as
@@ -10,10 +11,10 @@ import java.util.function.ToLongFunction;
  * arrays in seconds.
  */
 final class VllmBenchJson {
-  private final List<Entry> entries;
+  private final List<@Nullable Entry> entries;
   private final long clientBootUs;
 
-  VllmBenchJson(List<Entry> entries, long clientBootUs) {
+  VllmBenchJson(List<@Nullable Entry> entries, long clientBootUs) {
     this.entries = entries;
     this.clientBootUs = clientBootUs;
   }
@@ -83,7 +84,8 @@ final class VllmBenchJson {
     json.append(", \"itls\": [");
     for (int i = 0; i < entries.size(); i++) {
       json.append(i == 0 ? "[" : ", [");
-      long[] gaps = entries.get(i) == null ? new long[0] : entries.get(i).gapsUs();
+      Entry entry = entries.get(i);
+      long[] gaps = entry == null ? new long[0] : entry.gapsUs();
       for (int g = 0; g < gaps.length; g++) {
         Decimals.seconds(json.append(g == 0 ? "" : ", "), gaps[g]);
       }
@@ -99,7 +101,8 @@ final class VllmBenchJson {
     }
     json.append("], \"errors\": [");
     for (int i = 0; i < entries.size(); i++) {
-      String error = entries.get(i) == null ? "" : entries.get(i).error();
+      Entry entry = entries.get(i);
+      String error = entry == null ? "" : entry.error();
       json.append(i == 0 ? "" : ", ").append('"').append(error).append('"');
     }
     json.append(']');
@@ -108,8 +111,7 @@ final class VllmBenchJson {
   private void longs(StringBuilder json, String key, ToLongFunction<Entry> value) {
     json.append(", \"").append(key).append("\": [");
     for (int i = 0; i < entries.size(); i++) {
-      json.append(i == 0 ? "" : ", ")
-          .append(entries.get(i) == null ? 0 : value.applyAsLong(entries.get(i)));
+      json.append(i == 0 ? "" : ", ").append(valueOf(entries.get(i), value));
     }
     json.append(']');
   }
@@ -117,11 +119,13 @@ final class VllmBenchJson {
   private void seconds(StringBuilder json, String key, ToLongFunction<Entry> us) {
     json.append(", \"").append(key).append("\": [");
     for (int i = 0; i < entries.size(); i++) {
-      Decimals.seconds(
-          json.append(i == 0 ? "" : ", "),
-          entries.get(i) == null ? 0 : us.applyAsLong(entries.get(i)));
+      Decimals.seconds(json.append(i == 0 ? "" : ", "), valueOf(entries.get(i), us));
     }
     json.append(']');
+  }
+
+  private static long valueOf(@Nullable Entry entry, ToLongFunction<Entry> value) {
+    return entry == null ? 0 : value.applyAsLong(entry);
   }
 
   private static void number(StringBuilder json, double value) {

@@ -8,6 +8,7 @@ import java.io.Closeable;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code vllm bench serve --save-result --save-detailed} JSON (formats/clients.md A1), one file per
@@ -24,7 +25,7 @@ final class VllmBenchWriter implements SimObserver, Closeable {
   private final OutputSettings output;
   private final WallClock clock;
   private final long clientBootUs;
-  private Level level;
+  private @Nullable Level level;
 
   private final String requestRate;
 
@@ -55,7 +56,7 @@ final class VllmBenchWriter implements SimObserver, Closeable {
   private static final class Level {
     final int concurrency;
     final long startUs;
-    final List<Entry> entries = new ArrayList<>();
+    final List<@Nullable Entry> entries = new ArrayList<>();
 
     Level(int concurrency, long startUs) {
       this.concurrency = concurrency;
@@ -71,11 +72,12 @@ final class VllmBenchWriter implements SimObserver, Closeable {
 
   @Override
   public void clientDone(RequestView request) {
-    if (!request.finalAttempt()) {
+    Level current = level;
+    if (!request.finalAttempt() || current == null) {
       return;
     }
-    while (level.entries.size() <= request.index()) {
-      level.entries.add(null);
+    while (current.entries.size() <= request.index()) {
+      current.entries.add(null);
     }
     long[] times = request.clientTokenTimesUs();
     long[] gaps = new long[Math.max(0, times.length - 1)];
@@ -83,7 +85,7 @@ final class VllmBenchWriter implements SimObserver, Closeable {
       gaps[i - 1] = times[i] - times[i - 1];
     }
     boolean ok = !request.timedOut();
-    level.entries.set(
+    current.entries.set(
         request.index(),
         new Entry(
             request.promptTokens(),
@@ -102,6 +104,7 @@ final class VllmBenchWriter implements SimObserver, Closeable {
   }
 
   private void flush(long endUs) {
+    Level level = this.level;
     if (level == null) {
       return;
     }
@@ -121,7 +124,7 @@ final class VllmBenchWriter implements SimObserver, Closeable {
       json.write(out.begin(), date, requestRate, level.concurrency, endUs - level.startUs);
       out.end();
     }
-    level = null;
+    this.level = null;
   }
 
   private String date(long simUs) {

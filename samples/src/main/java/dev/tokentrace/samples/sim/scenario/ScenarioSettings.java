@@ -19,6 +19,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A fully resolved run: model settings, output settings, and the parameter values they came from
@@ -54,43 +56,54 @@ public record ScenarioSettings(
                 EngineFormat.latest(engine));
     Map<String, String> resolved = new LinkedHashMap<>(values);
     resolved.put(Parameters.FORMAT_VERSION, format.version());
-    SimulationSettings simulation = null;
-    OutputSettings output = null;
-    try {
-      simulation = simulation(read, format, resolved);
-    } catch (IllegalArgumentException e) {
-      read.problem(e.getMessage());
-    }
-    try {
-      output = output(read, format, resolved);
-    } catch (IllegalArgumentException e) {
-      read.problem(e.getMessage());
-    }
+    WorkloadSettings workload = build(read, () -> workload(read));
+    ServerSettings server = build(read, () -> server(read, format, resolved));
+    NetworkSettings network = build(read, () -> network(read));
+    ClientSettings client = build(read, () -> client(read));
+    OutputSettings output = build(read, () -> output(read, format, resolved));
+    SimulationSettings simulation =
+        workload == null || server == null || network == null || client == null
+            ? null
+            : build(
+                read,
+                () ->
+                    new SimulationSettings(
+                        read.longValue(Parameters.SEED), workload, server, network, client));
     if (!read.problems().isEmpty() || simulation == null || output == null) {
       throw new IllegalArgumentException(String.join("\n", read.problems()));
     }
     return new ScenarioSettings(simulation, output, resolved);
   }
 
-  private static SimulationSettings simulation(
+  /** The settings record, or null after noting why it is invalid (records validate themselves). */
+  private static <T> @Nullable T build(Values read, Supplier<T> settings) {
+    try {
+      return settings.get();
+    } catch (IllegalArgumentException e) {
+      read.problem(e.getMessage());
+      return null;
+    }
+  }
+
+  private static WorkloadSettings workload(Values read) {
+    return new WorkloadSettings(
+        read.integer(Parameters.REQUESTS),
+        read.integers(Parameters.CONCURRENCY),
+        read.parse(
+            Parameters.ARRIVAL,
+            text -> ArrivalMode.valueOf(text.toUpperCase(Locale.ROOT)),
+            ArrivalMode.CLOSED),
+        read.number(Parameters.RATE),
+        read.integer(Parameters.WARMUP_REQUESTS),
+        read.number(Parameters.WARMUP_EXTRA_MS),
+        read.distribution(Parameters.PROMPT_TOKENS),
+        read.distribution(Parameters.OUTPUT_TOKENS),
+        read.integer(Parameters.MAX_MODEL_LEN),
+        read.number(Parameters.PHASE_GAP_S));
+  }
+
+  private static ServerSettings server(
       Values read, EngineFormat format, Map<String, String> resolved) {
-    ClientFormat clientFormat =
-        read.parse(Parameters.CLIENT_FORMAT, ClientFormat::of, ClientFormat.CSV);
-    WorkloadSettings workload =
-        new WorkloadSettings(
-            read.integer(Parameters.REQUESTS),
-            read.integers(Parameters.CONCURRENCY),
-            read.parse(
-                Parameters.ARRIVAL,
-                text -> ArrivalMode.valueOf(text.toUpperCase(Locale.ROOT)),
-                ArrivalMode.CLOSED),
-            read.number(Parameters.RATE),
-            read.integer(Parameters.WARMUP_REQUESTS),
-            read.number(Parameters.WARMUP_EXTRA_MS),
-            read.distribution(Parameters.PROMPT_TOKENS),
-            read.distribution(Parameters.OUTPUT_TOKENS),
-            read.integer(Parameters.MAX_MODEL_LEN),
-            read.number(Parameters.PHASE_GAP_S));
     boolean chunked = read.bool(Parameters.CHUNKED_PREFILL, format.chunkedPrefill());
     boolean mixed = read.bool(Parameters.MIXED_BATCHES, format.mixedBatches());
     int blockSize =
@@ -100,40 +113,43 @@ public record ScenarioSettings(
     resolved.put(Parameters.CHUNKED_PREFILL, Boolean.toString(chunked));
     resolved.put(Parameters.MIXED_BATCHES, Boolean.toString(mixed));
     resolved.put(Parameters.BLOCK_SIZE, Integer.toString(blockSize));
-    ServerSettings server =
-        new ServerSettings(
-            read.integer(Parameters.MAX_BATCH),
-            read.integer(Parameters.MAX_BATCHED_TOKENS),
-            chunked,
-            mixed,
-            read.number(Parameters.STEP_BASE_MS),
-            read.number(Parameters.STEP_PER_SEQ_MS),
-            read.number(Parameters.STEP_PER_KV_KTOKEN_MS),
-            read.number(Parameters.PREFILL_PER_TOKEN_MS),
-            read.number(Parameters.STEP_JITTER),
-            read.integer(Parameters.KV_CAPACITY_TOKENS),
-            blockSize,
-            read.bool(Parameters.PREFIX_CACHING, false),
-            read.integer(Parameters.SHARED_PREFIX_TOKENS));
-    NetworkSettings network =
-        new NetworkSettings(
-            read.distribution(Parameters.UPLINK_MS),
-            read.distribution(Parameters.DOWNLINK_MS),
-            read.number(Parameters.SLOW_NETWORK_AT_S),
-            read.number(Parameters.SLOW_NETWORK_DURATION_S),
-            read.number(Parameters.SLOW_NETWORK_EXTRA_MS));
-    ClientSettings client =
-        new ClientSettings(
-            read.number(Parameters.TIMEOUT_S),
-            read.integer(Parameters.RETRIES),
-            read.number(Parameters.RETRY_BACKOFF_MS),
-            read.number(Parameters.HEARTBEAT_S),
-            read.bool(Parameters.CLIENT_COUNTS_HEARTBEATS, false),
-            clientFormat.ids(),
-            read.idPrefix(Parameters.ID_PREFIX),
-            clientFormat != ClientFormat.CSV);
-    return new SimulationSettings(
-        read.longValue(Parameters.SEED), workload, server, network, client);
+    return new ServerSettings(
+        read.integer(Parameters.MAX_BATCH),
+        read.integer(Parameters.MAX_BATCHED_TOKENS),
+        chunked,
+        mixed,
+        read.number(Parameters.STEP_BASE_MS),
+        read.number(Parameters.STEP_PER_SEQ_MS),
+        read.number(Parameters.STEP_PER_KV_KTOKEN_MS),
+        read.number(Parameters.PREFILL_PER_TOKEN_MS),
+        read.number(Parameters.STEP_JITTER),
+        read.integer(Parameters.KV_CAPACITY_TOKENS),
+        blockSize,
+        read.bool(Parameters.PREFIX_CACHING, false),
+        read.integer(Parameters.SHARED_PREFIX_TOKENS));
+  }
+
+  private static NetworkSettings network(Values read) {
+    return new NetworkSettings(
+        read.distribution(Parameters.UPLINK_MS),
+        read.distribution(Parameters.DOWNLINK_MS),
+        read.number(Parameters.SLOW_NETWORK_AT_S),
+        read.number(Parameters.SLOW_NETWORK_DURATION_S),
+        read.number(Parameters.SLOW_NETWORK_EXTRA_MS));
+  }
+
+  private static ClientSettings client(Values read) {
+    ClientFormat clientFormat =
+        read.parse(Parameters.CLIENT_FORMAT, ClientFormat::of, ClientFormat.CSV);
+    return new ClientSettings(
+        read.number(Parameters.TIMEOUT_S),
+        read.integer(Parameters.RETRIES),
+        read.number(Parameters.RETRY_BACKOFF_MS),
+        read.number(Parameters.HEARTBEAT_S),
+        read.bool(Parameters.CLIENT_COUNTS_HEARTBEATS, false),
+        clientFormat.ids(),
+        read.idPrefix(Parameters.ID_PREFIX),
+        clientFormat != ClientFormat.CSV);
   }
 
   private static OutputSettings output(
