@@ -75,14 +75,36 @@ public record ScenarioSettings(
     return new ScenarioSettings(simulation, output, resolved);
   }
 
+  /** Record fields whose option is not their kebab-case name. */
+  private static final Map<String, String> OPTION_OF_FIELD =
+      Map.of(
+          "ratePerSecond", Parameters.RATE,
+          "slowAtS", Parameters.SLOW_NETWORK_AT_S,
+          "slowDurationS", Parameters.SLOW_NETWORK_DURATION_S,
+          "slowExtraMs", Parameters.SLOW_NETWORK_EXTRA_MS);
+
   /** The settings record, or null after noting why it is invalid (records validate themselves). */
   private static <T> @Nullable T build(Values read, Supplier<T> settings) {
     try {
       return settings.get();
     } catch (IllegalArgumentException e) {
-      read.problem(e.getMessage());
+      read.problem(withOption(String.valueOf(e.getMessage())));
       return null;
     }
+  }
+
+  /** Prefixes a record's message ("maxBatch must be > 0: -1") with its option ("--max-batch"). */
+  private static String withOption(String message) {
+    int end = 0;
+    while (end < message.length() && Character.isLetter(message.charAt(end))) {
+      end++;
+    }
+    String field = message.substring(0, end);
+    String option = OPTION_OF_FIELD.get(field);
+    if (option == null) {
+      option = "--" + field.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
+    }
+    return Parameters.defaults().containsKey(option) ? option + ": " + message : message;
   }
 
   private static WorkloadSettings workload(Values read) {

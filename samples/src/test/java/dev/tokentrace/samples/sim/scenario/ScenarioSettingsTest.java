@@ -219,6 +219,22 @@ final class ScenarioSettingsTest {
   }
 
   @Test
+  void rangeProblemsNameTheOptionToo() {
+    Map<String, String> values = Parameters.defaults();
+    values.put("--max-batch", "-1");
+    values.put("--rate", "0");
+    values.put("--arrival", "poisson");
+    values.put("--slow-network-extra-ms", "-5");
+    values.put("--retries", "2");
+
+    assertThatThrownBy(() -> ScenarioSettings.from(values))
+        .hasMessageContaining("--max-batch: maxBatch must be > 0: -1")
+        .hasMessageContaining("--rate: ratePerSecond must be > 0")
+        .hasMessageContaining("--slow-network-extra-ms: slowExtraMs must be >= 0")
+        .hasMessageContaining("--retries: retries need a timeout");
+  }
+
+  @Test
   void unknownFormatVersionListsTheKnownOnes() {
     Map<String, String> values = Parameters.defaults();
     values.put("--format-version", "0.9");
