@@ -1,0 +1,12 @@
+package dev.tokentrace.samples.sim.output;
+
+import dev.tokentrace.samples.sim.Ids;
+
+/** Process IDs of the simulated server, derived from the seed. */
+final class Pids {
+  private Pids() {}
+
+  static long api(long seed) {
+    return 1000 + Math.floorMod(Ids.mix(seed), 60_000);
+  }
+}
