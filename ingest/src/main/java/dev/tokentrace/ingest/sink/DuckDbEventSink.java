@@ -1,0 +1,348 @@
+package dev.tokentrace.ingest.sink;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tokentrace.ingest.kafka.KafkaSettings;
+import dev.tokentrace.ingest.kafka.Topics;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.duckdb.DuckDBConnection;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Consumes {@code <prefix>.events} and {@code <prefix>.rejects} into a DuckDB file, exactly once:
+ * each poll is one transaction that first upserts the partitions' next offsets into {@code
+ * kafka_offsets} (the statement that opens the transaction), then appends the rows with one
+ * Appender per table, closes the Appenders (flushing inside the transaction) and commits (STACK.md
+ * B.2). On startup the consumer is assigned every partition and seeks to the offsets in DuckDB, so
+ * no consumer group is involved. A failed batch is rolled back, the consumer re-seeks to the
+ * committed offsets, and the failure is thrown.
+ *
+ * <p>Runs on one thread ({@link #runUntilCaughtUp()} or {@link #runUntilStopped()}, then {@link
+ * #close()}); {@link #stop()} and {@link #stopWhenCaughtUp()} may be called from any thread.
+ */
+public final class DuckDbEventSink implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(DuckDbEventSink.class);
+
+  private static final String UPSERT_OFFSET =
+      "INSERT INTO kafka_offsets VALUES (?, ?, ?) ON CONFLICT (topic, part) DO UPDATE SET next_offset = excluded.next_offset";
+
+  private final DuckDBConnection connection;
+  private final PreparedStatement upsertOffset;
+  private final Consumer<String, byte[]> consumer;
+  private final List<TopicPartition> partitions;
+  private final Topics topics;
+  private final SinkSettings settings;
+  private final Clock clock;
+  private final RecordWriter writer;
+  private final Map<SinkTable, Long> written = new EnumMap<>(SinkTable.class);
+  private volatile boolean stopRequested;
+  private volatile boolean drainRequested;
+  private BatchHook hook = BatchHook.NONE;
+  private long batches;
+  private long undecodable;
+
+  private DuckDbEventSink(
+      DuckDBConnection connection,
+      Consumer<String, byte[]> consumer,
+      List<TopicPartition> partitions,
+      Topics topics,
+      SinkSettings settings,
+      Clock clock)
+      throws SQLException {
+    this.connection = connection;
+    this.upsertOffset = connection.prepareStatement(UPSERT_OFFSET);
+    this.consumer = consumer;
+    this.partitions = partitions;
+    this.topics = topics;
+    this.settings = settings;
+    this.clock = clock;
+    this.writer = new RecordWriter(topics);
+  }
+
+  /**
+   * Opens (or creates) the DuckDB file with the schema, connects to Kafka, assigns every partition
+   * of both topics and seeks to the offsets stored in the file.
+   *
+   * @param clock stamps {@code rejects.ingested_ts}
+   * @throws IllegalStateException when the file cannot be opened (e.g. another process writes it),
+   *     the schema does not match, or a topic does not exist
+   */
+  public static DuckDbEventSink open(SinkSettings settings, KafkaSettings kafka, Clock clock) {
+    requireNonNull(settings, "settings is null");
+    requireNonNull(kafka, "kafka is null");
+    requireNonNull(clock, "clock is null");
+    DuckDBConnection connection = openDatabase(settings);
+    Consumer<String, byte[]> consumer = null;
+    try {
+      consumer = new KafkaConsumer<>(kafka.consumerProperties());
+      List<TopicPartition> partitions = partitionsOf(consumer, kafka.topics());
+      DuckDbEventSink sink =
+          new DuckDbEventSink(connection, consumer, partitions, kafka.topics(), settings, clock);
+      consumer.assign(partitions);
+      sink.seekToCommitted();
+      return sink;
+    } catch (SQLException e) {
+      IllegalStateException failure = failure("cannot read kafka_offsets", settings, e);
+      closeQuietly(consumer, connection, failure);
+      throw failure;
+    } catch (RuntimeException e) {
+      closeQuietly(consumer, connection, e);
+      throw e;
+    }
+  }
+
+  private static List<TopicPartition> partitionsOf(
+      Consumer<String, byte[]> consumer, Topics topics) {
+    List<TopicPartition> partitions = new ArrayList<>();
+    for (String topic : topics.all()) {
+      List<PartitionInfo> infos = consumer.partitionsFor(topic);
+      if (infos == null || infos.isEmpty()) {
+        throw new IllegalStateException(
+            "kafka: topic " + topic + " does not exist (ship or ingest creates it)");
+      }
+      for (PartitionInfo info : infos) {
+        partitions.add(new TopicPartition(info.topic(), info.partition()));
+      }
+    }
+    return List.copyOf(partitions);
+  }
+
+  /**
+   * Consumes until every partition reaches the end offset it has now (batch mode); returns what
+   * this run wrote.
+   */
+  public SinkSummary runUntilCaughtUp() {
+    drainRequested = true;
+    return run();
+  }
+
+  /**
+   * Consumes until {@link #stop()} (returns after the current batch) or {@link #stopWhenCaughtUp()}
+   * (returns once the end offsets as of that call are reached): follow mode. Returns what this run
+   * wrote.
+   */
+  public SinkSummary runUntilStopped() {
+    return run();
+  }
+
+  /** Ends the run after the batch being written, if any. Thread-safe. */
+  public void stop() {
+    stopRequested = true;
+    consumer.wakeup();
+  }
+
+  /**
+   * Ends the run once it has consumed everything in the topics at the time of this call, e.g. after
+   * the producer of the same process has flushed. Thread-safe.
+   */
+  public void stopWhenCaughtUp() {
+    drainRequested = true;
+    consumer.wakeup();
+  }
+
+  private SinkSummary summary(Duration elapsed) {
+    Map<String, Long> events = new LinkedHashMap<>();
+    for (Map.Entry<SinkTable, Long> entry : written.entrySet()) {
+      if (entry.getKey().isEventTable()) {
+        events.put(entry.getKey().table(), entry.getValue());
+      }
+    }
+    return new SinkSummary(events, written.get(SinkTable.REJECTS), undecodable, batches, elapsed);
+  }
+
+  /** Closes the consumer and the DuckDB file. Call from the thread that ran the sink. */
+  @Override
+  public void close() {
+    RuntimeException failure = new IllegalStateException("closing the DuckDB sink failed");
+    closeQuietly(consumer, connection, failure);
+    if (failure.getSuppressed().length > 0) {
+      throw failure;
+    }
+  }
+
+  /** Test hook: runs around each commit (see {@link BatchHook}). */
+  void hook(BatchHook hook) {
+    this.hook = requireNonNull(hook, "hook is null");
+  }
+
+  private SinkSummary run() {
+    long started = System.nanoTime();
+    resetCounts();
+    Drain drain = new Drain(settings.stallTimeout());
+    try {
+      while (!stopRequested) {
+        try {
+          if (drainRequested && drain.caughtUp(consumer, partitions)) {
+            break;
+          }
+          ConsumerRecords<String, byte[]> records = consumer.poll(settings.pollTimeout());
+          if (!records.isEmpty()) {
+            writeBatch(records);
+            drain.progressed();
+          }
+        } catch (WakeupException e) {
+          // stop() or stopWhenCaughtUp() interrupted a consumer call; the loop re-reads the flags.
+          log.debug("duckdb sink: woken up");
+        }
+      }
+    } finally {
+      stopRequested = false;
+      drainRequested = false;
+    }
+    SinkSummary summary = summary(Duration.ofNanos(System.nanoTime() - started));
+    log.info("duckdb sink {}: {}", settings.db(), summary.describe());
+    return summary;
+  }
+
+  private void resetCounts() {
+    for (SinkTable table : SinkTable.values()) {
+      written.put(table, 0L);
+    }
+    batches = 0;
+    undecodable = 0;
+  }
+
+  private void writeBatch(ConsumerRecords<String, byte[]> records) {
+    Map<SinkTable, Long> counts = new EnumMap<>(SinkTable.class);
+    try {
+      storeOffsets(records); // a statement first: it opens the transaction (STACK.md B.2)
+      Instant ingested = clock.instant();
+      try (Appenders appenders = new Appenders(connection)) {
+        for (ConsumerRecord<String, byte[]> record : records) {
+          counts.merge(writer.write(record, appenders, ingested), 1L, Long::sum);
+        }
+      } // closing flushes every Appender inside the still open transaction
+      hook.beforeCommit(batches + 1);
+      connection.commit();
+    } catch (SQLException | RuntimeException e) {
+      throw rollBack(records.count(), e);
+    }
+    batches++;
+    counts.forEach((table, rows) -> written.merge(table, rows, Long::sum));
+    undecodable += writer.takeUndecodable();
+    log.debug("duckdb sink: batch {} committed, {} records", batches, records.count());
+    hook.afterCommit(batches);
+  }
+
+  private void storeOffsets(ConsumerRecords<String, byte[]> records) throws SQLException {
+    for (TopicPartition partition : records.partitions()) {
+      List<ConsumerRecord<String, byte[]>> inPartition = records.records(partition);
+      upsertOffset.setString(1, partition.topic());
+      upsertOffset.setInt(2, partition.partition());
+      upsertOffset.setLong(3, inPartition.get(inPartition.size() - 1).offset() + 1);
+      upsertOffset.executeUpdate();
+    }
+  }
+
+  private IllegalStateException rollBack(int records, Exception cause) {
+    IllegalStateException failure =
+        failure("a batch of " + records + " records failed and was rolled back", settings, cause);
+    writer.takeUndecodable();
+    try {
+      connection.rollback();
+      seekToCommitted();
+    } catch (SQLException | RuntimeException e) {
+      failure.addSuppressed(e);
+    }
+    return failure;
+  }
+
+  /** Seeks every partition to its offset in {@code kafka_offsets}, or to its beginning. */
+  private void seekToCommitted() throws SQLException {
+    Map<TopicPartition, Long> committed = OffsetTable.read(connection, topics);
+    connection.commit(); // ends the read transaction so the next batch starts a fresh one
+    for (TopicPartition partition : partitions) {
+      Long offset = committed.get(partition);
+      if (offset == null) {
+        consumer.seekToBeginning(List.of(partition));
+      } else {
+        consumer.seek(partition, offset);
+      }
+    }
+  }
+
+  private static DuckDBConnection openDatabase(SinkSettings settings) {
+    Properties properties = new Properties();
+    properties.setProperty("memory_limit", settings.memoryLimit().strip());
+    properties.setProperty("threads", Integer.toString(settings.threads()));
+    Path db = settings.db().toAbsolutePath();
+    createParent(db);
+    DuckDBConnection connection = null;
+    try {
+      connection =
+          DriverManager.getConnection("jdbc:duckdb:" + db, properties)
+              .unwrap(DuckDBConnection.class);
+      DuckDbSchema.apply(connection);
+      DuckDbSchema.verify(connection);
+      connection.setAutoCommit(false);
+      return connection;
+    } catch (SQLException | RuntimeException e) {
+      closeQuietly(null, connection, e);
+      if (e instanceof IllegalStateException) {
+        throw (IllegalStateException) e;
+      }
+      throw failure("cannot open", settings, e);
+    }
+  }
+
+  private static void createParent(Path db) {
+    Path parent = db.getParent();
+    try {
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create directory " + parent, e);
+    }
+  }
+
+  private static IllegalStateException failure(String what, SinkSettings settings, Exception e) {
+    return new IllegalStateException(
+        "duckdb " + settings.db() + ": " + what + ": " + e.getMessage(), e);
+  }
+
+  private static void closeQuietly(
+      @Nullable Consumer<String, byte[]> consumer,
+      @Nullable DuckDBConnection connection,
+      Exception failure) {
+    if (consumer != null) {
+      try {
+        consumer.close();
+      } catch (RuntimeException e) {
+        failure.addSuppressed(e);
+      }
+    }
+    if (connection != null) {
+      try {
+        // No Appender is open here (they never outlive a batch), so closing flushes nothing.
+        connection.close();
+      } catch (SQLException e) {
+        failure.addSuppressed(e);
+      }
+    }
+  }
+}
