@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -13,7 +14,11 @@ import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
@@ -52,7 +57,15 @@ public record Topics(String prefix) {
 
   /**
    * Creates both topics with {@code partitions} partitions and the cluster's default replication
-   * factor. Topics that already exist are kept as they are (their partition count is not changed).
+   * factor, then waits until every partition's leader serves requests. Topics that already exist
+   * are kept as they are (their partition count is not changed).
+   *
+   * <p>Why the wait: right after creation the metadata already names a leader that has not yet
+   * taken over the partition. An idempotent producer's first batch then fails with {@code
+   * NOT_LEADER_OR_FOLLOWER} while its next in-flight batch succeeds; the broker accepts that one as
+   * the producer's first, and the retried first batch is refused with {@code
+   * OUT_OF_ORDER_SEQUENCE_NUMBER} until the delivery timeout (seen on Kafka 4.4.0, in-JVM broker).
+   * Listing the partitions' end offsets goes through the same leader check as a produce request.
    *
    * @throws IllegalStateException naming the topic when creation fails or times out
    */
@@ -63,24 +76,46 @@ public record Topics(String prefix) {
     }
     Map<String, KafkaFuture<Void>> results = admin.createTopics(wanted).values();
     for (Map.Entry<String, KafkaFuture<Void>> result : results.entrySet()) {
-      await(result.getKey(), result.getValue(), timeout);
+      try {
+        await("creating topic " + result.getKey(), result.getValue(), timeout);
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof TopicExistsException)) {
+          throw new IllegalStateException(
+              "kafka: cannot create topic " + result.getKey() + ": " + e.getCause(), e.getCause());
+        }
+      }
+    }
+    awaitLeaders(admin, timeout);
+  }
+
+  private void awaitLeaders(Admin admin, Duration timeout) {
+    Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+    try {
+      Map<String, TopicDescription> descriptions =
+          await("describing topics", admin.describeTopics(all()).allTopicNames(), timeout);
+      for (TopicDescription description : descriptions.values()) {
+        for (TopicPartitionInfo partition : description.partitions()) {
+          latest.put(
+              new TopicPartition(description.name(), partition.partition()), OffsetSpec.latest());
+        }
+      }
+      await("waiting for partition leaders", admin.listOffsets(latest).all(), timeout);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(
+          "kafka: topics " + all() + " not ready: " + e.getCause(), e.getCause());
     }
   }
 
-  private static void await(String topic, KafkaFuture<Void> future, Duration timeout) {
+  private static <T> T await(String what, KafkaFuture<T> future, Duration timeout)
+      throws ExecutionException {
     try {
-      future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (ExecutionException e) {
-      if (!(e.getCause() instanceof TopicExistsException)) {
-        throw new IllegalStateException(
-            "kafka: cannot create topic " + topic + ": " + e.getCause(), e.getCause());
-      }
+      return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       throw new IllegalStateException(
-          "kafka: creating topic " + topic + " timed out after " + timeout.toMillis() + " ms", e);
+          "kafka: " + what + " timed out after " + timeout.toMillis() + " ms", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("kafka: interrupted while creating topic " + topic, e);
+      throw new IllegalStateException("kafka: interrupted while " + what, e);
     }
   }
 

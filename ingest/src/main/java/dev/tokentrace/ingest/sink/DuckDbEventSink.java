@@ -189,6 +189,11 @@ public final class DuckDbEventSink implements AutoCloseable {
     this.hook = requireNonNull(hook, "hook is null");
   }
 
+  /** Test access: another connection to the same database, with its own transactions. */
+  DuckDBConnection duplicateConnection() throws SQLException {
+    return connection.duplicate();
+  }
+
   private SinkSummary run() {
     long started = System.nanoTime();
     resetCounts();
