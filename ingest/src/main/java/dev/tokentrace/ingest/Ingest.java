@@ -154,15 +154,16 @@ public final class Ingest implements AutoCloseable {
     long started = System.nanoTime();
     try (DuckDbEventSink sink = DuckDbEventSink.open(sinkSettings, kafka, clock)) {
       FutureTask<SinkSummary> sinking = new FutureTask<>(sink::runUntilStopped);
-      Thread thread = new Thread(sinking, "tokentrace-sink");
-      thread.start();
-      ShipSummary shipped;
+      new Thread(sinking, "tokentrace-sink").start();
+      ShipSummary shipped = null;
       try {
         shipped = ship(files);
-      } catch (RuntimeException e) {
-        sink.stop();
-        awaitQuietly(sinking, e);
-        throw e;
+      } finally {
+        if (shipped == null) {
+          // Shipping failed: end the sink (it keeps what it committed) before closing it.
+          sink.stop();
+          awaitQuietly(sinking);
+        }
       }
       sink.stopWhenCaughtUp();
       SinkSummary sunk = await(sinking);
@@ -217,11 +218,12 @@ public final class Ingest implements AutoCloseable {
     }
   }
 
-  private static void awaitQuietly(FutureTask<SinkSummary> sinking, RuntimeException failure) {
+  private static void awaitQuietly(FutureTask<SinkSummary> sinking) {
     try {
       await(sinking);
     } catch (RuntimeException e) {
-      failure.addSuppressed(e);
+      // The shipping failure that brought us here is the one to report; this one is secondary.
+      log.warn("duckdb sink stopped with: {}", e.toString());
     }
   }
 }

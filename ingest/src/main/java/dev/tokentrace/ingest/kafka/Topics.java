@@ -19,6 +19,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
@@ -34,6 +35,8 @@ public record Topics(String prefix) {
   private static final Pattern LEGAL = Pattern.compile("[a-zA-Z0-9._-]+");
 
   private static final int MAX_TOPIC_LENGTH = 249;
+
+  private static final Duration LEADER_RETRY_BACKOFF = Duration.ofMillis(50);
 
   public Topics {
     validatePrefix(prefix);
@@ -89,20 +92,48 @@ public record Topics(String prefix) {
   }
 
   private void awaitLeaders(Admin admin, Duration timeout) {
-    Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-    try {
-      Map<String, TopicDescription> descriptions =
-          await("describing topics", admin.describeTopics(all()).allTopicNames(), timeout);
-      for (TopicDescription description : descriptions.values()) {
-        for (TopicPartitionInfo partition : description.partitions()) {
-          latest.put(
-              new TopicPartition(description.name(), partition.partition()), OffsetSpec.latest());
+    long deadline = System.nanoTime() + timeout.toNanos();
+    Map<TopicPartition, OffsetSpec> latest = latestOfEveryPartition(admin, timeout);
+    while (true) {
+      try {
+        await("waiting for partition leaders", admin.listOffsets(latest).all(), timeout);
+        return;
+      } catch (ExecutionException e) {
+        // Right after creation the leader may not host the partition yet: retriable, retry.
+        if (!(e.getCause() instanceof RetriableException) || System.nanoTime() > deadline) {
+          throw new IllegalStateException(
+              "kafka: topics " + all() + " not ready: " + e.getCause(), e.getCause());
         }
+        pause(LEADER_RETRY_BACKOFF);
       }
-      await("waiting for partition leaders", admin.listOffsets(latest).all(), timeout);
+    }
+  }
+
+  private Map<TopicPartition, OffsetSpec> latestOfEveryPartition(Admin admin, Duration timeout) {
+    Map<String, TopicDescription> descriptions;
+    try {
+      descriptions =
+          await("describing topics", admin.describeTopics(all()).allTopicNames(), timeout);
     } catch (ExecutionException e) {
       throw new IllegalStateException(
-          "kafka: topics " + all() + " not ready: " + e.getCause(), e.getCause());
+          "kafka: cannot describe topics " + all() + ": " + e.getCause(), e.getCause());
+    }
+    Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+    for (TopicDescription description : descriptions.values()) {
+      for (TopicPartitionInfo partition : description.partitions()) {
+        latest.put(
+            new TopicPartition(description.name(), partition.partition()), OffsetSpec.latest());
+      }
+    }
+    return latest;
+  }
+
+  private static void pause(Duration duration) {
+    try {
+      Thread.sleep(duration.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("kafka: interrupted while waiting for partition leaders", e);
     }
   }
 

@@ -4,12 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.ingest.kafka.KafkaSettings;
 import dev.tokentrace.ingest.kafka.Topics;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -19,7 +13,6 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -39,7 +32,10 @@ import org.slf4j.LoggerFactory;
  * Appender per table, closes the Appenders (flushing inside the transaction) and commits (STACK.md
  * B.2). On startup the consumer is assigned every partition and seeks to the offsets in DuckDB, so
  * no consumer group is involved. A failed batch is rolled back, the consumer re-seeks to the
- * committed offsets, and the failure is thrown.
+ * committed offsets, and the failure is thrown; the sink can run again from there.
+ *
+ * <p>Memory is bounded by one poll ({@code max.poll.records}, {@link
+ * KafkaSettings#DEFAULT_MAX_POLL_RECORDS}) and DuckDB's {@code memory_limit}.
  *
  * <p>Runs on one thread ({@link #runUntilCaughtUp()} or {@link #runUntilStopped()}, then {@link
  * #close()}); {@link #stop()} and {@link #stopWhenCaughtUp()} may be called from any thread.
@@ -47,11 +43,7 @@ import org.slf4j.LoggerFactory;
 public final class DuckDbEventSink implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DuckDbEventSink.class);
 
-  private static final String UPSERT_OFFSET =
-      "INSERT INTO kafka_offsets VALUES (?, ?, ?) ON CONFLICT (topic, part) DO UPDATE SET next_offset = excluded.next_offset";
-
-  private final DuckDBConnection connection;
-  private final PreparedStatement upsertOffset;
+  private final SinkDatabase database;
   private final Consumer<String, byte[]> consumer;
   private final List<TopicPartition> partitions;
   private final Topics topics;
@@ -66,15 +58,13 @@ public final class DuckDbEventSink implements AutoCloseable {
   private long undecodable;
 
   private DuckDbEventSink(
-      DuckDBConnection connection,
+      SinkDatabase database,
       Consumer<String, byte[]> consumer,
       List<TopicPartition> partitions,
       Topics topics,
       SinkSettings settings,
-      Clock clock)
-      throws SQLException {
-    this.connection = connection;
-    this.upsertOffset = connection.prepareStatement(UPSERT_OFFSET);
+      Clock clock) {
+    this.database = database;
     this.consumer = consumer;
     this.partitions = partitions;
     this.topics = topics;
@@ -95,40 +85,24 @@ public final class DuckDbEventSink implements AutoCloseable {
     requireNonNull(settings, "settings is null");
     requireNonNull(kafka, "kafka is null");
     requireNonNull(clock, "clock is null");
-    DuckDBConnection connection = openDatabase(settings);
+    SinkDatabase database = SinkDatabase.open(settings);
     Consumer<String, byte[]> consumer = null;
     try {
       consumer = new KafkaConsumer<>(kafka.consumerProperties());
       List<TopicPartition> partitions = partitionsOf(consumer, kafka.topics());
-      DuckDbEventSink sink =
-          new DuckDbEventSink(connection, consumer, partitions, kafka.topics(), settings, clock);
       consumer.assign(partitions);
+      DuckDbEventSink sink =
+          new DuckDbEventSink(database, consumer, partitions, kafka.topics(), settings, clock);
       sink.seekToCommitted();
       return sink;
     } catch (SQLException e) {
-      IllegalStateException failure = failure("cannot read kafka_offsets", settings, e);
-      closeQuietly(consumer, connection, failure);
+      IllegalStateException failure = failure(database, "cannot read kafka_offsets", e);
+      closeQuietly(consumer, database, failure);
       throw failure;
     } catch (RuntimeException e) {
-      closeQuietly(consumer, connection, e);
+      closeQuietly(consumer, database, e);
       throw e;
     }
-  }
-
-  private static List<TopicPartition> partitionsOf(
-      Consumer<String, byte[]> consumer, Topics topics) {
-    List<TopicPartition> partitions = new ArrayList<>();
-    for (String topic : topics.all()) {
-      List<PartitionInfo> infos = consumer.partitionsFor(topic);
-      if (infos == null || infos.isEmpty()) {
-        throw new IllegalStateException(
-            "kafka: topic " + topic + " does not exist (ship or ingest creates it)");
-      }
-      for (PartitionInfo info : infos) {
-        partitions.add(new TopicPartition(info.topic(), info.partition()));
-      }
-    }
-    return List.copyOf(partitions);
   }
 
   /**
@@ -164,21 +138,12 @@ public final class DuckDbEventSink implements AutoCloseable {
     consumer.wakeup();
   }
 
-  private SinkSummary summary(Duration elapsed) {
-    Map<String, Long> events = new LinkedHashMap<>();
-    for (Map.Entry<SinkTable, Long> entry : written.entrySet()) {
-      if (entry.getKey().isEventTable()) {
-        events.put(entry.getKey().table(), entry.getValue());
-      }
-    }
-    return new SinkSummary(events, written.get(SinkTable.REJECTS), undecodable, batches, elapsed);
-  }
-
   /** Closes the consumer and the DuckDB file. Call from the thread that ran the sink. */
   @Override
   public void close() {
-    RuntimeException failure = new IllegalStateException("closing the DuckDB sink failed");
-    closeQuietly(consumer, connection, failure);
+    RuntimeException failure =
+        new IllegalStateException("duckdb " + database.path() + ": closing the sink failed");
+    closeQuietly(consumer, database, failure);
     if (failure.getSuppressed().length > 0) {
       throw failure;
     }
@@ -191,7 +156,7 @@ public final class DuckDbEventSink implements AutoCloseable {
 
   /** Test access: another connection to the same database, with its own transactions. */
   DuckDBConnection duplicateConnection() throws SQLException {
-    return connection.duplicate();
+    return database.duplicate();
   }
 
   private SinkSummary run() {
@@ -219,30 +184,22 @@ public final class DuckDbEventSink implements AutoCloseable {
       drainRequested = false;
     }
     SinkSummary summary = summary(Duration.ofNanos(System.nanoTime() - started));
-    log.info("duckdb sink {}: {}", settings.db(), summary.describe());
+    log.info("duckdb sink {}: {}", database.path(), summary.describe());
     return summary;
-  }
-
-  private void resetCounts() {
-    for (SinkTable table : SinkTable.values()) {
-      written.put(table, 0L);
-    }
-    batches = 0;
-    undecodable = 0;
   }
 
   private void writeBatch(ConsumerRecords<String, byte[]> records) {
     Map<SinkTable, Long> counts = new EnumMap<>(SinkTable.class);
     try {
-      storeOffsets(records); // a statement first: it opens the transaction (STACK.md B.2)
+      database.storeOffsets(records); // first statement: opens the transaction (STACK.md B.2)
       Instant ingested = clock.instant();
-      try (Appenders appenders = new Appenders(connection)) {
+      try (Appenders appenders = database.appenders()) {
         for (ConsumerRecord<String, byte[]> record : records) {
           counts.merge(writer.write(record, appenders, ingested), 1L, Long::sum);
         }
-      } // closing flushes every Appender inside the still open transaction
+      } // closing flushes every Appender into the still open transaction, also on failure
       hook.beforeCommit(batches + 1);
-      connection.commit();
+      database.commit();
     } catch (SQLException | RuntimeException e) {
       throw rollBack(records.count(), e);
     }
@@ -253,22 +210,12 @@ public final class DuckDbEventSink implements AutoCloseable {
     hook.afterCommit(batches);
   }
 
-  private void storeOffsets(ConsumerRecords<String, byte[]> records) throws SQLException {
-    for (TopicPartition partition : records.partitions()) {
-      List<ConsumerRecord<String, byte[]>> inPartition = records.records(partition);
-      upsertOffset.setString(1, partition.topic());
-      upsertOffset.setInt(2, partition.partition());
-      upsertOffset.setLong(3, inPartition.get(inPartition.size() - 1).offset() + 1);
-      upsertOffset.executeUpdate();
-    }
-  }
-
   private IllegalStateException rollBack(int records, Exception cause) {
     IllegalStateException failure =
-        failure("a batch of " + records + " records failed and was rolled back", settings, cause);
+        failure(database, "a batch of " + records + " records failed and was rolled back", cause);
     writer.takeUndecodable();
     try {
-      connection.rollback();
+      database.rollback();
       seekToCommitted();
     } catch (SQLException | RuntimeException e) {
       failure.addSuppressed(e);
@@ -278,8 +225,7 @@ public final class DuckDbEventSink implements AutoCloseable {
 
   /** Seeks every partition to its offset in {@code kafka_offsets}, or to its beginning. */
   private void seekToCommitted() throws SQLException {
-    Map<TopicPartition, Long> committed = OffsetTable.read(connection, topics);
-    connection.commit(); // ends the read transaction so the next batch starts a fresh one
+    Map<TopicPartition, Long> committed = database.committedOffsets(topics);
     for (TopicPartition partition : partitions) {
       Long offset = committed.get(partition);
       if (offset == null) {
@@ -290,50 +236,47 @@ public final class DuckDbEventSink implements AutoCloseable {
     }
   }
 
-  private static DuckDBConnection openDatabase(SinkSettings settings) {
-    Properties properties = new Properties();
-    properties.setProperty("memory_limit", settings.memoryLimit().strip());
-    properties.setProperty("threads", Integer.toString(settings.threads()));
-    Path db = settings.db().toAbsolutePath();
-    createParent(db);
-    DuckDBConnection connection = null;
-    try {
-      connection =
-          DriverManager.getConnection("jdbc:duckdb:" + db, properties)
-              .unwrap(DuckDBConnection.class);
-      DuckDbSchema.apply(connection);
-      DuckDbSchema.verify(connection);
-      connection.setAutoCommit(false);
-      return connection;
-    } catch (SQLException | RuntimeException e) {
-      closeQuietly(null, connection, e);
-      if (e instanceof IllegalStateException) {
-        throw (IllegalStateException) e;
-      }
-      throw failure("cannot open", settings, e);
+  private void resetCounts() {
+    for (SinkTable table : SinkTable.values()) {
+      written.put(table, 0L);
     }
+    batches = 0;
+    undecodable = 0;
   }
 
-  private static void createParent(Path db) {
-    Path parent = db.getParent();
-    try {
-      if (parent != null) {
-        Files.createDirectories(parent);
+  private SinkSummary summary(Duration elapsed) {
+    Map<String, Long> events = new LinkedHashMap<>();
+    for (Map.Entry<SinkTable, Long> entry : written.entrySet()) {
+      if (entry.getKey().isEventTable()) {
+        events.put(entry.getKey().table(), entry.getValue());
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create directory " + parent, e);
     }
+    return new SinkSummary(events, written.get(SinkTable.REJECTS), undecodable, batches, elapsed);
   }
 
-  private static IllegalStateException failure(String what, SinkSettings settings, Exception e) {
+  private static List<TopicPartition> partitionsOf(
+      Consumer<String, byte[]> consumer, Topics topics) {
+    List<TopicPartition> partitions = new ArrayList<>();
+    for (String topic : topics.all()) {
+      List<PartitionInfo> infos = consumer.partitionsFor(topic);
+      if (infos == null || infos.isEmpty()) {
+        throw new IllegalStateException(
+            "kafka: topic " + topic + " does not exist (ship or ingest creates it)");
+      }
+      for (PartitionInfo info : infos) {
+        partitions.add(new TopicPartition(info.topic(), info.partition()));
+      }
+    }
+    return List.copyOf(partitions);
+  }
+
+  private static IllegalStateException failure(SinkDatabase database, String what, Exception e) {
     return new IllegalStateException(
-        "duckdb " + settings.db() + ": " + what + ": " + e.getMessage(), e);
+        "duckdb " + database.path() + ": " + what + ": " + e.getMessage(), e);
   }
 
   private static void closeQuietly(
-      @Nullable Consumer<String, byte[]> consumer,
-      @Nullable DuckDBConnection connection,
-      Exception failure) {
+      @Nullable Consumer<String, byte[]> consumer, SinkDatabase database, Exception failure) {
     if (consumer != null) {
       try {
         consumer.close();
@@ -341,13 +284,10 @@ public final class DuckDbEventSink implements AutoCloseable {
         failure.addSuppressed(e);
       }
     }
-    if (connection != null) {
-      try {
-        // No Appender is open here (they never outlive a batch), so closing flushes nothing.
-        connection.close();
-      } catch (SQLException e) {
-        failure.addSuppressed(e);
-      }
+    try {
+      database.close();
+    } catch (SQLException e) {
+      failure.addSuppressed(e);
     }
   }
 }
