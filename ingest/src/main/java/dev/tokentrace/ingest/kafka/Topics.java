@@ -21,6 +21,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The two topics of a tokentrace pipeline: {@code <prefix>.events} (one JSON event per record) and
@@ -70,6 +71,9 @@ public record Topics(String prefix) {
    * OUT_OF_ORDER_SEQUENCE_NUMBER} until the delivery timeout (seen on Kafka 4.4.0, in-JVM broker).
    * Listing the partitions' end offsets goes through the same leader check as a produce request.
    *
+   * <p>A cluster that does not let tokentrace create topics (ACLs, policies) is fine as long as the
+   * topics exist already: the creation error is only reported when they cannot be described.
+   *
    * @throws IllegalStateException naming the topic when creation fails or times out
    */
   public void ensureExist(Admin admin, int partitions, Duration timeout) {
@@ -78,22 +82,27 @@ public record Topics(String prefix) {
       wanted.add(new NewTopic(name, Optional.of(partitions), Optional.empty()));
     }
     Map<String, KafkaFuture<Void>> results = admin.createTopics(wanted).values();
+    IllegalStateException creationFailure = null;
     for (Map.Entry<String, KafkaFuture<Void>> result : results.entrySet()) {
       try {
         await("creating topic " + result.getKey(), result.getValue(), timeout);
       } catch (ExecutionException e) {
-        if (!(e.getCause() instanceof TopicExistsException)) {
-          throw new IllegalStateException(
-              "kafka: cannot create topic " + result.getKey() + ": " + e.getCause(), e.getCause());
+        if (!(e.getCause() instanceof TopicExistsException) && creationFailure == null) {
+          creationFailure =
+              new IllegalStateException(
+                  "kafka: cannot create topic " + result.getKey() + ": " + e.getCause(),
+                  e.getCause());
         }
       }
     }
-    awaitLeaders(admin, timeout);
+    awaitLeaders(admin, timeout, creationFailure);
   }
 
-  private void awaitLeaders(Admin admin, Duration timeout) {
+  private void awaitLeaders(
+      Admin admin, Duration timeout, @Nullable IllegalStateException creationFailure) {
     long deadline = System.nanoTime() + timeout.toNanos();
-    Map<TopicPartition, OffsetSpec> latest = latestOfEveryPartition(admin, timeout);
+    Map<TopicPartition, OffsetSpec> latest =
+        latestOfEveryPartition(admin, timeout, creationFailure);
     while (true) {
       try {
         await("waiting for partition leaders", admin.listOffsets(latest).all(), timeout);
@@ -109,12 +118,16 @@ public record Topics(String prefix) {
     }
   }
 
-  private Map<TopicPartition, OffsetSpec> latestOfEveryPartition(Admin admin, Duration timeout) {
+  private Map<TopicPartition, OffsetSpec> latestOfEveryPartition(
+      Admin admin, Duration timeout, @Nullable IllegalStateException creationFailure) {
     Map<String, TopicDescription> descriptions;
     try {
       descriptions =
           await("describing topics", admin.describeTopics(all()).allTopicNames(), timeout);
     } catch (ExecutionException e) {
+      if (creationFailure != null) {
+        throw creationFailure;
+      }
       throw new IllegalStateException(
           "kafka: cannot describe topics " + all() + ": " + e.getCause(), e.getCause());
     }
