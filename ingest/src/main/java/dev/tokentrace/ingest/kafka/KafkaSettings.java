@@ -135,6 +135,23 @@ public record KafkaSettings(
         properties);
   }
 
+  /**
+   * Names the client properties without their values: they often hold credentials ({@code
+   * sasl.jaas.config}, {@code ssl.key.password}), and settings end up in logs and messages.
+   */
+  @Override
+  public String toString() {
+    return "KafkaSettings[bootstrapServers="
+        + bootstrapServers
+        + ", partitions="
+        + partitions
+        + ", topicPrefix="
+        + topicPrefix
+        + ", clientProperties="
+        + new TreeMap<>(clientProperties).keySet()
+        + "]";
+  }
+
   /** A copy pointing at {@code servers} (e.g. an embedded broker that was just started). */
   public KafkaSettings withBootstrapServers(String servers) {
     return new KafkaSettings(servers, partitions, topicPrefix, clientProperties);

@@ -126,6 +126,22 @@ final class KafkaSettingsTest {
   }
 
   @Test
+  void neverShowsClientPropertyValuesInItsStringForm() {
+    KafkaSettings settings =
+        new KafkaSettings(
+            "b:9092",
+            3,
+            "tokentrace",
+            Map.of("sasl.jaas.config", "PlainLoginModule required password=\"s3cret\";"));
+
+    assertThat(settings.toString())
+        .isEqualTo(
+            "KafkaSettings[bootstrapServers=b:9092, partitions=3, topicPrefix=tokentrace,"
+                + " clientProperties=[sasl.jaas.config]]")
+        .doesNotContain("s3cret");
+  }
+
+  @Test
   void namesAnUnreadableConfigFile() {
     Path missing = dir.resolve("nope.properties");
 
