@@ -101,15 +101,18 @@ public record Topics(String prefix) {
   private void awaitLeaders(
       Admin admin, Duration timeout, @Nullable IllegalStateException creationFailure) {
     long deadline = System.nanoTime() + timeout.toNanos();
-    Map<TopicPartition, OffsetSpec> latest =
-        latestOfEveryPartition(admin, timeout, creationFailure);
     while (true) {
       try {
+        Map<TopicPartition, OffsetSpec> latest = latestOfEveryPartition(admin, timeout);
         await("waiting for partition leaders", admin.listOffsets(latest).all(), timeout);
         return;
       } catch (ExecutionException e) {
-        // Right after creation the leader may not host the partition yet: retriable, retry.
+        // Right after creation the broker may not know the topic yet, or its leader may not host
+        // the partition yet: both are retriable.
         if (!(e.getCause() instanceof RetriableException) || System.nanoTime() > deadline) {
+          if (creationFailure != null) {
+            throw creationFailure;
+          }
           throw new IllegalStateException(
               "kafka: topics " + all() + " not ready: " + e.getCause(), e.getCause());
         }
@@ -118,19 +121,10 @@ public record Topics(String prefix) {
     }
   }
 
-  private Map<TopicPartition, OffsetSpec> latestOfEveryPartition(
-      Admin admin, Duration timeout, @Nullable IllegalStateException creationFailure) {
-    Map<String, TopicDescription> descriptions;
-    try {
-      descriptions =
-          await("describing topics", admin.describeTopics(all()).allTopicNames(), timeout);
-    } catch (ExecutionException e) {
-      if (creationFailure != null) {
-        throw creationFailure;
-      }
-      throw new IllegalStateException(
-          "kafka: cannot describe topics " + all() + ": " + e.getCause(), e.getCause());
-    }
+  private Map<TopicPartition, OffsetSpec> latestOfEveryPartition(Admin admin, Duration timeout)
+      throws ExecutionException {
+    Map<String, TopicDescription> descriptions =
+        await("describing topics", admin.describeTopics(all()).allTopicNames(), timeout);
     Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
     for (TopicDescription description : descriptions.values()) {
       for (TopicPartitionInfo partition : description.partitions()) {

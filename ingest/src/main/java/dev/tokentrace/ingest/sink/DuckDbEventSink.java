@@ -8,7 +8,6 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,7 +16,6 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.duckdb.DuckDBConnection;
@@ -43,10 +41,12 @@ import org.slf4j.LoggerFactory;
 public final class DuckDbEventSink implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DuckDbEventSink.class);
 
+  /** How long describing the topics at startup may take (Kafka's own API timeout is 60 s). */
+  private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(30);
+
   private final SinkDatabase database;
   private final Consumer<String, byte[]> consumer;
-  private final List<TopicPartition> partitions;
-  private final Topics topics;
+  private final TopicLayout layout;
   private final SinkSettings settings;
   private final Clock clock;
   private final RecordWriter writer;
@@ -60,14 +60,13 @@ public final class DuckDbEventSink implements AutoCloseable {
   private DuckDbEventSink(
       SinkDatabase database,
       Consumer<String, byte[]> consumer,
-      List<TopicPartition> partitions,
+      TopicLayout layout,
       Topics topics,
       SinkSettings settings,
       Clock clock) {
     this.database = database;
     this.consumer = consumer;
-    this.partitions = partitions;
-    this.topics = topics;
+    this.layout = layout;
     this.settings = settings;
     this.clock = clock;
     this.writer = new RecordWriter(topics);
@@ -85,14 +84,14 @@ public final class DuckDbEventSink implements AutoCloseable {
     requireNonNull(settings, "settings is null");
     requireNonNull(kafka, "kafka is null");
     requireNonNull(clock, "clock is null");
+    TopicLayout layout = TopicLayout.describe(kafka, METADATA_TIMEOUT);
     SinkDatabase database = SinkDatabase.open(settings);
     Consumer<String, byte[]> consumer = null;
     try {
       consumer = new KafkaConsumer<>(kafka.consumerProperties());
-      List<TopicPartition> partitions = partitionsOf(consumer, kafka.topics());
-      consumer.assign(partitions);
+      consumer.assign(layout.partitions());
       DuckDbEventSink sink =
-          new DuckDbEventSink(database, consumer, partitions, kafka.topics(), settings, clock);
+          new DuckDbEventSink(database, consumer, layout, kafka.topics(), settings, clock);
       sink.seekToCommitted();
       return sink;
     } catch (SQLException e) {
@@ -166,7 +165,7 @@ public final class DuckDbEventSink implements AutoCloseable {
     try {
       while (!stopRequested) {
         try {
-          if (drainRequested && drain.caughtUp(consumer, partitions)) {
+          if (drainRequested && drain.caughtUp(consumer, layout.partitions())) {
             break;
           }
           ConsumerRecords<String, byte[]> records = consumer.poll(settings.pollTimeout());
@@ -191,7 +190,7 @@ public final class DuckDbEventSink implements AutoCloseable {
   private void writeBatch(ConsumerRecords<String, byte[]> records) {
     Map<SinkTable, Long> counts = new EnumMap<>(SinkTable.class);
     try {
-      database.storeOffsets(records); // first statement: opens the transaction (STACK.md B.2)
+      database.storeOffsets(records, layout); // first statement: opens the tx (STACK.md B.2)
       Instant ingested = clock.instant();
       try (Appenders appenders = database.appenders()) {
         for (ConsumerRecord<String, byte[]> record : records) {
@@ -225,8 +224,8 @@ public final class DuckDbEventSink implements AutoCloseable {
 
   /** Seeks every partition to its offset in {@code kafka_offsets}, or to its beginning. */
   private void seekToCommitted() throws SQLException {
-    Map<TopicPartition, Long> committed = database.committedOffsets(topics);
-    for (TopicPartition partition : partitions) {
+    Map<TopicPartition, Long> committed = database.committedOffsets(layout);
+    for (TopicPartition partition : layout.partitions()) {
       Long offset = committed.get(partition);
       if (offset == null) {
         consumer.seekToBeginning(List.of(partition));
@@ -252,22 +251,6 @@ public final class DuckDbEventSink implements AutoCloseable {
       }
     }
     return new SinkSummary(events, written.get(SinkTable.REJECTS), undecodable, batches, elapsed);
-  }
-
-  private static List<TopicPartition> partitionsOf(
-      Consumer<String, byte[]> consumer, Topics topics) {
-    List<TopicPartition> partitions = new ArrayList<>();
-    for (String topic : topics.all()) {
-      List<PartitionInfo> infos = consumer.partitionsFor(topic);
-      if (infos == null || infos.isEmpty()) {
-        throw new IllegalStateException(
-            "kafka: topic " + topic + " does not exist (ship or ingest creates it)");
-      }
-      for (PartitionInfo info : infos) {
-        partitions.add(new TopicPartition(info.topic(), info.partition()));
-      }
-    }
-    return List.copyOf(partitions);
   }
 
   private static IllegalStateException failure(SinkDatabase database, String what, Exception e) {

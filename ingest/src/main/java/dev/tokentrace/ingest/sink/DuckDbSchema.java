@@ -26,6 +26,10 @@ final class DuckDbSchema {
       "SELECT column_name, data_type FROM information_schema.columns"
           + " WHERE table_schema = 'main' AND table_name = ? ORDER BY ordinal_position";
 
+  /** The columns {@link SinkDatabase} reads and writes, in table order. */
+  private static final List<String> OFFSET_COLUMNS =
+      List.of("topic VARCHAR", "part INTEGER", "next_offset BIGINT", "topic_id VARCHAR");
+
   private DuckDbSchema() {}
 
   /** Runs every schema file ({@code CREATE ... IF NOT EXISTS}); call in auto-commit mode. */
@@ -45,16 +49,22 @@ final class DuckDbSchema {
    */
   static void verify(Connection connection) throws SQLException {
     for (SinkTable table : SinkTable.values()) {
-      List<String> actual = columns(connection, table.table());
-      if (!actual.equals(table.columns())) {
-        throw new IllegalStateException(
-            "sql/schema and the DuckDB sink disagree on table "
-                + table.table()
-                + ": the sink writes "
-                + table.columns()
-                + " but the table has "
-                + actual);
-      }
+      verify(connection, table.table(), table.columns());
+    }
+    verify(connection, "kafka_offsets", OFFSET_COLUMNS);
+  }
+
+  private static void verify(Connection connection, String table, List<String> expected)
+      throws SQLException {
+    List<String> actual = columns(connection, table);
+    if (!actual.equals(expected)) {
+      throw new IllegalStateException(
+          "sql/schema and the DuckDB sink disagree on table "
+              + table
+              + ": the sink writes "
+              + expected
+              + " but the table has "
+              + actual);
     }
   }
 

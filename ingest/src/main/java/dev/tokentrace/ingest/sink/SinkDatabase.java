@@ -1,6 +1,5 @@
 package dev.tokentrace.ingest.sink;
 
-import dev.tokentrace.ingest.kafka.Topics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -14,11 +13,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 import org.duckdb.DuckDBConnection;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The sink's DuckDB file: one connection in manual-commit mode, the schema applied and checked on
@@ -26,9 +29,12 @@ import org.jspecify.annotations.Nullable;
  * the rows. Not thread-safe.
  */
 final class SinkDatabase implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(SinkDatabase.class);
+
   private static final String UPSERT_OFFSET =
-      "INSERT INTO kafka_offsets VALUES (?, ?, ?) ON CONFLICT (topic, part) DO UPDATE SET next_offset = excluded.next_offset";
-  private static final String SELECT_OFFSETS = "SELECT topic, part, next_offset FROM kafka_offsets";
+      "INSERT INTO kafka_offsets VALUES (?, ?, ?, ?) ON CONFLICT (topic, part) DO UPDATE SET next_offset = excluded.next_offset, topic_id = excluded.topic_id";
+  private static final String SELECT_OFFSETS =
+      "SELECT topic, part, next_offset, topic_id FROM kafka_offsets";
 
   private final DuckDBConnection connection;
   private final PreparedStatement upsertOffset;
@@ -76,29 +82,45 @@ final class SinkDatabase implements AutoCloseable {
    * Upserts the next offset of every partition in {@code records}. Called first in each batch: as
    * the first statement it opens the transaction that the Appenders then write into (STACK.md B.2).
    */
-  void storeOffsets(ConsumerRecords<String, byte[]> records) throws SQLException {
+  void storeOffsets(ConsumerRecords<String, byte[]> records, TopicLayout layout)
+      throws SQLException {
     for (TopicPartition partition : records.partitions()) {
       List<ConsumerRecord<String, byte[]>> inPartition = records.records(partition);
       upsertOffset.setString(1, partition.topic());
       upsertOffset.setInt(2, partition.partition());
       upsertOffset.setLong(3, inPartition.get(inPartition.size() - 1).offset() + 1);
+      upsertOffset.setString(4, layout.topicIds().get(partition.topic()));
       upsertOffset.executeUpdate();
     }
   }
 
-  /** The committed next offset of each partition of {@code topics} that has one. */
-  Map<TopicPartition, Long> committedOffsets(Topics topics) throws SQLException {
+  /**
+   * The committed next offset of each partition in {@code layout} that has one. Offsets stored for
+   * another topic id (an older topic of the same name) are ignored: that topic starts over.
+   */
+  Map<TopicPartition, Long> committedOffsets(TopicLayout layout) throws SQLException {
     Map<TopicPartition, Long> offsets = new HashMap<>();
+    Set<String> stale = new TreeSet<>();
     try (Statement statement = connection.createStatement();
         ResultSet result = statement.executeQuery(SELECT_OFFSETS)) {
       while (result.next()) {
         String topic = result.getString(1);
-        if (topics.all().contains(topic)) {
+        String id = layout.topicIds().get(topic);
+        if (id != null && id.equals(result.getString(4))) {
           offsets.put(new TopicPartition(topic, result.getInt(2)), result.getLong(3));
+        } else if (id != null) {
+          stale.add(topic);
         }
       }
     }
     connection.commit(); // end the read transaction, so the next batch starts a fresh one
+    if (!stale.isEmpty()) {
+      log.warn(
+          "duckdb {}: stored offsets of {} belong to an older topic of the same name (another"
+              + " broker, or deleted and created again); reading the current one from its start",
+          path,
+          stale);
+    }
     return offsets;
   }
 

@@ -189,7 +189,9 @@ final class KafkaToDuckDbIT {
 
     assertThatThrownBy(() -> DuckDbEventSink.open(SinkSettings.defaults(db()), kafka, CLOCK))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessage("kafka: topic absent.events does not exist (ship or ingest creates it)");
+        .hasMessage(
+            "kafka: topics [absent.events, absent.rejects] do not exist (ship or ingest creates"
+                + " them)");
   }
 
   static KafkaSettings createTopics(

@@ -27,6 +27,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
@@ -113,6 +114,49 @@ final class SinkRestartIT {
       assertThat(resumed.records()).isEqualTo(730 - committed);
     }
     assertExactlyOnce(kafka, 730);
+  }
+
+  @Test
+  void offsetsOfAnOlderTopicWithTheSameNameAreNotReused() throws Exception {
+    // Every ingest run with an embedded broker meets its topics anew, starting at offset 0.
+    KafkaSettings kafka = KafkaToDuckDbIT.createTopics(broker, "reborn", Map.of());
+    produce(kafka, "logs/old.log", 60, 0);
+    try (DuckDbEventSink sink = open(kafka)) {
+      assertThat(sink.runUntilCaughtUp().eventsWritten()).isEqualTo(60);
+    }
+    recreateTopics(kafka);
+    produce(kafka, "logs/new.log", 90, 0);
+
+    SinkSummary second;
+    try (DuckDbEventSink sink = open(kafka)) {
+      second = sink.runUntilCaughtUp();
+    }
+
+    assertThat(second.eventsWritten()).isEqualTo(90);
+    Set<String> expected = new HashSet<>();
+    TestEvents.mixed("logs/old.log", 60).forEach(event -> expected.add(key(event)));
+    TestEvents.mixed("logs/new.log", 90).forEach(event -> expected.add(key(event)));
+    try (Connection connection = KafkaToDuckDbIT.connect(dir.resolve("restart.duckdb"))) {
+      List<String> rows = rowKeys(connection);
+      assertThat(rows).doesNotHaveDuplicates();
+      assertThat(new HashSet<>(rows)).isEqualTo(expected);
+    }
+  }
+
+  private static void recreateTopics(KafkaSettings kafka) throws Exception {
+    try (Admin admin = Admin.create(kafka.adminProperties())) {
+      admin.deleteTopics(kafka.topics().all()).all().get();
+      long deadline = System.nanoTime() + TIMEOUT.toNanos();
+      while (admin.listTopics().names().get().stream().anyMatch(kafka.topics().all()::contains)) {
+        assertThat(System.nanoTime()).as("topics deleted").isLessThan(deadline);
+        Thread.sleep(50);
+      }
+      kafka.topics().ensureExist(admin, kafka.partitions(), TIMEOUT);
+    }
+  }
+
+  private static String key(EngineEvent event) {
+    return event.type() + "|" + event.source().path() + "|" + event.source().line();
   }
 
   private DuckDbEventSink open(KafkaSettings kafka) {
@@ -224,8 +268,7 @@ final class SinkRestartIT {
 
   private static String key(KafkaSettings kafka, ConsumerRecord<String, byte[]> record) {
     if (record.topic().equals(kafka.topics().events())) {
-      EngineEvent event = EventJson.read(new String(record.value(), UTF_8));
-      return event.type() + "|" + event.source().path() + "|" + event.source().line();
+      return key(EventJson.read(new String(record.value(), UTF_8)));
     }
     String path = new String(record.headers().lastHeader(RejectHeaders.PATH).value(), UTF_8);
     String line = new String(record.headers().lastHeader(RejectHeaders.LINE).value(), UTF_8);
