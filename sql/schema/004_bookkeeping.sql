@@ -2,10 +2,14 @@
 -- produced (STACK.md B.2), so a sink restart neither loses nor duplicates a row; and what each run
 -- loaded, with file hashes and parameters, for the report's reproducibility appendix.
 
+-- topic_id is Kafka's id of the topic the offsets belong to: a topic deleted and created again, or
+-- the same name on another (e.g. a new embedded) broker, starts at offset 0 again, and its old
+-- offsets must not be reused.
 CREATE TABLE IF NOT EXISTS kafka_offsets (
     topic        VARCHAR  NOT NULL,
     part         INTEGER  NOT NULL,
     next_offset  BIGINT   NOT NULL,
+    topic_id     VARCHAR  NOT NULL,
     PRIMARY KEY (topic, part)
 );
 

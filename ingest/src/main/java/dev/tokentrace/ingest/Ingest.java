@@ -1,0 +1,229 @@
+package dev.tokentrace.ingest;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tokentrace.event.Engine;
+import dev.tokentrace.ingest.kafka.EmbeddedBroker;
+import dev.tokentrace.ingest.kafka.EventProducer;
+import dev.tokentrace.ingest.kafka.KafkaSettings;
+import dev.tokentrace.ingest.sink.DuckDbEventSink;
+import dev.tokentrace.ingest.sink.SinkSettings;
+import dev.tokentrace.ingest.sink.SinkSummary;
+import dev.tokentrace.ingest.tail.FileProblems;
+import dev.tokentrace.ingest.tail.ParseCounts;
+import dev.tokentrace.ingest.tail.SourceParser;
+import dev.tokentrace.parse.LineParser;
+import dev.tokentrace.parse.ParseSettings;
+import dev.tokentrace.parse.Parsers;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.function.BiFunction;
+import org.apache.kafka.clients.admin.Admin;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ingest service: log files → parser → Kafka ({@link #ship}), Kafka → DuckDB ({@link #sink}),
+ * or both concurrently in one process ({@link #run}). {@link #open} connects to the configured
+ * brokers, or starts an {@link EmbeddedBroker} when there are none, and creates the topics.
+ *
+ * <pre>{@code
+ * try (Ingest ingest = Ingest.open(IngestSettings.of(KafkaSettings.defaults()))) {
+ *   IngestSummary summary = ingest.run(files, SinkSettings.defaults(Path.of("analysis.duckdb")));
+ * }
+ * }</pre>
+ *
+ * <p>Bad input never throws: it is counted and lands in {@code rejects}. Infrastructure failures
+ * (Kafka unreachable, DuckDB file locked) throw {@link IllegalStateException} naming the resource.
+ * Not thread-safe: one caller at a time.
+ */
+public final class Ingest implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Ingest.class);
+
+  private final IngestSettings settings;
+  private final KafkaSettings kafka;
+  private final @Nullable EmbeddedBroker broker;
+  private final Clock clock;
+  private final BiFunction<Engine, ParseSettings, LineParser> parsers;
+
+  private Ingest(
+      IngestSettings settings,
+      KafkaSettings kafka,
+      @Nullable EmbeddedBroker broker,
+      Clock clock,
+      BiFunction<Engine, ParseSettings, LineParser> parsers) {
+    this.settings = settings;
+    this.kafka = kafka;
+    this.broker = broker;
+    this.clock = clock;
+    this.parsers = parsers;
+  }
+
+  /** Opens with the system clock and the engines' parsers. */
+  public static Ingest open(IngestSettings settings) {
+    return open(settings, Clock.systemUTC(), Parsers::create);
+  }
+
+  /**
+   * @param clock stamps {@code rejects.ingested_ts}
+   * @param parsers creates the parser for each file (tests pass their own)
+   */
+  static Ingest open(
+      IngestSettings settings, Clock clock, BiFunction<Engine, ParseSettings, LineParser> parsers) {
+    requireNonNull(settings, "settings is null");
+    requireNonNull(clock, "clock is null");
+    requireNonNull(parsers, "parsers is null");
+    EmbeddedBroker broker = settings.kafka().embedded() ? EmbeddedBroker.start() : null;
+    try {
+      KafkaSettings kafka =
+          broker == null
+              ? settings.kafka()
+              : settings.kafka().withBootstrapServers(broker.bootstrapServers());
+      try (Admin admin = Admin.create(kafka.adminProperties())) {
+        kafka.topics().ensureExist(admin, kafka.partitions(), settings.adminTimeout());
+      }
+      return new Ingest(settings, kafka, broker, clock, parsers);
+    } catch (RuntimeException e) {
+      if (broker != null) {
+        broker.close();
+      }
+      throw e;
+    }
+  }
+
+  /** The brokers in use: the configured ones or the embedded broker's loopback address. */
+  public String bootstrapServers() {
+    return requireNonNull(kafka.bootstrapServers(), "bootstrapServers");
+  }
+
+  /** The embedded broker, when one was started. */
+  public @Nullable EmbeddedBroker broker() {
+    return broker;
+  }
+
+  /**
+   * Parses every file and sends its events and rejects to Kafka; returns when Kafka acknowledged
+   * all of them. A file that cannot be read is reported in {@link ShipSummary#failedFiles()} and
+   * the others are still shipped.
+   *
+   * @throws IllegalStateException when Kafka fails to take the records
+   */
+  public ShipSummary ship(List<SourceFile> files) {
+    long started = System.nanoTime();
+    ParseCounts counts = ParseCounts.ZERO;
+    List<String> failed = new ArrayList<>();
+    long records;
+    try (EventProducer producer = EventProducer.open(kafka)) {
+      for (SourceFile file : files) {
+        counts = counts.plus(shipFile(file, producer, failed));
+      }
+      producer.flush();
+      records = producer.acknowledged();
+    }
+    checkBroker();
+    ShipSummary summary =
+        new ShipSummary(
+            files.size(), failed, counts, records, Duration.ofNanos(System.nanoTime() - started));
+    log.info("ship: {}", summary.describe());
+    return summary;
+  }
+
+  /**
+   * Consumes everything in the topics now into the DuckDB file, exactly once (offsets are kept in
+   * the file), and returns what it wrote.
+   */
+  public SinkSummary sink(SinkSettings sinkSettings) {
+    try (DuckDbEventSink sink = DuckDbEventSink.open(sinkSettings, kafka, clock)) {
+      SinkSummary summary = sink.runUntilCaughtUp();
+      checkBroker();
+      return summary;
+    }
+  }
+
+  /**
+   * Ships the files and sinks them into DuckDB concurrently; returns when every record shipped is
+   * in the DuckDB file.
+   */
+  public IngestSummary run(List<SourceFile> files, SinkSettings sinkSettings) {
+    long started = System.nanoTime();
+    try (DuckDbEventSink sink = DuckDbEventSink.open(sinkSettings, kafka, clock)) {
+      FutureTask<SinkSummary> sinking = new FutureTask<>(sink::runUntilStopped);
+      new Thread(sinking, "tokentrace-sink").start();
+      ShipSummary shipped = null;
+      try {
+        shipped = ship(files);
+      } finally {
+        if (shipped == null) {
+          // Shipping failed: end the sink (it keeps what it committed) before closing it.
+          sink.stop();
+          awaitQuietly(sinking);
+        }
+      }
+      sink.stopWhenCaughtUp();
+      SinkSummary sunk = await(sinking);
+      IngestSummary summary =
+          new IngestSummary(shipped, sunk, Duration.ofNanos(System.nanoTime() - started));
+      log.info("ingest: {}", summary.describe());
+      return summary;
+    }
+  }
+
+  /** Stops the embedded broker, if one was started. */
+  @Override
+  public void close() {
+    if (broker != null) {
+      broker.close();
+    }
+  }
+
+  private ParseCounts shipFile(SourceFile file, EventProducer producer, List<String> failed) {
+    LineParser parser = parsers.apply(file.engine(), file.parse());
+    SourceParser source = new SourceParser(file.path().toString(), file.engine(), parser, producer);
+    try {
+      return source.readFile(file.path(), settings.maxLineBytes());
+    } catch (IOException e) {
+      // The other files keep flowing; the caller sees this file in failedFiles.
+      String problem = file.path() + ": " + FileProblems.describe(e);
+      log.warn("ship: {}", problem);
+      failed.add(problem);
+      source.finish();
+      return source.counts();
+    }
+  }
+
+  private void checkBroker() {
+    if (broker != null && broker.fatalFault().isPresent()) {
+      throw new IllegalStateException("embedded kafka broker failed: " + broker.fatalFault().get());
+    }
+  }
+
+  private static SinkSummary await(FutureTask<SinkSummary> sinking) {
+    try {
+      return sinking.get();
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException) {
+        throw (RuntimeException) cause;
+      }
+      throw new IllegalStateException("duckdb sink failed: " + cause, cause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the duckdb sink", e);
+    }
+  }
+
+  private static void awaitQuietly(FutureTask<SinkSummary> sinking) {
+    try {
+      await(sinking);
+    } catch (RuntimeException e) {
+      // The shipping failure that brought us here is the one to report; this one is secondary.
+      log.warn("duckdb sink stopped with: {}", e.toString());
+    }
+  }
+}

@@ -1,0 +1,26 @@
+package dev.tokentrace.ingest;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tokentrace.ingest.tail.ParseCounts;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What a {@code ship} did: files read, files that could not be read ({@code path: reason}, the
+ * other files were still shipped), what became of the lines, records Kafka acknowledged, wall time.
+ */
+public record ShipSummary(
+    int files, List<String> failedFiles, ParseCounts counts, long records, Duration elapsed) {
+  public ShipSummary {
+    requireNonNull(failedFiles, "failedFiles is null");
+    requireNonNull(counts, "counts is null");
+    requireNonNull(elapsed, "elapsed is null");
+    failedFiles = List.copyOf(failedFiles);
+  }
+
+  /** {@code files=N lines=N parsed=N ignored=N rejected=N}. */
+  public String describe() {
+    return "files=" + files + " lines=" + counts.lines() + " " + counts.summary();
+  }
+}

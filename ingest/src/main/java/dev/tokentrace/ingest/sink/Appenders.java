@@ -1,0 +1,58 @@
+package dev.tokentrace.ingest.sink;
+
+import java.sql.SQLException;
+import java.util.EnumMap;
+import java.util.Map;
+import org.duckdb.DuckDBAppender;
+import org.duckdb.DuckDBConnection;
+
+/**
+ * The Appenders of one batch, created on first use per table on the sink's own connection (a {@code
+ * duplicate()} would have its own transaction). {@link #close()} flushes them all; it must run
+ * before the transaction ends: an Appender closed after commit or rollback flushes its rows in
+ * auto-commit, outside the batch (STACK.md B.2). Not thread-safe.
+ */
+final class Appenders implements AutoCloseable {
+  private final DuckDBConnection connection;
+  private final Map<SinkTable, Row> rows = new EnumMap<>(SinkTable.class);
+  private final Map<SinkTable, DuckDBAppender> open = new EnumMap<>(SinkTable.class);
+
+  Appenders(DuckDBConnection connection) {
+    this.connection = connection;
+  }
+
+  Row row(SinkTable table) throws SQLException {
+    Row row = rows.get(table);
+    if (row == null) {
+      DuckDBAppender appender = connection.createAppender(table.table());
+      open.put(table, appender);
+      row = new Row(appender);
+      rows.put(table, row);
+    }
+    return row;
+  }
+
+  /** Flushes and closes every Appender; the first failure is thrown, later ones suppressed. */
+  @Override
+  public void close() throws SQLException {
+    SQLException failure = null;
+    for (Map.Entry<SinkTable, DuckDBAppender> entry : open.entrySet()) {
+      try {
+        entry.getValue().close();
+      } catch (SQLException e) {
+        SQLException named =
+            new SQLException("appending to " + entry.getKey().table() + " failed", e);
+        if (failure == null) {
+          failure = named;
+        } else {
+          failure.addSuppressed(named);
+        }
+      }
+    }
+    open.clear();
+    rows.clear();
+    if (failure != null) {
+      throw failure;
+    }
+  }
+}

@@ -1,0 +1,276 @@
+package dev.tokentrace.ingest.sink;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tokentrace.ingest.kafka.KafkaSettings;
+import dev.tokentrace.ingest.kafka.Topics;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.duckdb.DuckDBConnection;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Consumes {@code <prefix>.events} and {@code <prefix>.rejects} into a DuckDB file, exactly once:
+ * each poll is one transaction that first upserts the partitions' next offsets into {@code
+ * kafka_offsets} (the statement that opens the transaction), then appends the rows with one
+ * Appender per table, closes the Appenders (flushing inside the transaction) and commits (STACK.md
+ * B.2). On startup the consumer is assigned every partition and seeks to the offsets in DuckDB, so
+ * no consumer group is involved. A failed batch is rolled back, the consumer re-seeks to the
+ * committed offsets, and the failure is thrown; the sink can run again from there.
+ *
+ * <p>Memory is bounded by one poll ({@code max.poll.records}, {@link
+ * KafkaSettings#DEFAULT_MAX_POLL_RECORDS}) and DuckDB's {@code memory_limit}.
+ *
+ * <p>Runs on one thread ({@link #runUntilCaughtUp()} or {@link #runUntilStopped()}, then {@link
+ * #close()}); {@link #stop()} and {@link #stopWhenCaughtUp()} may be called from any thread.
+ */
+public final class DuckDbEventSink implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(DuckDbEventSink.class);
+
+  /** How long describing the topics at startup may take (Kafka's own API timeout is 60 s). */
+  private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(30);
+
+  private final SinkDatabase database;
+  private final Consumer<String, byte[]> consumer;
+  private final TopicLayout layout;
+  private final SinkSettings settings;
+  private final Clock clock;
+  private final RecordWriter writer;
+  private final Map<SinkTable, Long> written = new EnumMap<>(SinkTable.class);
+  private volatile boolean stopRequested;
+  private volatile boolean drainRequested;
+  private BatchHook hook = BatchHook.NONE;
+  private long batches;
+  private long undecodable;
+
+  private DuckDbEventSink(
+      SinkDatabase database,
+      Consumer<String, byte[]> consumer,
+      TopicLayout layout,
+      Topics topics,
+      SinkSettings settings,
+      Clock clock) {
+    this.database = database;
+    this.consumer = consumer;
+    this.layout = layout;
+    this.settings = settings;
+    this.clock = clock;
+    this.writer = new RecordWriter(topics);
+  }
+
+  /**
+   * Opens (or creates) the DuckDB file with the schema, connects to Kafka, assigns every partition
+   * of both topics and seeks to the offsets stored in the file.
+   *
+   * @param clock stamps {@code rejects.ingested_ts}
+   * @throws IllegalStateException when the file cannot be opened (e.g. another process writes it),
+   *     the schema does not match, or a topic does not exist
+   */
+  public static DuckDbEventSink open(SinkSettings settings, KafkaSettings kafka, Clock clock) {
+    requireNonNull(settings, "settings is null");
+    requireNonNull(kafka, "kafka is null");
+    requireNonNull(clock, "clock is null");
+    TopicLayout layout = TopicLayout.describe(kafka, METADATA_TIMEOUT);
+    SinkDatabase database = SinkDatabase.open(settings);
+    Consumer<String, byte[]> consumer = null;
+    try {
+      consumer = new KafkaConsumer<>(kafka.consumerProperties());
+      consumer.assign(layout.partitions());
+      DuckDbEventSink sink =
+          new DuckDbEventSink(database, consumer, layout, kafka.topics(), settings, clock);
+      sink.seekToCommitted();
+      return sink;
+    } catch (SQLException e) {
+      IllegalStateException failure = failure(database, "cannot read kafka_offsets", e);
+      closeQuietly(consumer, database, failure);
+      throw failure;
+    } catch (RuntimeException e) {
+      closeQuietly(consumer, database, e);
+      throw e;
+    }
+  }
+
+  /**
+   * Consumes until every partition reaches the end offset it has now (batch mode); returns what
+   * this run wrote.
+   */
+  public SinkSummary runUntilCaughtUp() {
+    drainRequested = true;
+    return run();
+  }
+
+  /**
+   * Consumes until {@link #stop()} (returns after the current batch) or {@link #stopWhenCaughtUp()}
+   * (returns once the end offsets as of that call are reached): follow mode. Returns what this run
+   * wrote.
+   */
+  public SinkSummary runUntilStopped() {
+    return run();
+  }
+
+  /** Ends the run after the batch being written, if any. Thread-safe. */
+  public void stop() {
+    stopRequested = true;
+    consumer.wakeup();
+  }
+
+  /**
+   * Ends the run once it has consumed everything in the topics at the time of this call, e.g. after
+   * the producer of the same process has flushed. Thread-safe.
+   */
+  public void stopWhenCaughtUp() {
+    drainRequested = true;
+    consumer.wakeup();
+  }
+
+  /** Closes the consumer and the DuckDB file. Call from the thread that ran the sink. */
+  @Override
+  public void close() {
+    RuntimeException failure =
+        new IllegalStateException("duckdb " + database.path() + ": closing the sink failed");
+    closeQuietly(consumer, database, failure);
+    if (failure.getSuppressed().length > 0) {
+      throw failure;
+    }
+  }
+
+  /** Test hook: runs around each commit (see {@link BatchHook}). */
+  void hook(BatchHook hook) {
+    this.hook = requireNonNull(hook, "hook is null");
+  }
+
+  /** Test access: another connection to the same database, with its own transactions. */
+  DuckDBConnection duplicateConnection() throws SQLException {
+    return database.duplicate();
+  }
+
+  private SinkSummary run() {
+    long started = System.nanoTime();
+    resetCounts();
+    Drain drain = new Drain(settings.stallTimeout());
+    try {
+      while (!stopRequested) {
+        try {
+          if (drainRequested && drain.caughtUp(consumer, layout.partitions())) {
+            break;
+          }
+          ConsumerRecords<String, byte[]> records = consumer.poll(settings.pollTimeout());
+          if (!records.isEmpty()) {
+            writeBatch(records);
+            drain.progressed();
+          }
+        } catch (WakeupException e) {
+          // stop() or stopWhenCaughtUp() interrupted a consumer call; the loop re-reads the flags.
+          log.debug("duckdb sink: woken up");
+        }
+      }
+    } finally {
+      stopRequested = false;
+      drainRequested = false;
+    }
+    SinkSummary summary = summary(Duration.ofNanos(System.nanoTime() - started));
+    log.info("duckdb sink {}: {}", database.path(), summary.describe());
+    return summary;
+  }
+
+  private void writeBatch(ConsumerRecords<String, byte[]> records) {
+    Map<SinkTable, Long> counts = new EnumMap<>(SinkTable.class);
+    try {
+      database.storeOffsets(records, layout); // first statement: opens the tx (STACK.md B.2)
+      Instant ingested = clock.instant();
+      try (Appenders appenders = database.appenders()) {
+        for (ConsumerRecord<String, byte[]> record : records) {
+          counts.merge(writer.write(record, appenders, ingested), 1L, Long::sum);
+        }
+      } // closing flushes every Appender into the still open transaction, also on failure
+      hook.beforeCommit(batches + 1);
+      database.commit();
+    } catch (SQLException | RuntimeException e) {
+      throw rollBack(records.count(), e);
+    }
+    batches++;
+    counts.forEach((table, rows) -> written.merge(table, rows, Long::sum));
+    undecodable += writer.takeUndecodable();
+    log.debug("duckdb sink: batch {} committed, {} records", batches, records.count());
+    hook.afterCommit(batches);
+  }
+
+  private IllegalStateException rollBack(int records, Exception cause) {
+    IllegalStateException failure =
+        failure(database, "a batch of " + records + " records failed and was rolled back", cause);
+    writer.takeUndecodable();
+    try {
+      database.rollback();
+      seekToCommitted();
+    } catch (SQLException | RuntimeException e) {
+      failure.addSuppressed(e);
+    }
+    return failure;
+  }
+
+  /** Seeks every partition to its offset in {@code kafka_offsets}, or to its beginning. */
+  private void seekToCommitted() throws SQLException {
+    Map<TopicPartition, Long> committed = database.committedOffsets(layout);
+    for (TopicPartition partition : layout.partitions()) {
+      Long offset = committed.get(partition);
+      if (offset == null) {
+        consumer.seekToBeginning(List.of(partition));
+      } else {
+        consumer.seek(partition, offset);
+      }
+    }
+  }
+
+  private void resetCounts() {
+    for (SinkTable table : SinkTable.values()) {
+      written.put(table, 0L);
+    }
+    batches = 0;
+    undecodable = 0;
+  }
+
+  private SinkSummary summary(Duration elapsed) {
+    Map<String, Long> events = new LinkedHashMap<>();
+    for (Map.Entry<SinkTable, Long> entry : written.entrySet()) {
+      if (entry.getKey().isEventTable()) {
+        events.put(entry.getKey().table(), entry.getValue());
+      }
+    }
+    return new SinkSummary(events, written.get(SinkTable.REJECTS), undecodable, batches, elapsed);
+  }
+
+  private static IllegalStateException failure(SinkDatabase database, String what, Exception e) {
+    return new IllegalStateException(
+        "duckdb " + database.path() + ": " + what + ": " + e.getMessage(), e);
+  }
+
+  private static void closeQuietly(
+      @Nullable Consumer<String, byte[]> consumer, SinkDatabase database, Exception failure) {
+    if (consumer != null) {
+      try {
+        consumer.close();
+      } catch (RuntimeException e) {
+        failure.addSuppressed(e);
+      }
+    }
+    try {
+      database.close();
+    } catch (SQLException e) {
+      failure.addSuppressed(e);
+    }
+  }
+}

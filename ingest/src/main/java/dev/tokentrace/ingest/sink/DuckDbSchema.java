@@ -1,0 +1,105 @@
+package dev.tokentrace.ingest.sink;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Applies {@code sql/schema/} (the files named in {@code sql/schema/INDEX}, in that order, loaded
+ * verbatim from the classpath) and checks that the tables the sink writes have exactly the columns
+ * it writes, so that a schema change fails at startup with both column lists, not with an Appender
+ * type error in the middle of a batch.
+ */
+final class DuckDbSchema {
+  static final String INDEX = "sql/schema/INDEX";
+
+  private static final String COLUMNS =
+      "SELECT column_name, data_type FROM information_schema.columns"
+          + " WHERE table_schema = 'main' AND table_name = ? ORDER BY ordinal_position";
+
+  /** The columns {@link SinkDatabase} reads and writes, in table order. */
+  private static final List<String> OFFSET_COLUMNS =
+      List.of("topic VARCHAR", "part INTEGER", "next_offset BIGINT", "topic_id VARCHAR");
+
+  private DuckDbSchema() {}
+
+  /** Runs every schema file ({@code CREATE ... IF NOT EXISTS}); call in auto-commit mode. */
+  static void apply(Connection connection) throws SQLException {
+    for (String file : schemaFiles()) {
+      String resource = "sql/schema/" + file;
+      try (Statement statement = connection.createStatement()) {
+        statement.execute(read(resource));
+      } catch (SQLException e) {
+        throw new SQLException("applying " + resource + " failed: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  /**
+   * @throws IllegalStateException naming the table and both column lists on a mismatch
+   */
+  static void verify(Connection connection) throws SQLException {
+    for (SinkTable table : SinkTable.values()) {
+      verify(connection, table.table(), table.columns());
+    }
+    verify(connection, "kafka_offsets", OFFSET_COLUMNS);
+  }
+
+  private static void verify(Connection connection, String table, List<String> expected)
+      throws SQLException {
+    List<String> actual = columns(connection, table);
+    if (!actual.equals(expected)) {
+      throw new IllegalStateException(
+          "sql/schema and the DuckDB sink disagree on table "
+              + table
+              + ": the sink writes "
+              + expected
+              + " but the table has "
+              + actual);
+    }
+  }
+
+  private static List<String> columns(Connection connection, String table) throws SQLException {
+    List<String> columns = new ArrayList<>();
+    try (PreparedStatement statement = connection.prepareStatement(COLUMNS)) {
+      statement.setString(1, table);
+      try (ResultSet result = statement.executeQuery()) {
+        while (result.next()) {
+          columns.add(result.getString(1) + " " + result.getString(2));
+        }
+      }
+    }
+    return columns;
+  }
+
+  static List<String> schemaFiles() {
+    List<String> files = new ArrayList<>();
+    for (String line : read(INDEX).split("\n", -1)) {
+      String name = line.strip();
+      if (!name.isEmpty() && !name.startsWith("#")) {
+        files.add(name);
+      }
+    }
+    return files;
+  }
+
+  private static String read(String resource) {
+    try (InputStream input = DuckDbSchema.class.getClassLoader().getResourceAsStream(resource)) {
+      if (input == null) {
+        throw new IllegalStateException("missing classpath resource " + resource);
+      }
+      return new String(input.readAllBytes(), UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read classpath resource " + resource, e);
+    }
+  }
+}

@@ -1,0 +1,136 @@
+package dev.tokentrace.ingest.sink;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import dev.tokentrace.event.EngineEvent;
+import dev.tokentrace.event.json.EventJson;
+import dev.tokentrace.ingest.kafka.RejectHeaders;
+import dev.tokentrace.ingest.kafka.Topics;
+import dev.tokentrace.parse.Rejection;
+import java.sql.SQLException;
+import java.time.Instant;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns one Kafka record into one row: an event record into its event table, a rejects record into
+ * {@code rejects} (position and reason from its {@link RejectHeaders}, excerpt from its raw value).
+ * An events record that is not a valid event (written by something else than tokentrace, or by an
+ * incompatible version) is bad input, not a failure: it becomes a {@code rejects} row {@value
+ * #UNDECODABLE} with source {@code kafka:<topic>-<partition>} and the Kafka offset as byte offset.
+ * Not thread-safe.
+ */
+final class RecordWriter {
+  static final String UNDECODABLE = "undecodable event record";
+
+  private static final Logger log = LoggerFactory.getLogger(RecordWriter.class);
+  private static final int LOGGED_UNDECODABLE = 10;
+
+  private final Topics topics;
+  private long undecodable;
+  private long loggedUndecodable;
+
+  RecordWriter(Topics topics) {
+    this.topics = topics;
+  }
+
+  /** Appends the record's row and returns its table. */
+  SinkTable write(ConsumerRecord<String, byte[]> record, Appenders appenders, Instant ingested)
+      throws SQLException {
+    if (!record.topic().equals(topics.events())) {
+      writeReject(record, appenders.row(SinkTable.REJECTS), ingested);
+      return SinkTable.REJECTS;
+    }
+    EngineEvent event;
+    try {
+      event = decode(record.value());
+    } catch (IllegalArgumentException e) {
+      writeUndecodable(record, e, appenders.row(SinkTable.REJECTS), ingested);
+      return SinkTable.REJECTS;
+    }
+    return EventRows.append(event, appenders);
+  }
+
+  /** Undecodable records written since the last call. */
+  long takeUndecodable() {
+    long count = undecodable;
+    undecodable = 0;
+    return count;
+  }
+
+  private static EngineEvent decode(byte @Nullable [] value) {
+    if (value == null) {
+      throw new IllegalArgumentException("null value");
+    }
+    return EventJson.read(new String(value, UTF_8));
+  }
+
+  private static void writeReject(ConsumerRecord<String, byte[]> record, Row row, Instant ingested)
+      throws SQLException {
+    String path = header(record, RejectHeaders.PATH);
+    String reason = header(record, RejectHeaders.REASON);
+    row.begin()
+        .text(path == null ? origin(record) : path)
+        .int64(number(header(record, RejectHeaders.LINE)))
+        .int64(number(header(record, RejectHeaders.OFFSET)))
+        .text(header(record, RejectHeaders.ENGINE))
+        .text(reason == null ? "no reason header" : reason)
+        .text(excerptOf(record.value()))
+        .timestamp(ingested)
+        .end();
+  }
+
+  private void writeUndecodable(
+      ConsumerRecord<String, byte[]> record,
+      IllegalArgumentException cause,
+      Row row,
+      Instant ingested)
+      throws SQLException {
+    undecodable++;
+    if (loggedUndecodable++ < LOGGED_UNDECODABLE) {
+      log.warn("{}@{}: {}: {}", origin(record), record.offset(), UNDECODABLE, cause.getMessage());
+    }
+    row.begin()
+        .text(origin(record))
+        .int64(0L)
+        .int64(record.offset())
+        .text(null)
+        .text(UNDECODABLE)
+        .text(excerptOf(record.value()))
+        .timestamp(ingested)
+        .end();
+  }
+
+  private static String origin(ConsumerRecord<?, ?> record) {
+    return "kafka:" + record.topic() + "-" + record.partition();
+  }
+
+  private static @Nullable String header(ConsumerRecord<?, ?> record, String name) {
+    Header header = record.headers().lastHeader(name);
+    return header == null || header.value() == null ? null : new String(header.value(), UTF_8);
+  }
+
+  /** A decimal header as a number; 0 when absent or malformed (the row is kept either way). */
+  private static long number(@Nullable String text) {
+    if (text == null) {
+      return 0;
+    }
+    try {
+      return Long.parseLong(text.strip());
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  /** The raw line as excerpt: lenient UTF-8, NUL as U+FFFD, capped like every excerpt. */
+  private static String excerptOf(byte @Nullable [] value) {
+    if (value == null) {
+      return "";
+    }
+    int length = Math.min(value.length, 4 * Rejection.MAX_EXCERPT);
+    return Rejection.excerptOf(new String(value, 0, length, UTF_8).replace('\0', '\uFFFD'));
+  }
+}

@@ -1,0 +1,123 @@
+package dev.tokentrace.ingest.tail;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Objects.requireNonNull;
+
+import dev.tokentrace.event.Engine;
+import dev.tokentrace.event.EngineEvent;
+import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.parse.LineParser;
+import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.Rejection;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Runs one engine's {@link LineParser} over the lines of one source and passes what it makes of
+ * them to an {@link EventSink}, counting events, ignored lines and rejections. Lines the {@link
+ * LineSplitter} already rejected (too long, invalid UTF-8, binary) never reach the parser.
+ *
+ * <p>One instance per source; not thread-safe.
+ */
+public final class SourceParser implements LineSplitter.Receiver {
+  private final String path;
+  private final Engine engine;
+  private final LineParser parser;
+  private final EventSink sink;
+  private final Outcomes outcomes = new Outcomes();
+  private long lines;
+  private @Nullable String currentLine;
+  private @Nullable SourcePosition currentPosition;
+
+  /**
+   * @param path the source as the user named it; it becomes {@code source.path} of every event
+   */
+  public SourceParser(String path, Engine engine, LineParser parser, EventSink sink) {
+    this.path = requireNonNull(path, "path is null");
+    this.engine = requireNonNull(engine, "engine is null");
+    this.parser = requireNonNull(parser, "parser is null");
+    this.sink = requireNonNull(sink, "sink is null");
+  }
+
+  /**
+   * Reads {@code file} (plain or gzip) to its end, parses every line and finishes the parser.
+   *
+   * @throws IOException when the file cannot be opened or read; lines read before are delivered
+   */
+  public ParseCounts readFile(Path file, int maxLineBytes) throws IOException {
+    LogFileReader.read(file, maxLineBytes, this);
+    finish();
+    return counts();
+  }
+
+  @Override
+  public void line(String text, long number, long offset) {
+    lines++;
+    SourcePosition position = new SourcePosition(path, number, offset);
+    currentLine = text;
+    currentPosition = position;
+    parser.parse(text, position, outcomes);
+  }
+
+  @Override
+  public void invalid(long number, long offset, String reason, byte[] raw) {
+    lines++;
+    SourcePosition position = new SourcePosition(path, number, offset);
+    outcomes.rejected++;
+    sink.rejected(Rejection.of(position, engine, reason, excerptOf(raw)), raw);
+  }
+
+  /** End of the source: lets the parser emit what it still groups. */
+  public void finish() {
+    currentLine = null;
+    currentPosition = null;
+    parser.finish(outcomes);
+  }
+
+  public ParseCounts counts() {
+    return new ParseCounts(lines, outcomes.events, outcomes.ignored, outcomes.rejected);
+  }
+
+  /** Lenient text of raw bytes for an excerpt: bad UTF-8 and NUL become U+FFFD. */
+  static String excerptOf(byte[] raw) {
+    int length = Math.min(raw.length, 4 * Rejection.MAX_EXCERPT);
+    return new String(raw, 0, length, UTF_8).replace('\0', '\uFFFD');
+  }
+
+  private byte[] rawOf(Rejection rejection) {
+    String line = currentLine;
+    if (line != null && rejection.position().equals(currentPosition)) {
+      byte[] bytes = line.getBytes(UTF_8);
+      return bytes.length <= LineSplitter.MAX_RAW_BYTES
+          ? bytes
+          : Arrays.copyOf(bytes, LineSplitter.MAX_RAW_BYTES);
+    }
+    return rejection.excerpt().getBytes(UTF_8);
+  }
+
+  private final class Outcomes implements ParseSink {
+    private long events;
+    private long ignored;
+    private long rejected;
+
+    @Override
+    public void event(EngineEvent event) {
+      events++;
+      sink.event(event);
+    }
+
+    @Override
+    public void ignored(SourcePosition position, String rule) {
+      ignored++;
+      sink.ignored(position, rule);
+    }
+
+    @Override
+    public void rejected(Rejection rejection) {
+      rejected++;
+      sink.rejected(rejection, rawOf(rejection));
+    }
+  }
+}

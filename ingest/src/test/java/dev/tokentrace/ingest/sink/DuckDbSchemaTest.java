@@ -1,0 +1,47 @@
+package dev.tokentrace.ingest.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+
+final class DuckDbSchemaTest {
+  @Test
+  void appliesTheSchemaFilesInIndexOrder() {
+    assertThat(DuckDbSchema.schemaFiles())
+        .containsExactly(
+            "001_events.sql", "002_client_timing.sql", "003_rejects.sql", "004_bookkeeping.sql");
+  }
+
+  @Test
+  void theTablesOfTheSchemaHaveExactlyTheColumnsTheSinkWrites() throws SQLException {
+    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:")) {
+      DuckDbSchema.apply(connection);
+      DuckDbSchema.apply(connection); // idempotent: CREATE ... IF NOT EXISTS
+
+      DuckDbSchema.verify(connection);
+    }
+  }
+
+  @Test
+  void namesTheTableAndBothColumnListsWhenTheSchemaDiffers() throws SQLException {
+    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:");
+        Statement statement = connection.createStatement()) {
+      statement.execute(
+          "CREATE TABLE request_aborted (engine VARCHAR, instance VARCHAR, ts TIMESTAMP,"
+              + " source_path VARCHAR, source_line INTEGER, source_offset BIGINT,"
+              + " request_id VARCHAR, request_key VARCHAR, reason VARCHAR)");
+      DuckDbSchema.apply(connection);
+
+      assertThatThrownBy(() -> DuckDbSchema.verify(connection))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("sql/schema and the DuckDB sink disagree on table request_aborted")
+          .hasMessageContaining("source_line BIGINT")
+          .hasMessageContaining("source_line INTEGER");
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package dev.tokentrace.ingest.tail;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tokentrace.event.Engine;
+import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.ingest.TinyParser;
+import dev.tokentrace.parse.LineParser;
+import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.Rejection;
+import org.junit.jupiter.api.Test;
+
+final class SourceParserTest {
+  private final CollectingSink sink = new CollectingSink();
+  private final SourceParser source =
+      new SourceParser("logs/a.log", Engine.SGLANG, new TinyParser(Engine.SGLANG, "sg-0"), sink);
+
+  @Test
+  void countsEventsIgnoredLinesAndRejections() {
+    source.line("A r1", 1, 0);
+    source.line("# banner", 2, 5);
+    source.line("garbage", 3, 14);
+    source.invalid(4, 22, "invalid utf-8 at byte 1", new byte[] {(byte) 0xff});
+    source.finish();
+
+    assertThat(source.counts()).isEqualTo(new ParseCounts(4, 1, 1, 2));
+    assertThat(source.counts().summary()).isEqualTo("parsed=1 ignored=1 rejected=2");
+    assertThat(sink.rejectionMessages())
+        .containsExactly(
+            "logs/a.log:3: sglang: unrecognized line @14",
+            "logs/a.log:4: sglang: invalid utf-8 at byte 1 @22");
+  }
+
+  @Test
+  void passesTheWholeRawLineOfAParserRejectionNotJustTheExcerpt() {
+    String line = "z".repeat(2_000);
+
+    source.line(line, 7, 100);
+
+    assertThat(sink.rejections.get(0).excerpt()).hasSize(Rejection.MAX_EXCERPT);
+    assertThat(sink.raws.get(0)).isEqualTo(line.getBytes(UTF_8));
+  }
+
+  @Test
+  void capsTheRawLineOfAParserRejection() {
+    source.line("q".repeat(LineSplitter.MAX_RAW_BYTES + 10), 1, 0);
+
+    assertThat(sink.raws.get(0)).hasSize(LineSplitter.MAX_RAW_BYTES);
+  }
+
+  @Test
+  void usesTheExcerptAsRawWhenTheParserRejectsAnEarlierLine() {
+    LineParser grouping =
+        new LineParser() {
+          private SourcePosition first;
+
+          @Override
+          public void parse(String line, SourcePosition position, ParseSink parseSink) {
+            if (first == null) {
+              first = position;
+            } else {
+              parseSink.rejected(Rejection.of(first, Engine.VLLM, "dangling record", "held text"));
+            }
+          }
+        };
+    SourceParser grouped = new SourceParser("b.log", Engine.VLLM, grouping, sink);
+
+    grouped.line("first", 1, 0);
+    grouped.line("second", 2, 6);
+
+    assertThat(sink.raws.get(0)).isEqualTo("held text".getBytes(UTF_8));
+  }
+}
