@@ -32,6 +32,7 @@ import picocli.CommandLine.Command;
       CorrelateCommand.class,
       ReportCommand.class,
       SqlCommand.class,
+      SimulateCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class TokentraceMain {
