@@ -1,6 +1,7 @@
 package dev.tokentrace.cli;
 
 import dev.tokentrace.correlate.db.DatabaseSettings;
+import dev.tokentrace.ingest.sink.SinkSettings;
 import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
@@ -32,5 +33,16 @@ final class DatabaseOptions {
 
   DatabaseSettings settings() {
     return DatabaseSettings.from(db, memoryLimit, threads);
+  }
+
+  /** The same file and limits for the Kafka sink (ingest meets correlate only at the file). */
+  SinkSettings sinkSettings() {
+    DatabaseSettings settings = settings();
+    return new SinkSettings(
+        settings.file() == null ? db : settings.file(),
+        settings.memoryLimit(),
+        settings.threads(),
+        SinkSettings.DEFAULT_POLL_TIMEOUT,
+        SinkSettings.DEFAULT_STALL_TIMEOUT);
   }
 }

@@ -28,11 +28,17 @@ import picocli.CommandLine.Command;
       "Errors read 'path:line: engine: reason'. Start with: tokentrace demo"
     },
     subcommands = {
+      DemoCommand.class,
+      ParseCommand.class,
+      ShipCommand.class,
+      SinkCommand.class,
+      IngestCommand.class,
       ClientsCommand.class,
       CorrelateCommand.class,
       ReportCommand.class,
       SqlCommand.class,
       SimulateCommand.class,
+      BrokerCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class TokentraceMain {

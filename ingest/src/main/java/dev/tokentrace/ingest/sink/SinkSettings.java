@@ -24,7 +24,7 @@ public record SinkSettings(
 
   public static final String DEFAULT_MEMORY_LIMIT = "1GB";
   public static final String MEMORY_LIMIT_DOC =
-      "DuckDB memory_limit of the sink (e.g. 512MB, 2GB). DuckDB's own default is 80% of RAM,"
+      "DuckDB memory_limit of the sink (e.g. 512MB, 2GB). DuckDB's own default is 80 percent of RAM,"
           + " too much next to a broker and the inference servers being watched";
 
   public static final int DEFAULT_THREADS = 2;

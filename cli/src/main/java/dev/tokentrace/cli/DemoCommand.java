@@ -1,0 +1,159 @@
+package dev.tokentrace.cli;
+
+import dev.tokentrace.correlate.attribution.AttributionCsvWriter;
+import dev.tokentrace.correlate.attribution.AttributionResult;
+import dev.tokentrace.correlate.attribution.Attributor;
+import dev.tokentrace.correlate.client.ClientLoadResult;
+import dev.tokentrace.correlate.client.ClientLoadSettings;
+import dev.tokentrace.correlate.client.ClientTimingLoader;
+import dev.tokentrace.correlate.db.Database;
+import dev.tokentrace.correlate.report.ReportService;
+import dev.tokentrace.correlate.report.ReportSettings;
+import dev.tokentrace.ingest.Ingest;
+import dev.tokentrace.ingest.IngestSettings;
+import dev.tokentrace.ingest.IngestSummary;
+import dev.tokentrace.ingest.SourceFile;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tokentrace demo}: the main job end to end on the checked-in samples: every engine's sample
+ * logs through an embedded Kafka broker into a fresh DuckDB file, the client timings loaded,
+ * attribution computed and the report printed.
+ */
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
+    showDefaultValues = true,
+    sortOptions = false,
+    description = {
+      "Run the whole pipeline on the checked-in samples: server logs of vLLM, SGLang and"
+          + " TensorRT-LLM -> embedded Kafka broker -> DuckDB, client timings loaded, latency"
+          + " attributed, report printed. The DuckDB file is left for your own SQL."
+    })
+final class DemoCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Mixin AttributionOptions rules = new AttributionOptions();
+
+  @Option(
+      names = "--samples",
+      paramLabel = "DIR",
+      description = "the samples directory (default: samples/ of the tokentrace checkout)")
+  Path samples = defaultSamples();
+
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      description = "where demo.duckdb, attribution.csv and report.md are written (replaced)",
+      defaultValue = "tokentrace-demo")
+  Path out = Path.of("tokentrace-demo");
+
+  @Override
+  public Integer call() throws IOException {
+    long started = System.nanoTime();
+    PrintWriter err = spec.commandLine().getErr();
+    List<SampleScenarios.Scenario> scenarios = SampleScenarios.find(samples);
+    if (scenarios.isEmpty()) {
+      throw new UsageException(samples + ": no sample scenarios (samples/<engine>/<scenario>/)");
+    }
+    Files.createDirectories(out);
+    Path db = out.resolve("demo.duckdb");
+    Files.deleteIfExists(db);
+    Files.deleteIfExists(out.resolve("demo.duckdb.wal"));
+    DatabaseOptions database = new DatabaseOptions();
+    database.db = db;
+
+    err.println("demo: " + scenarios.size() + " scenarios from " + samples);
+    IngestSummary ingested = ingest(scenarios, database, err);
+    try (Database analysis = Database.open(database.settings())) {
+      loadClients(scenarios, analysis, err);
+      AttributionResult attribution =
+          new Attributor(analysis, Clock.systemUTC()).run(rules.settings(), CommandLines.of(spec));
+      Path csv = out.resolve("attribution.csv");
+      new AttributionCsvWriter(analysis).write(csv);
+      err.println("correlate: " + attribution.dataQuality().summary());
+      Path report = out.resolve("report.md");
+      new ReportService(analysis, Clock.systemUTC())
+          .write(ReportSettings.from("md", rules.settings()), CommandLines.of(spec), report);
+      PrintWriter stdout = spec.commandLine().getOut();
+      stdout.println(Files.readString(report));
+      stdout.flush();
+      err.println();
+      err.println("demo: done in " + (System.nanoTime() - started) / 1_000_000 + " ms");
+      err.println("  report:      " + report);
+      err.println("  attribution: " + csv);
+      err.println("  duckdb:      " + db + " (" + ingested.eventsWritten() + " events)");
+      err.println("  try:         ./tokentrace sql --db " + db + " slowest_requests");
+      err.println("               duckdb " + db + " \"SELECT * FROM request_attribution LIMIT 5\"");
+      err.flush();
+    }
+    return ExitCodes.OK;
+  }
+
+  private IngestSummary ingest(
+      List<SampleScenarios.Scenario> scenarios, DatabaseOptions database, PrintWriter err) {
+    ParseOptions parse = new ParseOptions();
+    List<SourceFile> files = new ArrayList<>();
+    for (SampleScenarios.Scenario scenario : scenarios) {
+      parse.instance = scenario.id();
+      parse.engine = scenario.engine().id();
+      String year = scenario.properties().getProperty("year");
+      parse.year = year == null ? null : Integer.valueOf(year.strip());
+      parse.zone = scenario.properties().getProperty("zone", "UTC");
+      files.addAll(SourceFiles.resolve(scenario.serverFiles(), parse));
+    }
+    IngestSettings settings =
+        new IngestSettings(
+            new KafkaOptions().settings(),
+            parse.maxLineBytes,
+            IngestSettings.DEFAULT_ADMIN_TIMEOUT);
+    try (Ingest ingest = Ingest.open(settings)) {
+      if (ingest.broker() != null) {
+        err.println(
+            "kafka: embedded broker on "
+                + ingest.bootstrapServers()
+                + " started in "
+                + ingest.broker().startupTime().toMillis()
+                + " ms");
+      }
+      IngestSummary summary = ingest.run(files, database.sinkSettings());
+      err.println("ingest: " + summary.describe());
+      return summary;
+    }
+  }
+
+  private void loadClients(
+      List<SampleScenarios.Scenario> scenarios, Database analysis, PrintWriter err) {
+    ClientTimingLoader loader = new ClientTimingLoader(analysis, Clock.systemUTC());
+    for (SampleScenarios.Scenario scenario : scenarios) {
+      ClientLoadResult loaded =
+          loader.load(
+              ClientLoadSettings.from(
+                  List.of(scenario.clientFile()),
+                  "csv",
+                  scenario.id(),
+                  null,
+                  CommandLines.of(spec),
+                  null));
+      loaded.messages().forEach(err::println);
+      err.println("clients " + scenario.id() + ": " + loaded.summary());
+    }
+  }
+
+  private static Path defaultSamples() {
+    String home = System.getProperty("tokentrace.home");
+    return home == null ? Path.of("samples") : Path.of(home, "samples");
+  }
+}

@@ -1,0 +1,75 @@
+package dev.tokentrace.cli;
+
+import dev.tokentrace.event.Engine;
+import dev.tokentrace.ingest.tail.LineSplitter;
+import dev.tokentrace.parse.ParseSettings;
+import java.time.ZoneId;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Option;
+
+/** How server logs are read: engine, instance, and what the logs do not say (year, zone). */
+final class ParseOptions {
+  static final String AUTO = "auto";
+  static final double DEFAULT_MAX_REJECT_RATIO = 0.01;
+
+  @Option(
+      names = "--engine",
+      paramLabel = "ENGINE",
+      description =
+          "auto, vllm, sglang or trtllm. auto detects each file's engine from its first lines; an"
+              + " explicit engine that the file contradicts is an error",
+      defaultValue = AUTO)
+  String engine = AUTO;
+
+  @Option(
+      names = "--instance",
+      paramLabel = "NAME",
+      description = ParseSettings.DEFAULT_INSTANCE_DOC,
+      defaultValue = ParseSettings.DEFAULT_INSTANCE)
+  String instance = ParseSettings.DEFAULT_INSTANCE;
+
+  @Option(
+      names = "--zone",
+      paramLabel = "ZONE",
+      description = ParseSettings.DEFAULT_ZONE_DOC + ", e.g. UTC, Europe/Berlin, +08:00",
+      defaultValue = "UTC")
+  String zone = "UTC";
+
+  @Option(
+      names = "--year",
+      paramLabel = "YYYY",
+      description =
+          "year of the first timestamp in logs that print none (vLLM MM-DD); default: the file's"
+              + " modification year, one less when the log starts in a later month than that."
+              + " December to January rollovers inside a log are handled")
+  @Nullable Integer year;
+
+  @Option(
+      names = "--max-line-bytes",
+      paramLabel = "BYTES",
+      description = LineSplitter.MAX_LINE_BYTES_DOC,
+      defaultValue = "" + LineSplitter.DEFAULT_MAX_LINE_BYTES)
+  int maxLineBytes = LineSplitter.DEFAULT_MAX_LINE_BYTES;
+
+  @Option(
+      names = "--max-reject-ratio",
+      paramLabel = "RATIO",
+      description =
+          "share of rejected lines above which the command exits 3 after its summary; rejected"
+              + " lines are never dropped silently",
+      defaultValue = "" + DEFAULT_MAX_REJECT_RATIO)
+  double maxRejectRatio = DEFAULT_MAX_REJECT_RATIO;
+
+  /** The engine the user forced, or null for auto. */
+  @Nullable Engine forcedEngine() {
+    return AUTO.equalsIgnoreCase(engine.strip()) ? null : Engine.fromId(engine);
+  }
+
+  ZoneId zoneId() {
+    try {
+      return ZoneId.of(zone.strip());
+    } catch (java.time.DateTimeException e) {
+      throw new UsageException("--zone '" + zone + "' is not a zone: " + e.getMessage());
+    }
+  }
+}

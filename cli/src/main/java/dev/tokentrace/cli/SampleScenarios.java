@@ -1,0 +1,109 @@
+package dev.tokentrace.cli;
+
+import dev.tokentrace.event.Engine;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.stream.Stream;
+
+/**
+ * The checked-in scenarios under {@code samples/<engine>/<scenario>/}: which files are server
+ * output (everything but the client file, {@code truth.csv}, docs and {@code expected/}) and which
+ * is the client timing file.
+ */
+final class SampleScenarios {
+  static final String CLIENT_FILE = "client_timings.csv";
+
+  /**
+   * Parse settings the logs do not carry ({@code year}, {@code zone}), written by regenerate.sh.
+   */
+  static final String PROPERTIES = "scenario.properties";
+
+  /** One scenario directory. */
+  record Scenario(
+      Engine engine,
+      String name,
+      Path dir,
+      List<Path> serverFiles,
+      Path clientFile,
+      Properties properties) {
+    /** The instance name stamped on its events and the run id of its client file. */
+    String id() {
+      return engine.id() + "-" + name;
+    }
+  }
+
+  private SampleScenarios() {}
+
+  static List<Scenario> find(Path samples) {
+    List<Scenario> scenarios = new ArrayList<>();
+    for (Engine engine : Engine.values()) {
+      Path engineDir = samples.resolve(engine.id());
+      if (!Files.isDirectory(engineDir)) {
+        continue;
+      }
+      for (Path dir : sorted(engineDir)) {
+        if (Files.isRegularFile(dir.resolve(CLIENT_FILE))) {
+          scenarios.add(
+              new Scenario(
+                  engine,
+                  dir.getFileName().toString(),
+                  dir,
+                  serverFiles(dir),
+                  dir.resolve(CLIENT_FILE),
+                  properties(dir)));
+        }
+      }
+    }
+    return scenarios;
+  }
+
+  private static List<Path> serverFiles(Path dir) {
+    try (Stream<Path> files = Files.walk(dir)) {
+      return files
+          .filter(Files::isRegularFile)
+          .filter(file -> !dir.relativize(file).startsWith("expected"))
+          .filter(file -> isServerFile(file.getFileName().toString()))
+          .sorted()
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + dir, e);
+    }
+  }
+
+  static boolean isServerFile(String name) {
+    String lower = name.toLowerCase(Locale.ROOT);
+    return !lower.startsWith("client_")
+        && !lower.equals("truth.csv")
+        && !lower.equals(PROPERTIES)
+        && !lower.endsWith(".md")
+        && !lower.startsWith(".");
+  }
+
+  private static Properties properties(Path dir) {
+    Properties properties = new Properties();
+    Path file = dir.resolve(PROPERTIES);
+    if (Files.isRegularFile(file)) {
+      try (Reader reader = Files.newBufferedReader(file)) {
+        properties.load(reader);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read " + file, e);
+      }
+    }
+    return properties;
+  }
+
+  private static List<Path> sorted(Path dir) {
+    try (Stream<Path> children = Files.list(dir)) {
+      return children.filter(Files::isDirectory).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + dir, e);
+    }
+  }
+}

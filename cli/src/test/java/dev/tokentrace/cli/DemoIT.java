@@ -1,0 +1,68 @@
+package dev.tokentrace.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The quick start's main job, in process: every sample through a real embedded broker into DuckDB,
+ * correlated and reported.
+ */
+final class DemoIT {
+  @TempDir Path out;
+
+  @Test
+  void demoRunsEndToEndAndPrintsTheAttributionReport() throws Exception {
+    CommandLine commandLine = TokentraceMain.commandLine();
+    StringWriter stdout = new StringWriter();
+    StringWriter stderr = new StringWriter();
+    commandLine.setOut(new PrintWriter(stdout));
+    commandLine.setErr(new PrintWriter(stderr));
+
+    int code =
+        commandLine.execute(
+            "demo", "--samples", GoldenSamplesTest.SAMPLES.toString(), "--out", out.toString());
+
+    assertThat(code).as(stderr.toString()).isZero();
+    String report = stdout.toString();
+    assertThat(report)
+        .contains("## Latency attribution")
+        .contains("| component ")
+        .contains("P50 ms")
+        .contains("P95 ms")
+        .containsPattern("\\| network +\\|")
+        .containsPattern("\\| queueing \\(server\\) +\\|")
+        .containsPattern("\\| prefill +\\|")
+        .containsPattern("\\| decode +\\|")
+        .contains("## Bottleneck");
+    assertThat(stderr.toString()).contains("kafka: embedded broker on 127.0.0.1:");
+    assertThat(out.resolve("report.md")).exists();
+    assertThat(Files.readAllLines(out.resolve("attribution.csv")).get(0))
+        .startsWith(
+            "request_key,client_ttft_ms,client_e2e_ms,client_queue_ms,network_ms,queue_ms,"
+                + "prefill_ms,decode_ms,dominant");
+
+    try (Connection connection =
+            DriverManager.getConnection("jdbc:duckdb:" + out.resolve("demo.duckdb"));
+        Statement statement = connection.createStatement();
+        ResultSet rows =
+            statement.executeQuery(
+                "SELECT (SELECT count(*) FROM request_timing), (SELECT count(*) FROM rejects),"
+                    + " (SELECT count(DISTINCT engine) FROM batch_step)")) {
+      rows.next();
+      assertThat(rows.getLong(1)).isPositive();
+      assertThat(rows.getLong(2)).as("sample lines rejected").isZero();
+      assertThat(rows.getLong(3)).as("engines with batch steps").isEqualTo(2);
+    }
+  }
+}

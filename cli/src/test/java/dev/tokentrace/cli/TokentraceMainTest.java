@@ -1,0 +1,108 @@
+package dev.tokentrace.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import picocli.CommandLine;
+
+final class TokentraceMainTest {
+  @TempDir Path dir;
+
+  private final StringWriter stdout = new StringWriter();
+  private final StringWriter stderr = new StringWriter();
+
+  private int run(String... args) {
+    CommandLine commandLine = TokentraceMain.commandLine();
+    commandLine.setOut(new PrintWriter(stdout));
+    commandLine.setErr(new PrintWriter(stderr));
+    return commandLine.execute(args);
+  }
+
+  static Stream<String> commands() {
+    return TokentraceMain.commandLine().getSubcommands().keySet().stream()
+        .filter(name -> !name.equals("help"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("commands")
+  void everyCommandExplainsItselfWithoutFormattingWarnings(String command) {
+    PrintStream original = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      assertThat(run(command, "--help")).isZero();
+    } finally {
+      System.setErr(original);
+    }
+    assertThat(stdout.toString()).contains("Usage: tokentrace " + command);
+    assertThat(captured.toString(StandardCharsets.UTF_8)).doesNotContain("picocli WARN");
+  }
+
+  @Test
+  void unknownCommandIsAUsageError() {
+    assertThat(run("bogus")).isEqualTo(ExitCodes.USAGE);
+  }
+
+  @Test
+  void missingFilesAreAllReportedAtOnceWithExitTwo() {
+    assertThat(run("parse", "nope-1.log", "nope-2.log")).isEqualTo(ExitCodes.USAGE);
+    assertThat(stderr.toString())
+        .contains("nope-1.log: no such file")
+        .contains("nope-2.log: no such file");
+  }
+
+  @Test
+  void aDirectoryIsNotAFile() {
+    assertThat(run("parse", dir.toString())).isEqualTo(ExitCodes.USAGE);
+    assertThat(stderr.toString()).contains(": is a directory, not a file");
+  }
+
+  @Test
+  void unknownFormatSaysWhatWasTried() throws Exception {
+    Path junk = dir.resolve("junk.log");
+    Files.writeString(junk, "hello\nworld\n");
+    assertThat(run("parse", junk.toString())).isEqualTo(ExitCodes.USAGE);
+    assertThat(stderr.toString())
+        .contains("junk.log: no known engine format in its first lines (tried vllm: 0 events");
+  }
+
+  @Test
+  void aWrongEngineIsAnErrorNamingTheDetectedOne() {
+    Path sglang = GoldenSamplesTest.SAMPLES.resolve("sglang/v0.5.6-decode-bound/server.log");
+    assertThat(run("parse", "--engine", "vllm", sglang.toString())).isEqualTo(ExitCodes.USAGE);
+    assertThat(stderr.toString()).contains("looks like sglang, not vllm");
+  }
+
+  @Test
+  void parseExitsThreeWhenRejectsExceedTheTolerance() throws Exception {
+    Path log = dir.resolve("server.log");
+    Files.writeString(
+        log,
+        "INFO 03-02 10:00:10 [loggers.py:123] Engine 000: Avg prompt throughput: 1.0 tokens/s, Avg"
+            + " generation throughput: 2.0 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV"
+            + " cache usage: 1.0%, Prefix cache hit rate: 0.0%\n"
+            + "\u0000\u0001 binary junk\n");
+    assertThat(run("parse", "--engine", "vllm", log.toString())).isEqualTo(ExitCodes.REJECTS);
+    assertThat(stderr.toString())
+        .contains("server.log:2: vllm: binary data")
+        .contains("lines=2 parsed=1 ignored=0 rejected=1 (50.00%)");
+  }
+
+  @Test
+  void shipWithoutABrokerIsAUsageError() {
+    Path log = GoldenSamplesTest.SAMPLES.resolve("sglang/v0.5.6-decode-bound/server.log");
+    assertThat(run("ship", log.toString())).isEqualTo(ExitCodes.USAGE);
+    assertThat(stderr.toString()).contains("ship needs a running broker");
+  }
+}
