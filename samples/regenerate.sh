@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Regenerates every checked-in sample scenario with the simulator, and its expected events.
+# Deterministic: the same simulator and parsers give byte-identical files, so a diff after running
+# this is a real change to review like code. Run from anywhere: ./samples/regenerate.sh
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+tt=./tokentrace
+
+# name | engine | simulate arguments
+scenarios=(
+  "vllm/v0.16-concurrency-sweep|vllm|--scenario concurrency-sweep --format-version 0.16 --requests 32"
+  "vllm/v0.16-network-bound|vllm|--scenario network-bound --format-version 0.16 --requests 60"
+  "vllm/v0.16-warmup|vllm|--scenario warmup --format-version 0.16 --requests 40"
+  "vllm/v0.16-retries|vllm|--scenario retries --format-version 0.16 --requests 48"
+  "vllm/v0.16-textlog-only|vllm|--scenario baseline --format-version 0.16 --requests 30 --otlp false"
+  "vllm/v0.11-prefill-bound|vllm|--scenario prefill-bound --format-version 0.11 --requests 40"
+  "vllm/v0.7-baseline|vllm|--scenario baseline --format-version 0.7 --requests 40"
+  "sglang/v0.5.6-decode-bound|sglang|--scenario decode-bound --format-version 0.5.6 --requests 48 --output-tokens fixed:512"
+  "sglang/v0.5.6-preemption|sglang|--scenario preemption --format-version 0.5.6 --requests 48 --output-tokens fixed:512"
+  "sglang/v0.5.6-heartbeats|sglang|--scenario heartbeats --format-version 0.5.6 --requests 48"
+  "sglang/v0.4.5-baseline|sglang|--scenario baseline --format-version 0.4.5 --requests 40"
+  "trtllm/v1.1-client-queue-bound|trtllm|--scenario client-queue-bound --format-version 1.1 --requests 40 --output-tokens lognormal:48,0.3"
+  "trtllm/v1.1-concurrency-sweep|trtllm|--scenario concurrency-sweep --format-version 1.1 --requests 12 --output-tokens lognormal:48,0.3 --iteration-log false"
+)
+
+seed=100
+for entry in "${scenarios[@]}"; do
+  IFS='|' read -r name engine args <<<"$entry"
+  dir="samples/$name"
+  rm -rf "$dir"
+  seed=$((seed + 1))  # one seed per scenario: request IDs must not collide across scenarios
+  # shellcheck disable=SC2086
+  "$tt" simulate --engine "$engine" --seed "$seed" $args --out "$dir" >/dev/null
+  # parse settings for logs that print no year or zone, from the simulated start (SOURCE.md)
+  year=$(sed -n 's/^- start: \([0-9]\{4\}\)-.*/\1/p' "$dir/SOURCE.md")
+  zone=$(sed -n 's/^- start: .*, log time zone: \(.*\)$/\1/p' "$dir/SOURCE.md")
+  printf 'year=%s\nzone=%s\n' "$year" "$zone" >"$dir/scenario.properties"
+  mkdir -p "$dir/expected"
+  mapfile -t files < <(cd "$dir" && find . -type f ! -name 'client_*' ! -name truth.csv ! -name '*.md' \
+      ! -name scenario.properties ! -path './expected/*' | sed 's|^\./||' | sort)
+  (cd "$dir" && "$root/$tt" parse --engine "$engine" --instance "${engine}-$(basename "$name")" \
+      --year "$year" --zone "$zone" "${files[@]}" >expected/events.jsonl 2>expected/parse-summary.txt) || {
+    echo "parse failed for $dir:"; cat "$dir/expected/parse-summary.txt"; exit 1; }
+  echo "$dir: $(tail -1 "$dir/expected/parse-summary.txt")"
+done
