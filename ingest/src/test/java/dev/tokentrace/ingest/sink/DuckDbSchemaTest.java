@@ -12,9 +12,11 @@ import org.junit.jupiter.api.Test;
 final class DuckDbSchemaTest {
   @Test
   void appliesTheSchemaFilesInIndexOrder() {
+    // correlate adds its own tables after these; the sink only needs its own to come first
     assertThat(DuckDbSchema.schemaFiles())
-        .containsExactly(
-            "001_events.sql", "002_client_timing.sql", "003_rejects.sql", "004_bookkeeping.sql");
+        .startsWith(
+            "001_events.sql", "002_client_timing.sql", "003_rejects.sql", "004_bookkeeping.sql")
+        .isSorted();
   }
 
   @Test
