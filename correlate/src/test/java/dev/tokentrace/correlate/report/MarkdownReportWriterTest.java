@@ -172,7 +172,8 @@ final class MarkdownReportWriterTest {
             List.of(),
             List.of(),
             List.of(),
-            emptyQuality());
+            emptyQuality(),
+            List.of());
     assertThat(render(data))
         .contains(
             "| vllm   | gpu\\|0 evil | request_timing | otlp   |      1 |     1 | n/a         | n/a        |");
@@ -219,7 +220,8 @@ final class MarkdownReportWriterTest {
         List.of(),
         List.of(),
         levels,
-        emptyQuality());
+        emptyQuality(),
+        List.of());
   }
 
   private static ReportData.ConcurrencyLevel level(
@@ -237,6 +239,7 @@ final class MarkdownReportWriterTest {
   }
 
   private static DataQuality emptyQuality() {
-    return new DataQuality(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null);
+    return new DataQuality(
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0, 0, 0, 0, 0, 0, 0);
   }
 }
