@@ -36,8 +36,7 @@ WITH settings AS (
 client AS (
     SELECT run_id, request_key,
            CASE WHEN start_ts IS NOT NULL THEN 'wall' ELSE 'monotonic' END AS client_clock,
-           CASE WHEN start_ts IS NOT NULL THEN epoch_us(start_ts) / 1000.0
-                ELSE start_mono_s * 1000.0 END + coalesce(client_queue_ms, 0.0) AS sent_ms
+           epoch_us(start_ts) AS start_us, start_mono_s, coalesce(client_queue_ms, 0.0) AS queue_ms
     FROM client_timing
     WHERE coalesce(id_kind, 'sent') <> 'local'
       AND (start_ts IS NOT NULL OR start_mono_s IS NOT NULL)
@@ -45,7 +44,7 @@ client AS (
 ),
 timing_arrival AS (
     SELECT request_key, min(instance) AS instance, min(engine) AS engine,
-           min(epoch_us(arrival_ts)) / 1000.0 AS arrival_ms
+           min(epoch_us(arrival_ts)) AS arrival_us, 0.0 AS centring_ms
     FROM request_timing
     WHERE arrival_ts IS NOT NULL
     GROUP BY request_key
@@ -53,18 +52,20 @@ timing_arrival AS (
 ),
 text_arrival AS (
     SELECT request_key, min(instance) AS instance, min(engine) AS engine,
-           min(epoch_us(ts)) / 1000.0
-               + CASE WHEN min(epoch_us(ts)) % 1000000 = 0 THEN 500.0 ELSE 0.0 END AS arrival_ms
+           min(epoch_us(ts)) AS arrival_us,
+           CASE WHEN min(epoch_us(ts)) % 1000000 = 0 THEN 500.0 ELSE 0.0 END AS centring_ms
     FROM request_arrived
     WHERE ts IS NOT NULL
     GROUP BY request_key
     HAVING count(*) = 1
 ),
 server AS (
-    SELECT request_key, instance, engine, 'request_timing' AS server_source, arrival_ms
+    SELECT request_key, instance, engine, 'request_timing' AS server_source, arrival_us,
+           centring_ms
     FROM timing_arrival
     UNION ALL
-    SELECT a.request_key, a.instance, a.engine, 'request_arrived' AS server_source, a.arrival_ms
+    SELECT a.request_key, a.instance, a.engine, 'request_arrived' AS server_source, a.arrival_us,
+           a.centring_ms
     FROM text_arrival a
     WHERE NOT EXISTS (SELECT 1 FROM timing_arrival t WHERE t.request_key = a.request_key)
 ),
@@ -72,8 +73,11 @@ retried AS (
     SELECT request_key FROM request_arrived GROUP BY request_key HAVING count(*) > 1
 ),
 pairs AS (
+    -- wall: difference in whole microseconds first, so epoch magnitudes cost no precision
     SELECT c.run_id, s.instance, s.engine, c.client_clock, s.server_source,
-           s.arrival_ms - c.sent_ms AS d_ms
+           CASE WHEN c.client_clock = 'wall' THEN (s.arrival_us - c.start_us) / 1000.0
+                ELSE s.arrival_us / 1000.0 - c.start_mono_s * 1000.0 END
+               + s.centring_ms - c.queue_ms AS d_ms
     FROM client c
     JOIN server s ON s.request_key = c.request_key
     WHERE NOT EXISTS (SELECT 1 FROM retried r WHERE r.request_key = c.request_key)

@@ -8,8 +8,10 @@
 -- has a record of it: a retry the client may not have recorded. multi_record: more than one
 -- request_timing row of one source_kind with at most one arrival (n > 1 children, two instances,
 -- the same file ingested twice). A key can be of several kinds; the first in this order is shown.
--- None of their rows is attributed (attributed_rows is 0 unless the attribution is stale): duplicates
--- are listed, never double-counted. Client rows with local IDs (never seen by the server) are left out.
+-- Keys seen twice on a side are 'duplicate' in request_attribution and never attributed
+-- (attributed_rows 0): listed, never double-counted. An aborted key with a single arrival and a single
+-- record (the aborted attempt left no record, the retry did) is still attributed, once; it is listed
+-- for review. Client rows with local IDs (never seen by the server) are left out.
 WITH client AS (
     SELECT request_key, count(*) AS client_rows, min(start_ts) AS client_first_start_ts,
            max(start_ts) AS client_last_start_ts
