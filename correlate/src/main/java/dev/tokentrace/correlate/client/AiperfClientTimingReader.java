@@ -9,7 +9,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -102,14 +101,14 @@ final class AiperfClientTimingReader implements ClientTimingReader {
     row.start(start).warmup("warmup".equals(ClientJson.text(metadata, "benchmark_phase")));
     row.status(status(record, metadata));
     JsonNode metrics = record.path("metrics");
-    row.ttft("metrics.time_to_first_token", millis(metrics, "time_to_first_token"))
-        .e2e("metrics.request_latency", millis(metrics, "request_latency"));
+    row.ttft("metrics.time_to_first_token", AiperfMetrics.millis(metrics, "time_to_first_token"))
+        .e2e("metrics.request_latency", AiperfMetrics.millis(metrics, "request_latency"));
     String outputName =
         metrics.has("output_sequence_length") ? "output_sequence_length" : "output_token_count";
-    row.outputTokens("metrics." + outputName, tokens(metrics, outputName));
+    row.outputTokens("metrics." + outputName, AiperfMetrics.tokens(metrics, outputName));
     String promptName =
         metrics.has("input_sequence_length") ? "input_sequence_length" : "error_isl";
-    row.promptTokens("metrics." + promptName, tokens(metrics, promptName));
+    row.promptTokens("metrics." + promptName, AiperfMetrics.tokens(metrics, promptName));
     JsonNode trace = record.path("trace_data");
     row.clientQueue(
         "metrics.http_req_blocked", phase(metrics, "http_req_blocked", trace, "blocked_ns"));
@@ -158,7 +157,7 @@ final class AiperfClientTimingReader implements ClientTimingReader {
     Double dns = phase(metrics, "http_req_dns_lookup", trace, "dns_lookup_ns");
     Double connecting = phase(metrics, "http_req_connecting", trace, "connecting_ns");
     Double connect = dns == null && connecting == null ? null : orZero(dns) + orZero(connecting);
-    Chunks chunks = chunks(metrics);
+    AiperfMetrics.Chunks chunks = AiperfMetrics.chunks(metrics);
     return new ClientDetail(
         ack,
         connect,
@@ -172,7 +171,7 @@ final class AiperfClientTimingReader implements ClientTimingReader {
   /** An HTTP phase: the metric (always exported) or the raw trace's duration in ns. */
   private static @Nullable Double phase(
       JsonNode metrics, String metric, JsonNode trace, String traceField) throws BadField {
-    Double value = millis(metrics, metric);
+    Double value = AiperfMetrics.millis(metrics, metric);
     if (value == null && trace.isObject()) {
       Double nanos = ClientJson.number(trace, traceField, "trace_data." + traceField);
       value = nanos == null ? null : nanos / 1e6;
@@ -183,70 +182,6 @@ final class AiperfClientTimingReader implements ClientTimingReader {
   private static double orZero(@Nullable Double value) {
     return value == null ? 0 : value;
   }
-
-  /** {@code metrics.<name>} in ms: a {@code {value, unit}} pair with a time unit. */
-  private static @Nullable Double millis(JsonNode metrics, String name) throws BadField {
-    JsonNode metric = metrics.get(name);
-    if (metric == null || metric.isNull()) {
-      return null;
-    }
-    if (metric.isNumber()) {
-      return metric.doubleValue();
-    }
-    Double value = ClientJson.number(metric, "value", "metrics." + name);
-    return value == null ? null : value * perMillisecond(name, metric);
-  }
-
-  private static double perMillisecond(String name, JsonNode metric) throws BadField {
-    String unit = ClientJson.text(metric, "unit");
-    switch (unit == null ? "ms" : unit.toLowerCase(Locale.ROOT)) {
-      case "ms":
-        return 1;
-      case "ns":
-        return 1e-6;
-      case "us":
-      case "µs":
-        return 1e-3;
-      case "s":
-      case "sec":
-        return 1e3;
-      default:
-        throw new BadField("bad unit '" + unit + "' for 'metrics." + name + "'");
-    }
-  }
-
-  private static @Nullable Long tokens(JsonNode metrics, String name) throws BadField {
-    JsonNode metric = metrics.get(name);
-    if (metric == null || metric.isNull()) {
-      return null;
-    }
-    return metric.isObject()
-        ? ClientJson.integer(metric, "value", "metrics." + name)
-        : ClientJson.integer(metrics, name, "metrics." + name);
-  }
-
-  /** Content chunks and the longest gap, from {@code inter_chunk_latency} (a list of gaps). */
-  private static @Nullable Chunks chunks(JsonNode metrics) throws BadField {
-    JsonNode metric = metrics.get("inter_chunk_latency");
-    JsonNode values = metric == null ? null : metric.get("value");
-    if (values == null || !values.isArray()) {
-      return null;
-    }
-    double scale = perMillisecond("inter_chunk_latency", metric);
-    double max = 0;
-    for (JsonNode gap : values) {
-      if (!gap.isNumber()) {
-        throw new BadField(
-            "bad 'metrics.inter_chunk_latency' value " + ClientFields.quote(gap.toString()));
-      }
-      Double ms = ClientRow.duration("metrics.inter_chunk_latency", gap.doubleValue() * scale);
-      max = Math.max(max, ms == null ? 0 : ms);
-    }
-    Double maxMs = ClientRow.duration("metrics.inter_chunk_latency", values.isEmpty() ? null : max);
-    return new Chunks(values.size() + 1, maxMs);
-  }
-
-  private record Chunks(int count, @Nullable Double maxMs) {}
 
   private static String withoutBom(String text) {
     return text.startsWith("\uFEFF") ? text.substring(1) : text;

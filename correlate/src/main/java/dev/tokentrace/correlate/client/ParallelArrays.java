@@ -3,14 +3,8 @@ package dev.tokentrace.correlate.client;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,7 +43,7 @@ final class ParallelArrays implements AutoCloseable {
 
   static final int MAX_TEXT = 2000;
 
-  private final Map<String, Column> columns = new LinkedHashMap<>();
+  private final Map<String, SpilledColumn> columns = new LinkedHashMap<>();
   private final Map<String, JsonNode> scalars = new LinkedHashMap<>();
 
   private ParallelArrays() {}
@@ -71,7 +65,7 @@ final class ParallelArrays implements AutoCloseable {
         JsonToken value = parser.nextToken();
         Kind kind = wanted.get(name);
         if (kind != null && value == JsonToken.START_ARRAY) {
-          arrays.columns.put(name, Column.spill(parser, name, kind));
+          arrays.columns.put(name, SpilledColumn.spill(parser, name, kind));
         } else if (value.isScalarValue()) {
           arrays.scalars.put(name, ClientJson.MAPPER.readTree(parser));
         } else {
@@ -93,7 +87,7 @@ final class ParallelArrays implements AutoCloseable {
   /** Element count of every array read, in file order. */
   Map<String, Long> lengths() {
     Map<String, Long> lengths = new LinkedHashMap<>();
-    columns.forEach((name, column) -> lengths.put(name, column.length));
+    columns.forEach((name, column) -> lengths.put(name, column.length()));
     return lengths;
   }
 
@@ -108,117 +102,15 @@ final class ParallelArrays implements AutoCloseable {
   }
 
   private void flush() throws IOException {
-    for (Column column : columns.values()) {
-      column.out.close();
+    for (SpilledColumn column : columns.values()) {
+      column.finish();
     }
   }
 
   @Override
   public void close() {
-    for (Column column : columns.values()) {
-      try {
-        column.out.close();
-        Files.deleteIfExists(column.file);
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot delete " + column.file, e);
-      }
-    }
-  }
-
-  /** One array's spill file. */
-  private static final class Column {
-    private final Kind kind;
-    private final Path file;
-    private final DataOutputStream out;
-    private long length;
-
-    private Column(Kind kind, Path file) throws IOException {
-      this.kind = kind;
-      this.file = file;
-      this.out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file)));
-    }
-
-    static Column spill(JsonParser parser, String name, Kind kind) throws IOException, BadField {
-      Column column = new Column(kind, Files.createTempFile("tokentrace-" + name + "-", ".col"));
-      try {
-        for (JsonToken token = parser.nextToken();
-            token != JsonToken.END_ARRAY;
-            token = parser.nextToken()) {
-          column.write(parser, token, name);
-          column.length++;
-        }
-        return column;
-      } catch (IOException | BadField | RuntimeException e) {
-        column.out.close();
-        Files.deleteIfExists(column.file);
-        throw e;
-      }
-    }
-
-    private void write(JsonParser parser, JsonToken token, String name)
-        throws IOException, BadField {
-      if (kind == Kind.NUMBER) {
-        out.writeDouble(number(parser, token, name));
-      } else if (kind == Kind.TEXT) {
-        writeText(parser, token, name);
-      } else {
-        writeGaps(parser, token, name);
-      }
-    }
-
-    private double number(JsonParser parser, JsonToken token, String name) throws BadField {
-      if (token == JsonToken.VALUE_NULL) {
-        return Double.NaN;
-      }
-      if (!token.isNumeric()) {
-        throw new BadField("bad '" + name + "[" + length + "]' value (not a number)");
-      }
-      try {
-        return parser.getDoubleValue();
-      } catch (IOException e) {
-        throw new BadField("bad '" + name + "[" + length + "]' value (not a number)");
-      }
-    }
-
-    private void writeText(JsonParser parser, JsonToken token, String name)
-        throws IOException, BadField {
-      if (token == JsonToken.VALUE_NULL) {
-        out.writeBoolean(false);
-        return;
-      }
-      if (!token.isScalarValue()) {
-        throw new BadField("bad '" + name + "[" + length + "]' value (not a string)");
-      }
-      String text = parser.getText();
-      out.writeBoolean(true);
-      out.writeUTF(text.length() <= MAX_TEXT ? text : text.substring(0, MAX_TEXT));
-    }
-
-    private void writeGaps(JsonParser parser, JsonToken token, String name)
-        throws IOException, BadField {
-      if (token == JsonToken.VALUE_NULL) {
-        out.writeInt(-1);
-        out.writeDouble(0);
-        out.writeDouble(0);
-        return;
-      }
-      if (token != JsonToken.START_ARRAY) {
-        throw new BadField("bad '" + name + "[" + length + "]' value (not a list)");
-      }
-      int count = 0;
-      double max = 0;
-      double sum = 0;
-      for (JsonToken gap = parser.nextToken();
-          gap != JsonToken.END_ARRAY;
-          gap = parser.nextToken()) {
-        double value = number(parser, gap, name);
-        max = count == 0 ? value : Math.max(max, value);
-        sum += value;
-        count++;
-      }
-      out.writeInt(count);
-      out.writeDouble(max);
-      out.writeDouble(sum);
+    for (SpilledColumn column : columns.values()) {
+      column.delete();
     }
   }
 
@@ -228,16 +120,14 @@ final class ParallelArrays implements AutoCloseable {
     private final Map<String, DataInputStream> inputs = new LinkedHashMap<>();
     private final Map<String, Object> current = new LinkedHashMap<>();
 
-    private Cursor(Map<String, Column> columns) throws IOException {
+    private Cursor(Map<String, SpilledColumn> columns) throws IOException {
       List<DataInputStream> opened = new ArrayList<>();
       try {
-        for (Map.Entry<String, Column> entry : columns.entrySet()) {
-          DataInputStream in =
-              new DataInputStream(
-                  new BufferedInputStream(Files.newInputStream(entry.getValue().file)));
+        for (Map.Entry<String, SpilledColumn> entry : columns.entrySet()) {
+          DataInputStream in = entry.getValue().open();
           opened.add(in);
           inputs.put(entry.getKey(), in);
-          kinds.put(entry.getKey(), entry.getValue().kind);
+          kinds.put(entry.getKey(), entry.getValue().kind());
         }
       } catch (IOException e) {
         for (DataInputStream in : opened) {

@@ -110,16 +110,17 @@ final class MarkdownDataQuality {
               q.ambiguousRows() == 0
                   ? ""
                   : format(
-                      "; %d paired without times among several candidates are left out of the"
+                      "; %d paired without times among several candidates %s left out of the"
                           + " aggregates",
-                      q.ambiguousRows())));
+                      q.ambiguousRows(), q.ambiguousRows() == 1 ? "is" : "are")));
     }
     if (q.unjoinableRows() > 0) {
       notes.add(
           format(
-              "No usable ID: %s carry an ID the server never saw (SGLang bench, LLMPerf, GuideLLM"
+              "No usable ID: %s %s an ID the server never saw (SGLang bench, LLMPerf, GuideLLM"
                   + " without response_id, vLLM bench without --request-id-prefix)%s.",
               Prose.count(q.unjoinableRows(), "client request"),
+              q.unjoinableRows() == 1 ? "carries" : "carry",
               data.settings().match().heuristic()
                   ? " and found no heuristic pair"
                   : "; `tokentrace correlate --match heuristic` pairs them by time and tokens"));
