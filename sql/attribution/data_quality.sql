@@ -4,12 +4,19 @@
 --          arrival_only_rows, client_only_rows, duplicate_rows, duplicate_client_keys,
 --          duplicate_server_keys, suspect_rows, incomplete_rows, derived_rows, token_mismatch_rows,
 --          client_queue_rows, included_rows, server_timing_keys, server_arrival_keys, server_only_keys,
---          client_rejects, server_rejects, join_rate
+--          client_rejects, server_rejects, join_rate, heuristic_rows, ambiguous_rows,
+--          unjoinable_rows, server_retried_keys, clock_estimates, clock_flagged, zone_shifts
 --
 -- join_rate = client rows with any server record (matched, arrival_only or duplicate) / client rows;
 -- NULL when there are no client rows. server_only_keys: keys in request_timing or request_arrived that
 -- no client row has (other tenants, health checks, or a client file not loaded). Client rejects are
--- the rejects rows with engine 'client'. Reads request_attribution: run the attribution first.
+-- the rejects rows with engine 'client'. heuristic_rows: paired by --match heuristic (time window and
+-- token counts, not by ID); ambiguous_rows: of those, paired without times among several candidates
+-- (left out of aggregates). unjoinable_rows: client rows whose ID the server never saw (id_kind local)
+-- and that no heuristic pairing matched. server_retried_keys: keys the server saw arrive more than once
+-- (a client retry with the same ID). clock_estimates, clock_flagged, zone_shifts: rows of
+-- clock_offsets, those with a flag, those whose offset is a whole number of quarter hours.
+-- Reads request_attribution: run the attribution first.
 WITH attribution AS (
     SELECT count(*) AS client_rows,
            count(*) FILTER (WHERE status = 'ok' AND NOT warmup) AS client_ok_rows,
@@ -27,8 +34,18 @@ WITH attribution AS (
            count(*) FILTER (WHERE client_queue_recorded) AS client_queue_rows,
            count(*) FILTER (WHERE included) AS included_rows,
            CAST(count(*) FILTER (WHERE join_status <> 'client_only') AS DOUBLE)
-               / nullif(count(*), 0) AS join_rate
+               / nullif(count(*), 0) AS join_rate,
+           count(*) FILTER (WHERE join_status = 'heuristic') AS heuristic_rows,
+           count(*) FILTER (WHERE exclusion = 'ambiguous match') AS ambiguous_rows,
+           count(*) FILTER (WHERE id_kind = 'local' AND join_status = 'client_only')
+               AS unjoinable_rows
     FROM request_attribution
+),
+clocks AS (
+    SELECT count(*) AS clock_estimates,
+           count(*) FILTER (WHERE flag IS NOT NULL) AS clock_flagged,
+           count(*) FILTER (WHERE zone_shift_minutes IS NOT NULL) AS zone_shifts
+    FROM clock_offsets
 ),
 timing_keys AS (
     SELECT request_key, max(kind_rows) > 1 AS duplicate
@@ -48,9 +65,15 @@ SELECT a.client_rows, a.client_ok_rows, a.warmup_rows, a.client_error_rows, a.ma
        (SELECT count(*) FROM timing_keys) AS server_timing_keys,
        (SELECT count(DISTINCT request_key) FROM request_arrived) AS server_arrival_keys,
        (SELECT count(*) FROM server_keys k
-         WHERE NOT EXISTS (SELECT 1 FROM client_timing c WHERE c.request_key = k.request_key))
+         WHERE NOT EXISTS (SELECT 1 FROM client_timing c WHERE c.request_key = k.request_key)
+           AND NOT EXISTS (SELECT 1 FROM request_matches m
+                           WHERE m.server_request_key = k.request_key))
            AS server_only_keys,
        (SELECT count(*) FROM rejects WHERE engine = 'client') AS client_rejects,
        (SELECT count(*) FROM rejects WHERE engine IS DISTINCT FROM 'client') AS server_rejects,
-       a.join_rate
+       a.join_rate, a.heuristic_rows, a.ambiguous_rows, a.unjoinable_rows,
+       (SELECT count(*) FROM (SELECT request_key FROM request_arrived GROUP BY request_key
+                              HAVING count(*) > 1)) AS server_retried_keys,
+       k.clock_estimates, k.clock_flagged, k.zone_shifts
 FROM attribution a
+CROSS JOIN clocks k

@@ -17,12 +17,20 @@
 --                     Client queueing competes on its own: it is the load generator's wait, with a
 --                     different remedy (client concurrency) from the server's queue (scheduling, batch).
 -- Rules:
---   join     one request_timing row per key is picked (the one with the most of queue/prefill/decode,
---            then by source_kind); a key with more than one client row, or with more than one
---            request_timing row of one source_kind (retries, n > 1 children, two instances), is
---            'duplicate': listed, never attributed, never double-counted. A key known only from
---            request_arrived (vLLM text logs: 1 s timestamps, no durations) is 'arrival_only', low
---            confidence, server components NULL. No server record at all: 'client_only'.
+--   join     by request_key (the one RequestKeys.normalize on both sides), except rows whose ID the
+--            server never saw (client_timing.id_kind 'local'); with --match heuristic, also by the
+--            one-to-one pairs in request_matches (join_status 'heuristic', confidence 'heuristic').
+--            One request_timing row per key is picked (the one with the most of queue/prefill/decode,
+--            then by source_kind). A key with more than one client row (a client retry), more than
+--            one request_timing row of one source_kind (n > 1 children, two instances) or more than
+--            one request_arrived row (the server saw the ID twice: a retry) is 'duplicate':
+--            listed with duplicate_reason, never attributed, never double-counted. A key known only
+--            from request_arrived (vLLM text logs: 1 s timestamps, no durations) is 'arrival_only',
+--            low confidence, server components NULL. No server record at all: 'client_only'.
+--   clock    clock_offset_ms: the run's offset for the matched instance and the row's clock (wall for
+--            start_ts, monotonic for start_mono_s), else the run's estimate with most pairs
+--            (clock_offsets.sql); aligned_start_ts = the start on the server clock (a wall start
+--            without an estimate is taken as in sync; a monotonic one stays NULL).
 --   derived  a source without prefill or decode (vLLM V0 spans, formats/vllm.md section 4.3) gets
 --            prefill = server_ttft - queue and decode = server_e2e - server_ttft, server_derived = true.
 --   suspect  network_ms < -greatest(:negative_tolerance_ms, :negative_tolerance_pct % of client_e2e_ms),
@@ -30,8 +38,9 @@
 --            The value is kept as computed, never clamped.
 --   warm-up  the client's warmup flag, or among the first :warmup_first_n requests (by start time)
 --            of its run and concurrency level.
---   included status ok, not warm-up, matched, every component present, not suspect; otherwise
---            exclusion names the first failed rule in that order.
+--   included status ok, not warm-up, matched or heuristic, not an ambiguous heuristic match (no times
+--            and several candidates), every component present, not suspect; otherwise exclusion
+--            names the first failed rule in that order.
 INSERT INTO request_attribution BY NAME
 WITH settings AS (
     SELECT coalesce(CAST(:negative_tolerance_ms AS DOUBLE), 5.0)  AS tolerance_ms,
@@ -40,12 +49,24 @@ WITH settings AS (
 ),
 client AS (
     SELECT c.*,
-           count(*) OVER (PARTITION BY c.request_key) AS client_rows,
+           coalesce(m.server_request_key,
+                    CASE WHEN coalesce(c.id_kind, 'sent') <> 'local' THEN c.request_key END) AS join_key,
+           m.server_request_key IS NOT NULL AS heuristic_match,
+           m.cost AS match_cost, m.candidates AS match_candidates, m.time_diff_ms AS match_time_diff_ms,
+           CASE WHEN coalesce(c.id_kind, 'sent') = 'local' THEN 1
+                ELSE count(*) OVER (PARTITION BY c.request_key, coalesce(c.id_kind, 'sent') = 'local')
+           END AS client_rows,
+           CASE WHEN c.start_ts IS NOT NULL THEN 'wall'
+                WHEN c.start_mono_s IS NOT NULL THEN 'monotonic' END AS client_clock,
            row_number() OVER (
                PARTITION BY c.run_id, c.concurrency
                ORDER BY c.start_ts NULLS LAST, c.start_mono_s NULLS LAST, c.source_path, c.source_line
            ) AS run_order
     FROM client_timing c
+    LEFT JOIN request_matches m
+           ON m.run_id = c.run_id
+          AND m.client_source_path = c.source_path
+          AND m.client_source_line = c.source_line
 ),
 timing_kinds AS (
     SELECT request_key, source_kind, count(*) AS kind_rows
@@ -74,10 +95,20 @@ arrival AS (
     FROM request_arrived
     GROUP BY request_key
 ),
+instance_offsets AS (
+    SELECT run_id, client_clock, instance, offset_ms FROM clock_offsets
+),
+run_offsets AS (
+    SELECT run_id, client_clock, arg_max(offset_ms, used_pairs) AS offset_ms
+    FROM clock_offsets
+    GROUP BY run_id, client_clock
+),
 joined AS (
     SELECT c.run_id, c.client_format, c.source_path AS client_source_path,
            c.source_line AS client_source_line, c.request_id, c.request_key, c.start_ts,
            c.concurrency, c.status, c.prompt_tokens, c.output_tokens, c.client_rows,
+           coalesce(c.id_kind, 'sent') AS id_kind, c.match_cost, c.match_candidates,
+           c.match_time_diff_ms, c.start_mono_s, c.client_clock,
            c.warmup OR c.run_order <= s.warmup_first_n AS warmup,
            c.ttft_ms AS client_ttft_ms, c.e2e_ms AS client_e2e_ms,
            coalesce(c.client_queue_ms, 0.0) AS client_queue_ms,
@@ -85,9 +116,18 @@ joined AS (
            coalesce(t.server_rows, 0) AS server_rows,
            coalesce(a.arrival_rows, 0) AS arrival_rows,
            CASE WHEN t.request_key IS NULL AND a.request_key IS NULL THEN 'client_only'
-                WHEN c.client_rows > 1 OR coalesce(t.server_duplicate, false) THEN 'duplicate'
+                WHEN c.client_rows > 1 OR coalesce(t.server_duplicate, false)
+                     OR coalesce(a.arrival_rows, 0) > 1 THEN 'duplicate'
+                WHEN t.request_key IS NOT NULL AND c.heuristic_match THEN 'heuristic'
                 WHEN t.request_key IS NOT NULL THEN 'matched'
                 ELSE 'arrival_only' END AS join_status,
+           nullif(concat_ws(', ',
+               CASE WHEN c.client_rows > 1 THEN 'client rows' END,
+               CASE WHEN coalesce(t.server_duplicate, false) THEN 'server records' END,
+               CASE WHEN coalesce(a.arrival_rows, 0) > 1 THEN 'server arrivals' END), '')
+               AS duplicate_candidates,
+           CASE WHEN t.request_key IS NULL AND a.request_key IS NULL THEN NULL
+                WHEN c.heuristic_match THEN 'heuristic' ELSE 'id' END AS match_method,
            coalesce(t.engine, a.engine) AS engine,
            coalesce(t.instance, a.instance) AS instance,
            CASE WHEN t.request_key IS NOT NULL THEN t.source_kind
@@ -99,26 +139,44 @@ joined AS (
            s.tolerance_ms, s.tolerance_pct
     FROM client c
     CROSS JOIN settings s
-    LEFT JOIN timing t ON t.request_key = c.request_key
-    LEFT JOIN arrival a ON a.request_key = c.request_key
+    LEFT JOIN timing t ON t.request_key = c.join_key
+    LEFT JOIN arrival a ON a.request_key = c.join_key
+),
+aligned AS (
+    SELECT j.*,
+           coalesce(io.offset_ms, ro.offset_ms) AS clock_offset_ms
+    FROM joined j
+    LEFT JOIN instance_offsets io
+           ON io.run_id = j.run_id AND io.client_clock = j.client_clock AND io.instance = j.instance
+    LEFT JOIN run_offsets ro ON ro.run_id = j.run_id AND ro.client_clock = j.client_clock
 ),
 server AS (
     SELECT j.*,
-           CASE WHEN join_status = 'matched' THEN t_request_id END AS server_request_id,
-           CASE WHEN join_status = 'matched' THEN t_source_path END AS server_source_path,
-           CASE WHEN join_status = 'matched' THEN t_source_line END AS server_source_line,
-           CASE WHEN join_status = 'matched' THEN t_output_tokens END AS server_output_tokens,
-           CASE WHEN join_status = 'matched' THEN t_ttft_ms END AS server_ttft_ms,
-           CASE WHEN join_status = 'matched' THEN t_e2e_ms END AS server_e2e_ms,
-           CASE WHEN join_status = 'matched' THEN t_queue_ms END AS queue_ms,
-           CASE WHEN join_status = 'matched'
+           join_status IN ('matched', 'heuristic') AS paired,
+           CASE WHEN join_status = 'duplicate' THEN duplicate_candidates END AS duplicate_reason,
+           CASE WHEN start_ts IS NOT NULL
+                THEN start_ts + to_microseconds(CAST(round(coalesce(clock_offset_ms, 0.0) * 1000)
+                                                     AS BIGINT))
+                WHEN start_mono_s IS NOT NULL AND clock_offset_ms IS NOT NULL
+                THEN make_timestamp(CAST(round((start_mono_s * 1000.0 + clock_offset_ms) * 1000)
+                                         AS BIGINT))
+           END AS aligned_start_ts,
+           CASE WHEN join_status IN ('matched', 'heuristic') THEN t_request_id END AS server_request_id,
+           CASE WHEN join_status IN ('matched', 'heuristic') THEN t_source_path END AS server_source_path,
+           CASE WHEN join_status IN ('matched', 'heuristic') THEN t_source_line END AS server_source_line,
+           CASE WHEN join_status IN ('matched', 'heuristic') THEN t_output_tokens END
+               AS server_output_tokens,
+           CASE WHEN join_status IN ('matched', 'heuristic') THEN t_ttft_ms END AS server_ttft_ms,
+           CASE WHEN join_status IN ('matched', 'heuristic') THEN t_e2e_ms END AS server_e2e_ms,
+           CASE WHEN join_status IN ('matched', 'heuristic') THEN t_queue_ms END AS queue_ms,
+           CASE WHEN join_status IN ('matched', 'heuristic')
                 THEN coalesce(t_prefill_ms, t_ttft_ms - t_queue_ms) END AS prefill_ms,
-           CASE WHEN join_status = 'matched'
+           CASE WHEN join_status IN ('matched', 'heuristic')
                 THEN coalesce(t_decode_ms, t_e2e_ms - t_ttft_ms) END AS decode_ms,
-           join_status = 'matched'
+           join_status IN ('matched', 'heuristic')
                AND ((t_prefill_ms IS NULL AND t_ttft_ms - t_queue_ms IS NOT NULL)
                     OR (t_decode_ms IS NULL AND t_e2e_ms - t_ttft_ms IS NOT NULL)) AS server_derived
-    FROM joined j
+    FROM aligned j
 ),
 components AS (
     SELECT s.*,
@@ -128,7 +186,7 @@ components AS (
                 THEN (client_e2e_ms - client_ttft_ms) / (output_tokens - 1) END AS mlt_ms,
            CASE WHEN coalesce(server_output_tokens, output_tokens) > 1
                 THEN decode_ms / (coalesce(server_output_tokens, output_tokens) - 1) END AS tpot_ms,
-           join_status = 'matched' AND server_output_tokens IS NOT NULL AND output_tokens IS NOT NULL
+           paired AND server_output_tokens IS NOT NULL AND output_tokens IS NOT NULL
                AND server_output_tokens <> output_tokens AS token_mismatch
     FROM server s
 ),
@@ -155,6 +213,8 @@ judged AS (
                 WHEN join_status = 'client_only' THEN 'no server record'
                 WHEN join_status = 'duplicate' THEN 'duplicate key'
                 WHEN join_status = 'arrival_only' THEN 'no server durations'
+                WHEN join_status = 'heuristic' AND match_time_diff_ms IS NULL
+                     AND match_candidates > 1 THEN 'ambiguous match'
                 WHEN network_ms IS NULL OR network_ttft_ms IS NULL THEN 'incomplete timing'
                 WHEN e2e_reason IS NOT NULL OR ttft_reason IS NOT NULL THEN 'suspect'
            END AS exclusion
@@ -162,7 +222,8 @@ judged AS (
 )
 SELECT run_id, client_format, client_source_path, client_source_line, request_id, request_key,
        start_ts, concurrency, status, warmup, join_status,
-       CASE WHEN join_status = 'matched' AND network_ms IS NOT NULL AND network_ttft_ms IS NOT NULL
+       CASE WHEN join_status = 'heuristic' THEN 'heuristic'
+            WHEN join_status = 'matched' AND network_ms IS NOT NULL AND network_ttft_ms IS NOT NULL
                 THEN 'high'
             WHEN join_status IN ('matched', 'arrival_only') THEN 'low' END AS confidence,
        client_rows, server_rows, arrival_rows, engine, instance, server_source, server_request_id,
@@ -171,5 +232,6 @@ SELECT run_id, client_format, client_source_path, client_source_line, request_id
        client_ttft_ms, client_e2e_ms, client_queue_ms, client_queue_recorded, network_ttft_ms,
        network_ms, queue_ms, prefill_ms, decode_ms, server_derived, server_ttft_ms, server_e2e_ms,
        mlt_ms, tpot_ms, dominant, suspect, suspect_reason,
-       exclusion IS NULL AS included, exclusion
+       exclusion IS NULL AS included, exclusion, id_kind, match_method, match_cost,
+       match_candidates, duplicate_reason, clock_offset_ms, aligned_start_ts
 FROM judged

@@ -6,14 +6,16 @@
 -- client_only: the server never logged the key (failed or retried requests, wrong ID mapping).
 -- server_only: a server key no client row has (other tenants, health checks), one row per key from
 -- request_timing or request_arrived. arrival_only: known only from text-log arrivals, no durations.
--- duplicate: a key with several client rows or several server records; never attributed.
+-- duplicate: a key with several client rows, server records or server arrivals; never attributed
+-- (queries/retried_requests says which). Rows paired by --match heuristic count as paired; server
+-- keys they took are not server_only.
 -- Client kinds read request_attribution: run the attribution first.
 WITH client_side AS (
     SELECT join_status AS kind, request_key, request_id, run_id, engine, instance,
            client_source_path AS source_path, client_source_line AS source_line, client_rows,
            server_rows
     FROM request_attribution
-    WHERE join_status <> 'matched'
+    WHERE join_status NOT IN ('matched', 'heuristic')
 ),
 server_records AS (
     SELECT request_key, request_id, engine, instance, source_path, source_line FROM request_timing
@@ -26,6 +28,7 @@ server_side AS (
            count(*) OVER (PARTITION BY request_key) AS server_rows
     FROM server_records r
     WHERE NOT EXISTS (SELECT 1 FROM client_timing c WHERE c.request_key = r.request_key)
+      AND NOT EXISTS (SELECT 1 FROM request_matches m WHERE m.server_request_key = r.request_key)
     QUALIFY row_number() OVER (PARTITION BY request_key ORDER BY source_path, source_line) = 1
 )
 SELECT kind, request_key, request_id, run_id, engine, instance, source_path, source_line,

@@ -56,7 +56,10 @@ public final class AttributionCsvWriter {
           "token_mismatch",
           "server_derived",
           "included",
-          "exclusion");
+          "exclusion",
+          "match_method",
+          "duplicate_reason",
+          "clock_offset_ms");
 
   private static final CSVFormat CSV = CSVFormat.RFC4180.builder().setRecordSeparator('\n').get();
 

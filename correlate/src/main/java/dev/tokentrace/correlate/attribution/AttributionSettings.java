@@ -10,9 +10,13 @@ import org.jspecify.annotations.Nullable;
  *     larger
  * @param warmupFirstN requests per run and concurrency level (by start time) treated as warm-up, on
  *     top of those the client flagged
+ * @param match how client and server requests are paired (by ID, or also heuristically)
  */
 public record AttributionSettings(
-    double negativeToleranceMs, double negativeTolerancePct, int warmupFirstN) {
+    double negativeToleranceMs,
+    double negativeTolerancePct,
+    int warmupFirstN,
+    MatchSettings match) {
   public static final String NEGATIVE_TOLERANCE_MS_DOC =
       "a pair whose network time is below -max(this, the percentage option of the client time) is suspect (ID or clock"
           + " mismatch) and left out of aggregates";
@@ -28,6 +32,9 @@ public record AttributionSettings(
   public static final int WARMUP_FIRST_N_DEFAULT = 0;
 
   public AttributionSettings {
+    if (match == null) {
+      throw new IllegalArgumentException("match is null");
+    }
     if (!(negativeToleranceMs >= 0) || Double.isInfinite(negativeToleranceMs)) {
       throw new IllegalArgumentException(
           "negativeToleranceMs must be finite and >= 0: " + negativeToleranceMs);
@@ -39,6 +46,17 @@ public record AttributionSettings(
     if (warmupFirstN < 0) {
       throw new IllegalArgumentException("warmupFirstN must be >= 0: " + warmupFirstN);
     }
+  }
+
+  /** Pairing by ID only. */
+  public AttributionSettings(
+      double negativeToleranceMs, double negativeTolerancePct, int warmupFirstN) {
+    this(negativeToleranceMs, negativeTolerancePct, warmupFirstN, MatchSettings.defaults());
+  }
+
+  /** These rules with another pairing. */
+  public AttributionSettings withMatch(MatchSettings value) {
+    return new AttributionSettings(negativeToleranceMs, negativeTolerancePct, warmupFirstN, value);
   }
 
   /** The defaults. */

@@ -10,6 +10,7 @@ import dev.tokentrace.correlate.db.Runs;
 import dev.tokentrace.correlate.db.SqlCatalog;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -17,13 +18,17 @@ import java.util.List;
 import java.util.Map;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.reflect.ConstructorMapper;
+import org.jdbi.v3.core.statement.Update;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the attribution: replaces {@code request_attribution} with the join of client and server
- * records computed by {@code sql/attribution/per_request.sql}, and records the run and its settings
- * in {@code runs}, in one transaction. Java orchestrates; every formula is in the SQL. Thread-safe.
+ * Runs the attribution, in one transaction: estimates the client-server clock offsets from requests
+ * paired by ID ({@code sql/attribution/clock_offsets.sql} into {@code clock_offsets}), with {@code
+ * --match heuristic} pairs the requests no ID joins ({@link HeuristicMatcher} into {@code
+ * request_matches}), replaces {@code request_attribution} with the join computed by {@code
+ * sql/attribution/per_request.sql}, and records the run and its settings in {@code runs}. Java
+ * orchestrates; every formula is in the SQL. Thread-safe.
  */
 public final class Attributor {
   /** {@code runs.kind} of an attribution run. */
@@ -31,6 +36,9 @@ public final class Attributor {
 
   private static final Logger log = LoggerFactory.getLogger(Attributor.class);
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final List<String> CLOCK_PARAMETERS =
+      List.of(
+          "outlier_mads", "min_window_ms", "zone_tolerance_ms", "max_offset_ms", "max_spread_ms");
 
   private final Database database;
   private final Clock clock;
@@ -68,6 +76,17 @@ public final class Attributor {
       Handle handle, AttributionSettings settings, String command, Instant started)
       throws SQLException {
     handle.execute("DELETE FROM request_attribution");
+    handle.execute("DELETE FROM request_matches");
+    handle.execute("DELETE FROM clock_offsets");
+    Update offsets = handle.createUpdate(SqlCatalog.get(Queries.CLOCK_OFFSETS));
+    for (String parameter : CLOCK_PARAMETERS) {
+      offsets.bindNull(parameter, Types.DOUBLE); // the SQL's documented defaults
+    }
+    offsets.execute();
+    if (settings.match().heuristic()) {
+      long pairs = HeuristicMatcher.match(handle, settings);
+      log.info("correlate: {} request(s) paired by --match heuristic", pairs);
+    }
     handle
         .createUpdate(SqlCatalog.get(Queries.PER_REQUEST))
         .bind("negative_tolerance_ms", settings.negativeToleranceMs())
@@ -92,6 +111,18 @@ public final class Attributor {
                     .one());
   }
 
+  /** The clock offset estimates of the current attribution, with a hint per flag. */
+  public List<ClockOffset> clockOffsets() {
+    return database
+        .jdbi()
+        .withHandle(
+            handle ->
+                handle
+                    .createQuery(SqlCatalog.get(Queries.CLOCK_OFFSET_LIST))
+                    .map(ConstructorMapper.of(ClockOffset.class))
+                    .list());
+  }
+
   /** Every attributed request, in client file order; meant for tests and small runs. */
   public List<RequestAttribution> requests() {
     return database
@@ -110,6 +141,12 @@ public final class Attributor {
     params.put("negative_tolerance_ms", settings.negativeToleranceMs());
     params.put("negative_tolerance_pct", settings.negativeTolerancePct());
     params.put("warmup_first_n", settings.warmupFirstN());
+    params.put("match", settings.match().mode().id());
+    if (settings.match().heuristic()) {
+      params.put("match_window_ms", settings.match().windowMs());
+      params.put("match_output_token_tolerance", settings.match().outputTokenTolerance());
+      params.put("match_prompt_token_tolerance", settings.match().promptTokenTolerance());
+    }
     try {
       return JSON.writeValueAsString(params);
     } catch (JsonProcessingException e) {

@@ -29,16 +29,24 @@ public record DataQuality(
     long serverOnlyKeys,
     long clientRejects,
     long serverRejects,
-    @Nullable Double joinRate) {
+    @Nullable Double joinRate,
+    long heuristicRows,
+    long ambiguousRows,
+    long unjoinableRows,
+    long serverRetriedKeys,
+    long clockEstimates,
+    long clockFlagged,
+    long zoneShifts) {
 
   /** The one summary line of {@code tokentrace correlate}. */
   public String summary() {
     return String.format(
         Locale.ROOT,
-        "requests=%d matched=%d attributed=%d arrival_only=%d client_only=%d duplicate=%d suspect=%d"
-            + " warmup=%d server_only=%d join_rate=%s",
+        "requests=%d matched=%d heuristic=%d attributed=%d arrival_only=%d client_only=%d"
+            + " duplicate=%d suspect=%d warmup=%d server_only=%d clock_flags=%d join_rate=%s",
         clientRows,
         matchedRows,
+        heuristicRows,
         includedRows,
         arrivalOnlyRows,
         clientOnlyRows,
@@ -46,6 +54,7 @@ public record DataQuality(
         suspectRows,
         warmupRows,
         serverOnlyKeys,
+        clockFlagged,
         joinRate == null ? "n/a" : String.format(Locale.ROOT, "%.1f%%", 100 * joinRate));
   }
 }

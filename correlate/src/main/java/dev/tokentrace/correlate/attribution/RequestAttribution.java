@@ -38,4 +38,9 @@ public record RequestAttribution(
     @Nullable String suspectReason,
     boolean tokenMismatch,
     boolean included,
-    @Nullable String exclusion) {}
+    @Nullable String exclusion,
+    @Nullable String idKind,
+    @Nullable String matchMethod,
+    @Nullable Integer matchCandidates,
+    @Nullable String duplicateReason,
+    @Nullable Double clockOffsetMs) {}

@@ -68,7 +68,16 @@ final class AppendingSink implements ClientTimingSink {
       number(rows, row.clientQueueMs());
       number(rows, row.promptTokens());
       number(rows, row.concurrency());
-      rows.append(row.status()).append(row.warmup()).endRow();
+      rows.append(row.status()).append(row.warmup()).append(row.idKind().id());
+      ClientDetail detail = row.detail();
+      number(rows, detail.ackMs());
+      number(rows, detail.connectMs());
+      number(rows, detail.sendMs());
+      number(rows, detail.waitMs());
+      number(rows, detail.receiveMs());
+      number(rows, detail.chunks());
+      number(rows, detail.itlMaxMs());
+      rows.endRow();
     } catch (SQLException e) {
       throw new IllegalStateException("cannot append " + row.source() + " to client_timing", e);
     }

@@ -13,6 +13,7 @@ final class ClientFields {
       Pattern.compile("[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?");
   private static final Pattern COUNT = Pattern.compile("\\+?\\d{1,10}");
   private static final int MAX_QUOTED = 40;
+  private static final int MAX_ERROR = 120;
 
   private ClientFields() {}
 
@@ -83,6 +84,24 @@ final class ClientFields {
       return ClientTiming.STATUS_OK;
     }
     return text.length() <= 200 ? text : text.substring(0, 199) + "…";
+  }
+
+  /**
+   * {@code error: <text>} for a failed request: the last non-blank line of the client's error (a
+   * Python traceback ends with the exception), shortened to {@value #MAX_ERROR} characters.
+   */
+  static String errorStatus(String text) {
+    String last = "";
+    for (String line : text.split("\\R")) {
+      if (!line.isBlank()) {
+        last = line.strip();
+      }
+    }
+    if (last.isEmpty()) {
+      last = "failed";
+    }
+    String shortened = last.length() <= MAX_ERROR ? last : last.substring(0, MAX_ERROR - 1) + "…";
+    return "error: " + shortened;
   }
 
   /** A value for a message: in double quotes, shortened. */

@@ -8,11 +8,14 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What {@code tokentrace clients} loads: files of one client format, as one run.
+ * What {@code tokentrace clients} loads: client files, as one run.
  *
+ * @param format a format id ({@link ClientTimingReaders#formats()}) for every file, or {@value
+ *     ClientTimingReaders#AUTO} to detect each file's format by content
  * @param runId the run's id, or null for {@code clients-<UTC time>}
  * @param concurrency the level for rows whose file has none (a run at a fixed concurrency)
  * @param command the command line, recorded in {@code runs} for reproducibility
+ * @param read what some readers need and the file does not say (vLLM bench request-id prefix)
  */
 public record ClientLoadSettings(
     List<Path> files,
@@ -20,9 +23,12 @@ public record ClientLoadSettings(
     @Nullable String runId,
     @Nullable Integer concurrency,
     String command,
-    double maxRejectRatio) {
-  public static final String FORMAT_DOC = "client file format: csv (more in later releases)";
-  public static final String FORMAT_DEFAULT = CsvClientTimingReader.FORMAT;
+    double maxRejectRatio,
+    ClientReadSettings read) {
+  public static final String FORMAT_DOC =
+      "client file format: auto (detect each file by content), csv, aiperf, vllm-bench, guidellm,"
+          + " genai-perf, sglang-bench or llmperf";
+  public static final String FORMAT_DEFAULT = ClientTimingReaders.AUTO;
 
   public static final String MAX_REJECT_RATIO_DOC =
       "share of rejected rows above which the command exits 3 after loading";
@@ -37,6 +43,7 @@ public record ClientLoadSettings(
     files = List.copyOf(requireNonNull(files, "files is null"));
     requireNonNull(format, "format is null");
     requireNonNull(command, "command is null");
+    requireNonNull(read, "read is null");
     if (files.isEmpty()) {
       throw new IllegalArgumentException("files is empty: give at least one client file");
     }
@@ -52,6 +59,17 @@ public record ClientLoadSettings(
     }
   }
 
+  /** Settings without reader settings (no vLLM bench prefix). */
+  public ClientLoadSettings(
+      List<Path> files,
+      String format,
+      @Nullable String runId,
+      @Nullable Integer concurrency,
+      String command,
+      double maxRejectRatio) {
+    this(files, format, runId, concurrency, command, maxRejectRatio, ClientReadSettings.DEFAULTS);
+  }
+
   /** The settings the CLI options give; null options take the defaults. */
   public static ClientLoadSettings from(
       List<Path> files,
@@ -60,12 +78,28 @@ public record ClientLoadSettings(
       @Nullable Integer concurrency,
       String command,
       @Nullable Double maxRejectRatio) {
+    return from(files, format, runId, concurrency, command, maxRejectRatio, null);
+  }
+
+  /**
+   * The settings the CLI options give, with {@code --request-id-prefix} for vLLM bench files; null
+   * options take the defaults.
+   */
+  public static ClientLoadSettings from(
+      List<Path> files,
+      @Nullable String format,
+      @Nullable String runId,
+      @Nullable Integer concurrency,
+      String command,
+      @Nullable Double maxRejectRatio,
+      @Nullable String requestIdPrefix) {
     return new ClientLoadSettings(
         files,
         format == null ? FORMAT_DEFAULT : format,
         runId,
         concurrency,
         command,
-        maxRejectRatio == null ? MAX_REJECT_RATIO_DEFAULT : maxRejectRatio);
+        maxRejectRatio == null ? MAX_REJECT_RATIO_DEFAULT : maxRejectRatio,
+        new ClientReadSettings(requestIdPrefix));
   }
 }

@@ -12,6 +12,9 @@ import org.jspecify.annotations.Nullable;
  * include {@code clientQueueMs}, the time it then waited inside the client before being sent
  * (DESIGN.md: client_ttft = client_queue + network_ttft + queue + prefill). Timings and token
  * counts may be null only for a failed request ({@code status} other than {@value #STATUS_OK}).
+ *
+ * <p>{@code idKind} says whether the server can know {@code requestId} (and so whether the row can
+ * be joined by key); {@code detail} holds what only some clients record (HTTP phases, chunks).
  */
 public record ClientTiming(
     SourcePosition source,
@@ -26,7 +29,9 @@ public record ClientTiming(
     @Nullable Integer promptTokens,
     @Nullable Integer concurrency,
     String status,
-    boolean warmup) {
+    boolean warmup,
+    IdKind idKind,
+    ClientDetail detail) {
   /** The status of a request that completed; anything else is the client's error text. */
   public static final String STATUS_OK = "ok";
 
@@ -35,6 +40,8 @@ public record ClientTiming(
     requireNonNull(requestId, "requestId is null");
     requireNonNull(requestKey, "requestKey is null");
     requireNonNull(status, "status is null");
+    requireNonNull(idKind, "idKind is null");
+    requireNonNull(detail, "detail is null");
     if (requestId.isBlank()) {
       throw new IllegalArgumentException("requestId is blank");
     }
@@ -55,6 +62,39 @@ public record ClientTiming(
     if (STATUS_OK.equals(status) && (ttftMs == null || e2eMs == null || outputTokens == null)) {
       throw new IllegalArgumentException("ttftMs, e2eMs and outputTokens are required when ok");
     }
+  }
+
+  /** A row of our CSV: an ID the client sent, no transport detail. */
+  public ClientTiming(
+      SourcePosition source,
+      String requestId,
+      String requestKey,
+      @Nullable Instant startTs,
+      @Nullable Double startMonoS,
+      @Nullable Double ttftMs,
+      @Nullable Double e2eMs,
+      @Nullable Integer outputTokens,
+      @Nullable Double clientQueueMs,
+      @Nullable Integer promptTokens,
+      @Nullable Integer concurrency,
+      String status,
+      boolean warmup) {
+    this(
+        source,
+        requestId,
+        requestKey,
+        startTs,
+        startMonoS,
+        ttftMs,
+        e2eMs,
+        outputTokens,
+        clientQueueMs,
+        promptTokens,
+        concurrency,
+        status,
+        warmup,
+        IdKind.SENT,
+        ClientDetail.NONE);
   }
 
   /** True when the request completed. */
@@ -80,7 +120,9 @@ public record ClientTiming(
         promptTokens,
         level,
         status,
-        warmup);
+        warmup,
+        idKind,
+        detail);
   }
 
   private static void nonNegative(String field, @Nullable Number value) {

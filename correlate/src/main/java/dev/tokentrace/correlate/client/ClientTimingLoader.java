@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
@@ -44,33 +45,38 @@ public final class ClientTimingLoader {
 
   private final Database database;
   private final Clock clock;
-  private final Function<String, ClientTimingReader> readers;
+  private final BiFunction<Path, ClientLoadSettings, ClientTimingReader> readers;
 
   public ClientTimingLoader(Database database, Clock clock) {
-    this(database, clock, ClientTimingReaders::forFormat);
+    this.database = requireNonNull(database, "database is null");
+    this.clock = requireNonNull(clock, "clock is null");
+    this.readers =
+        (file, settings) -> ClientTimingReaders.forFile(file, settings.format(), settings.read());
   }
 
-  /** With another reader lookup; tests use it to fail in the middle of a file. */
+  /** With another reader lookup by format id; tests use it to fail in the middle of a file. */
   ClientTimingLoader(Database database, Clock clock, Function<String, ClientTimingReader> readers) {
     this.database = requireNonNull(database, "database is null");
     this.clock = requireNonNull(clock, "clock is null");
-    this.readers = requireNonNull(readers, "readers is null");
+    requireNonNull(readers, "readers is null");
+    this.readers = (file, settings) -> readers.apply(settings.format());
   }
 
   /**
    * Loads the files of {@code settings} as one run.
    *
-   * @throws IllegalArgumentException for an unknown format or a run id already taken
+   * @throws IllegalArgumentException for an unknown format, files whose format {@code auto} cannot
+   *     detect (all of them listed, with every format tried), or a run id already taken
    * @throws java.io.UncheckedIOException naming a file that cannot be read
    * @throws IllegalStateException naming the database when DuckDB fails
    */
   public ClientLoadResult load(ClientLoadSettings settings) {
-    ClientTimingReader reader = readers.apply(settings.format());
+    Map<Path, ClientTimingReader> fileReaders = readers(settings);
     Instant started = clock.instant();
     try (DuckDBConnection connection = database.newConnection()) {
       connection.setAutoCommit(false);
       try {
-        ClientLoadResult result = new Load(connection, reader, settings, started).run();
+        ClientLoadResult result = new Load(connection, fileReaders, settings, started).run();
         connection.commit();
         log.info("clients: {}", result.summary());
         return result;
@@ -84,6 +90,25 @@ public final class ClientTimingLoader {
     }
   }
 
+  /** Each file's reader; every file that cannot be given one is reported in one message. */
+  private Map<Path, ClientTimingReader> readers(ClientLoadSettings settings) {
+    Map<Path, ClientTimingReader> fileReaders = new LinkedHashMap<>();
+    List<String> problems = new ArrayList<>();
+    for (Path file : settings.files()) {
+      try {
+        fileReaders.put(file, readers.apply(file, settings));
+      } catch (IllegalArgumentException e) {
+        if (problems.isEmpty() || !problems.contains(e.getMessage())) {
+          problems.add(e.getMessage());
+        }
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(String.join("\n", problems));
+    }
+    return fileReaders;
+  }
+
   private static void rollback(DuckDBConnection connection, Exception cause) {
     try {
       connection.rollback();
@@ -95,22 +120,20 @@ public final class ClientTimingLoader {
   /** One load: the transaction's connection and what it has done so far. */
   private static final class Load {
     private final DuckDBConnection connection;
-    private final ClientTimingReader reader;
+    private final Map<Path, ClientTimingReader> readers;
     private final ClientLoadSettings settings;
     private final Instant started;
-    private final String fileKind;
     private final List<String> messages = new ArrayList<>();
 
     Load(
         DuckDBConnection connection,
-        ClientTimingReader reader,
+        Map<Path, ClientTimingReader> readers,
         ClientLoadSettings settings,
         Instant started) {
       this.connection = connection;
-      this.reader = reader;
+      this.readers = readers;
       this.settings = settings;
       this.started = started;
-      this.fileKind = "client:" + reader.format();
     }
 
     ClientLoadResult run() throws SQLException {
@@ -122,19 +145,21 @@ public final class ClientTimingLoader {
               connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "client_timing");
           DuckDBAppender rejects =
               connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "rejects")) {
-        AppendingSink.Target target =
-            new AppendingSink.Target(
-                rows, rejects, runId, reader.format(), settings.concurrency(), started);
         for (Planned planned : plan) {
+          AppendingSink.Target target =
+              new AppendingSink.Target(
+                  rows, rejects, runId, planned.reader().format(), settings.concurrency(), started);
           results.add(read(planned, new AppendingSink(target, messages)));
         }
       } // closing flushes the Appenders inside the transaction, before run_files and commit
-      for (ClientLoadResult.FileResult result : results) {
+      for (int i = 0; i < results.size(); i++) {
+        ClientLoadResult.FileResult result = results.get(i);
         if (result.skipped() == null) {
           Runs.insertFile(
               connection,
               runId,
-              new Runs.RunFile(result.path(), fileKind, null, result.bytes(), result.sha256()));
+              new Runs.RunFile(
+                  result.path(), plan.get(i).kind(), null, result.bytes(), result.sha256()));
         }
       }
       long rows = results.stream().mapToLong(ClientLoadResult.FileResult::rows).sum();
@@ -163,8 +188,9 @@ public final class ClientTimingLoader {
       List<Planned> plan = new ArrayList<>();
       Set<String> seen = new HashSet<>();
       for (Path file : settings.files()) {
+        ClientTimingReader reader = readers.get(file);
         FileFingerprint fingerprint = FileFingerprint.of(file);
-        String earlier = Runs.runWithFile(connection, fingerprint.sha256(), fileKind);
+        String earlier = Runs.runWithFile(connection, fingerprint.sha256(), kind(reader));
         String skipped =
             earlier != null
                 ? "already loaded by run " + earlier
@@ -174,14 +200,14 @@ public final class ClientTimingLoader {
         if (skipped != null) {
           note(file + ": client: file skipped: " + skipped);
         }
-        plan.add(new Planned(file, fingerprint, skipped));
+        plan.add(new Planned(file, reader, fingerprint, skipped));
       }
       return plan;
     }
 
     private ClientLoadResult.FileResult read(Planned planned, AppendingSink sink) {
       if (planned.skipped() == null) {
-        reader.read(planned.file(), sink);
+        planned.reader().read(planned.file(), sink);
       }
       return new ClientLoadResult.FileResult(
           planned.file().toString(),
@@ -194,7 +220,11 @@ public final class ClientTimingLoader {
 
     private @Nullable String params() {
       Map<String, Object> params = new LinkedHashMap<>();
-      params.put("format", reader.format());
+      params.put("format", settings.format());
+      Map<String, String> formats = new LinkedHashMap<>();
+      readers.forEach((file, reader) -> formats.put(file.toString(), reader.format()));
+      params.put("formats", formats);
+      params.put("request_id_prefix", settings.read().requestIdPrefix());
       params.put("concurrency", settings.concurrency());
       params.put("max_reject_ratio", settings.maxRejectRatio());
       params.put("files", settings.files().stream().map(Path::toString).toList());
@@ -213,5 +243,14 @@ public final class ClientTimingLoader {
     }
   }
 
-  private record Planned(Path file, FileFingerprint fingerprint, @Nullable String skipped) {}
+  private static String kind(ClientTimingReader reader) {
+    return "client:" + reader.format();
+  }
+
+  private record Planned(
+      Path file, ClientTimingReader reader, FileFingerprint fingerprint, @Nullable String skipped) {
+    String kind() {
+      return ClientTimingLoader.kind(reader);
+    }
+  }
 }

@@ -3,8 +3,9 @@ package dev.tokentrace.correlate.client;
 import java.nio.file.Path;
 
 /**
- * Reads one benchmark client's per-request file (our CSV today; AIPerf, vLLM bench, GuideLLM and
- * GenAI-Perf files later). Implementations are stateless and thread-safe.
+ * Reads one benchmark client's per-request file (our CSV, AIPerf, vLLM bench, GuideLLM, GenAI-Perf,
+ * SGLang bench, LLMPerf). Implementations hold only their immutable settings and are thread-safe.
+ * {@link ClientTimingReaders} creates them by format id and detects the format of a file.
  */
 public interface ClientTimingReader {
   /**
@@ -13,15 +14,15 @@ public interface ClientTimingReader {
   String format();
 
   /**
-   * Whether a file starting with {@code head} (its first few KB, decoded leniently) looks like this
-   * format; used by {@code --format auto}.
+   * Whether a file starting with {@code head} (its first 64 KB) looks like this format, and if not,
+   * why not; used by {@code --format auto}.
    */
-  boolean recognizes(String head);
+  Recognition recognize(FileHead head);
 
   /**
    * Reads every row of {@code file} into {@code sink}. Bad content becomes {@link ClientRejection}s
-   * with path and line, never an exception; every line is a row, a rejection, blank, or covered by
-   * a warning.
+   * with path and line (for JSON formats the request's ordinal in the file), never an exception;
+   * every request is a row, a rejection, or covered by a warning.
    *
    * @throws java.io.UncheckedIOException naming the file when it cannot be read at all
    */

@@ -43,9 +43,15 @@ final class CsvClientTimingReader implements ClientTimingReader {
   }
 
   @Override
-  public boolean recognizes(String head) {
-    String firstLine = head.lines().findFirst().orElse("").toLowerCase(java.util.Locale.ROOT);
-    return firstLine.contains("request_id") && firstLine.contains("ttft_ms");
+  public Recognition recognize(FileHead head) {
+    String firstLine = head.firstLine().toLowerCase(java.util.Locale.ROOT);
+    if (!head.isJsonObject()
+        && !head.isJsonArray()
+        && firstLine.contains("request_id")
+        && firstLine.contains("ttft_ms")) {
+      return Recognition.yes();
+    }
+    return Recognition.no("first line is not a CSV header with request_id and ttft_ms");
   }
 
   @Override

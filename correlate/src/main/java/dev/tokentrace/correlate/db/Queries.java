@@ -5,6 +5,12 @@ public final class Queries {
   /** Recomputes {@code request_attribution} from client and server tables. */
   public static final String PER_REQUEST = "attribution/per_request";
 
+  /** Recomputes {@code clock_offsets} from requests paired by ID. */
+  public static final String CLOCK_OFFSETS = "attribution/clock_offsets";
+
+  /** Candidate server requests for client rows without a usable ID (--match heuristic). */
+  public static final String HEURISTIC_CANDIDATES = "attribution/heuristic_candidates";
+
   /** Client-side FTL, MLT, E2E and server TPOT percentiles, overall and per concurrency. */
   public static final String CORE_METRICS = "attribution/core_metrics";
 
@@ -31,6 +37,15 @@ public final class Queries {
 
   /** Client-only, server-only and duplicate-key requests. */
   public static final String UNMATCHED_REQUESTS = "queries/unmatched_requests";
+
+  /** The clock offset estimates with a hint per flag. */
+  public static final String CLOCK_OFFSET_LIST = "queries/clock_offsets";
+
+  /** Keys seen more than once on either side: retries, n > 1 children, repeated records. */
+  public static final String RETRIED_REQUESTS = "queries/retried_requests";
+
+  /** Each paired request against the engine_stats and batch_step snapshots before it. */
+  public static final String REQUEST_SNAPSHOTS = "queries/request_snapshots";
 
   /** The N slowest attributed requests with their breakdown. */
   public static final String SLOWEST_REQUESTS = "queries/slowest_requests";

@@ -1,5 +1,6 @@
 package dev.tokentrace.correlate.report;
 
+import dev.tokentrace.correlate.attribution.ClockOffset;
 import dev.tokentrace.correlate.attribution.DataQuality;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,8 +8,9 @@ import java.util.Locale;
 
 /**
  * The report's data-quality notes: join rate, unmatched requests on both sides, duplicates, suspect
- * pairs, low-confidence sources, warm-up and rejected input. A note with a zero count is left out,
- * except the join and suspect lines, which are always shown.
+ * pairs, low-confidence sources, heuristic pairs, rows without a usable ID, retries, clock offsets
+ * (with what a flagged one means), warm-up and rejected input. A note with a zero count is left
+ * out, except the join and suspect lines, which are always shown.
  */
 final class MarkdownDataQuality {
   private MarkdownDataQuality() {}
@@ -53,6 +55,8 @@ final class MarkdownDataQuality {
                 + " of the aggregates.",
             q.suspectRows()));
     lowConfidence(data, q, notes);
+    pairing(data, q, notes);
+    clocks(data, notes);
     counts(q, notes);
     StringBuilder out = new StringBuilder("## Data quality\n\n");
     for (String note : notes) {
@@ -92,6 +96,60 @@ final class MarkdownDataQuality {
               "Token counts differ between client and server for %s (did the client count SSE"
                   + " heartbeats or empty chunks as tokens?).",
               Prose.count(q.tokenMismatchRows(), "request")));
+    }
+  }
+
+  /** Heuristic pairs, rows no ID can join, and retries the server saw. */
+  private static void pairing(ReportData data, DataQuality q, List<String> notes) {
+    if (q.heuristicRows() > 0) {
+      notes.add(
+          format(
+              "Heuristic matches: %s paired by time window and token counts (--match heuristic),"
+                  + " not by ID; labelled `heuristic` in join_status and confidence%s.",
+              Prose.count(q.heuristicRows(), "request"),
+              q.ambiguousRows() == 0
+                  ? ""
+                  : format(
+                      "; %d paired without times among several candidates %s left out of the"
+                          + " aggregates",
+                      q.ambiguousRows(), q.ambiguousRows() == 1 ? "is" : "are")));
+    }
+    if (q.unjoinableRows() > 0) {
+      notes.add(
+          format(
+              "No usable ID: %s %s an ID the server never saw (SGLang bench, LLMPerf, GuideLLM"
+                  + " without response_id, vLLM bench without --request-id-prefix)%s.",
+              Prose.count(q.unjoinableRows(), "client request"),
+              q.unjoinableRows() == 1 ? "carries" : "carry",
+              data.settings().match().heuristic()
+                  ? " and found no heuristic pair"
+                  : "; `tokentrace correlate --match heuristic` pairs them by time and tokens"));
+    }
+    if (q.serverRetriedKeys() > 0) {
+      notes.add(
+          format(
+              "Retries: %s arrived at the server more than once (a client retrying with the same"
+                  + " ID); listed as duplicates, never attributed: `tokentrace sql"
+                  + " retried_requests`.",
+              Prose.count(q.serverRetriedKeys(), "request key")));
+    }
+  }
+
+  /** One note per clock offset estimate; a flagged one says what to do. */
+  private static void clocks(ReportData data, List<String> notes) {
+    for (ClockOffset clock : data.clocks()) {
+      notes.add(
+          format(
+              "Clock, run %s on %s (%s client clock): server minus client %+.1f ms, spread %.1f ms,"
+                  + " %d of %d ID-paired requests%s.",
+              clock.runId(),
+              clock.instance(),
+              clock.clientClock(),
+              clock.offsetMs(),
+              clock.spreadMs(),
+              clock.usedPairs(),
+              clock.pairs(),
+              clock.flag() == null ? "" : format(" [%s]: %s", clock.flag(), clock.hint())));
     }
   }
 

@@ -3,6 +3,7 @@ package dev.tokentrace.correlate.report;
 import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.correlate.attribution.AttributionSettings;
+import dev.tokentrace.correlate.attribution.ClockOffset;
 import dev.tokentrace.correlate.attribution.DataQuality;
 import java.time.Instant;
 import java.util.List;
@@ -12,7 +13,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Everything a report shows, gathered once by {@link ReportService} from the SQL of {@code sql/}
  * (each nested record is one row of the named file) so that every {@link ReportWriter} renders the
- * same numbers. Durations in ms; shares as fractions; timestamps UTC.
+ * same numbers. Durations in ms; shares as fractions; timestamps UTC. {@code clocks} are the rows
+ * of queries/clock_offsets.
  */
 public record ReportData(
     String database,
@@ -23,7 +25,8 @@ public record ReportData(
     List<Metric> coreMetrics,
     List<Component> components,
     List<ConcurrencyLevel> concurrency,
-    DataQuality quality) {
+    DataQuality quality,
+    List<ClockOffset> clocks) {
   /** One row of attribution/environment_sources. */
   public record Source(
       String engine,
@@ -95,6 +98,7 @@ public record ReportData(
     components = List.copyOf(components);
     concurrency = List.copyOf(concurrency);
     requireNonNull(quality, "quality is null");
+    clocks = List.copyOf(clocks);
   }
 
   /** The component rows of one grouping ({@code all}, {@code run}, {@code concurrency}, ...). */

@@ -1,6 +1,7 @@
 package dev.tokentrace.correlate.report;
 
 import dev.tokentrace.correlate.attribution.AttributionSettings;
+import dev.tokentrace.correlate.attribution.ClockOffset;
 import dev.tokentrace.correlate.attribution.DataQuality;
 import dev.tokentrace.correlate.db.Database;
 import dev.tokentrace.correlate.db.Queries;
@@ -41,7 +42,8 @@ final class ReportDataLoader {
                   handle
                       .createQuery(SqlCatalog.get(Queries.DATA_QUALITY))
                       .map(ConstructorMapper.of(DataQuality.class))
-                      .one());
+                      .one(),
+                  list(handle, Queries.CLOCK_OFFSET_LIST, ClockOffset.class));
             });
   }
 

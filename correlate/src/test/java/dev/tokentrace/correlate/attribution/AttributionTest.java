@@ -179,12 +179,14 @@ final class AttributionTest {
         .usingRecursiveComparison()
         .ignoringFields("joinRate")
         .isEqualTo(
-            new DataQuality(12, 10, 1, 1, 6, 1, 2, 3, 1, 1, 1, 0, 1, 1, 3, 4, 9, 3, 2, 1, 1, null));
+            new DataQuality(
+                12, 10, 1, 1, 6, 1, 2, 3, 1, 1, 1, 0, 1, 1, 3, 4, 9, 3, 2, 1, 1, null, 0, 0, 0, 0,
+                1, 1, 0));
     assertThat(quality.joinRate()).isCloseTo(10.0 / 12, EXACT);
     assertThat(quality.summary())
         .isEqualTo(
-            "requests=12 matched=6 attributed=4 arrival_only=1 client_only=2 duplicate=3 suspect=1"
-                + " warmup=1 server_only=2 join_rate=83.3%");
+            "requests=12 matched=6 heuristic=0 attributed=4 arrival_only=1 client_only=2 duplicate=3"
+                + " suspect=1 warmup=1 server_only=2 clock_flags=1 join_rate=83.3%");
     assertThat(result.runId()).startsWith("correlate-20260301T130000Z");
     String params =
         database
@@ -197,7 +199,8 @@ final class AttributionTest {
                         .one());
     assertThat(params)
         .isEqualTo(
-            "{\"negative_tolerance_ms\":5.0,\"negative_tolerance_pct\":1.0,\"warmup_first_n\":0}");
+            "{\"negative_tolerance_ms\":5.0,\"negative_tolerance_pct\":1.0,\"warmup_first_n\":0,"
+                + "\"match\":\"id\"}");
   }
 
   @Test

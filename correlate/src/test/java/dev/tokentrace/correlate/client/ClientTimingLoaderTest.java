@@ -129,7 +129,10 @@ final class ClientTimingLoaderTest {
                 SHA256));
     assertThat(TestQueries.one(database, String.class, "SELECT params FROM runs"))
         .isEqualTo(
-            "{\"format\":\"csv\",\"concurrency\":1,\"max_reject_ratio\":0.5,\"files\":[\""
+            "{\"format\":\"csv\",\"formats\":{\""
+                + file
+                + "\":\"csv\"},\"request_id_prefix\":null,\"concurrency\":1,"
+                + "\"max_reject_ratio\":0.5,\"files\":[\""
                 + file
                 + "\"]}");
   }
@@ -197,8 +200,8 @@ final class ClientTimingLoaderTest {
           }
 
           @Override
-          public boolean recognizes(String head) {
-            return true;
+          public Recognition recognize(FileHead head) {
+            return Recognition.yes();
           }
 
           @Override
@@ -218,10 +221,83 @@ final class ClientTimingLoaderTest {
   }
 
   @Test
+  void detectsEachFilesFormatAndStoresWhatTheReadersFound() throws Exception {
+    Path csv = write("run.csv", CONTENT);
+    Path aiperf =
+        write(
+            "profile_export.jsonl",
+            AiperfClientTimingReaderTest.completed("u-1", 1_772_366_400_000_000_000L, 80.25, 850.5)
+                + "\n");
+    Path bench =
+        write(
+            "bench.json",
+            VllmBenchClientTimingReaderTest.HEAD + VllmBenchClientTimingReaderTest.ARRAYS);
+    ClientLoadResult result =
+        loader.load(
+            ClientLoadSettings.from(
+                List.of(csv, aiperf, bench), "auto", null, null, "clients", 1.0, "bench-9-"));
+
+    assertThat(result.rows()).isEqualTo(2 + 1 + 3);
+    assertThat(
+            TestQueries.rows(
+                database,
+                "SELECT client_format, count(*) AS n, min(id_kind) AS kind FROM client_timing"
+                    + " GROUP BY ALL ORDER BY client_format"))
+        .containsExactly(
+            Map.of("client_format", "aiperf", "n", 1L, "kind", "sent"),
+            Map.of("client_format", "csv", "n", 2L, "kind", "sent"),
+            Map.of("client_format", "vllm-bench", "n", 3L, "kind", "rebuilt"));
+    assertThat(
+            TestQueries.rows(
+                database,
+                "SELECT request_key, ack_ms, http_connect_ms, http_send_ms, http_wait_ms,"
+                    + " http_receive_ms, chunks, itl_max_ms, client_queue_ms FROM client_timing"
+                    + " WHERE client_format = 'aiperf'"))
+        .containsExactly(
+            Map.of(
+                "request_key", "u-1",
+                "ack_ms", 12.5,
+                "http_connect_ms", 1.25,
+                "http_send_ms", 0.5,
+                "http_wait_ms", 70.0,
+                "http_receive_ms", 770.0,
+                "chunks", 4,
+                "itl_max_ms", 31.25,
+                "client_queue_ms", 2.5));
+    assertThat(
+            TestQueries.column(database, String.class, "SELECT kind FROM run_files ORDER BY path"))
+        .containsExactly("client:vllm-bench", "client:aiperf", "client:csv");
+    assertThat(
+            TestQueries.column(
+                database,
+                String.class,
+                "SELECT request_id FROM client_timing WHERE client_format = 'vllm-bench'"
+                    + " ORDER BY source_line"))
+        .containsExactly("bench-9-0", "bench-9-1", "bench-9-2");
+  }
+
+  @Test
+  void namesEveryFileWhoseFormatCannotBeDetectedBeforeLoadingAnything() throws Exception {
+    Path good = write("run.csv", CONTENT);
+    Path first = write("a.txt", "hello\n");
+    Path second = write("b.json", "{\"hello\": 1}");
+    assertThatThrownBy(
+            () ->
+                loader.load(
+                    ClientLoadSettings.from(
+                        List.of(good, first, second), null, null, null, "x", null)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(first + ": client: no client format recognized (give --format)")
+        .hasMessageContaining(second + ": client: no client format recognized (give --format)");
+    assertThat(TestQueries.one(database, Long.class, "SELECT count(*) FROM runs")).isZero();
+  }
+
+  @Test
   void settingsDefaults() {
     ClientLoadSettings settings =
         ClientLoadSettings.from(List.of(Path.of("a.csv")), null, null, null, "x", null);
-    assertThat(settings.format()).isEqualTo("csv");
+    assertThat(settings.format()).isEqualTo("auto");
+    assertThat(settings.read().requestIdPrefix()).isNull();
     assertThat(settings.runId()).isNull();
     assertThat(settings.concurrency()).isNull();
     assertThat(settings.maxRejectRatio()).isEqualTo(0.01);
@@ -234,6 +310,13 @@ final class ClientTimingLoaderTest {
     assertThat(settings)
         .isEqualTo(
             new ClientLoadSettings(List.of(Path.of("a.csv")), "csv", "run-1", 8, "cmd", 0.2));
+    assertThat(
+            ClientLoadSettings.from(
+                    List.of(Path.of("b.json")), "vllm-bench", null, null, "cmd", null, "bench-x-")
+                .read())
+        .isEqualTo(new ClientReadSettings("bench-x-"));
+    assertThatThrownBy(() -> new ClientReadSettings(""))
+        .hasMessageContaining("requestIdPrefix must be 1-200 characters");
     assertThatThrownBy(() -> ClientLoadSettings.from(List.of(), null, null, null, "x", null))
         .hasMessageContaining("files is empty");
     assertThatThrownBy(

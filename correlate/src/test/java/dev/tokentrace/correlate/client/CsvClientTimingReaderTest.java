@@ -225,11 +225,18 @@ final class CsvClientTimingReaderTest {
 
   @Test
   void recognizesItsHeader() {
-    assertThat(reader.recognizes(HEADER + "\n" + GOOD)).isTrue();
-    assertThat(reader.recognizes("{\"metadata\":{\"x_request_id\":\"a\"}}")).isFalse();
-    assertThat(ClientTimingReaders.forFormat(" CSV ")).isSameAs(ClientTimingReaders.all().get(0));
-    assertThatThrownBy(() -> ClientTimingReaders.forFormat("aiperf"))
-        .hasMessage("unknown client format 'aiperf' (known: csv)");
+    assertThat(reader.recognize(head(HEADER + "\n" + GOOD)).matches()).isTrue();
+    assertThat(reader.recognize(head("{\"metadata\":{\"x_request_id\":\"a\"}}")).matches())
+        .isFalse();
+    assertThat(ClientTimingReaders.forFormat(" CSV ").format()).isEqualTo("csv");
+    assertThatThrownBy(() -> ClientTimingReaders.forFormat("jmeter"))
+        .hasMessage(
+            "unknown client format 'jmeter' (known: auto, csv, aiperf, genai-perf, guidellm,"
+                + " sglang-bench, vllm-bench, llmperf)");
+  }
+
+  private static FileHead head(String text) {
+    return FileHead.of(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
   }
 
   private CollectingSink read(String... lines) throws Exception {

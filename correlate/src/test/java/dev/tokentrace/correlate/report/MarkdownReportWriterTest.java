@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tokentrace.correlate.attribution.AttributionSettings;
+import dev.tokentrace.correlate.attribution.ClockOffset;
 import dev.tokentrace.correlate.attribution.DataQuality;
 import dev.tokentrace.correlate.attribution.HandComputedDataset;
 import dev.tokentrace.correlate.db.Database;
@@ -172,10 +173,64 @@ final class MarkdownReportWriterTest {
             List.of(),
             List.of(),
             List.of(),
-            emptyQuality());
+            emptyQuality(),
+            List.of());
     assertThat(render(data))
         .contains(
             "| vllm   | gpu\\|0 evil | request_timing | otlp   |      1 |     1 | n/a         | n/a        |");
+  }
+
+  @Test
+  void explainsHeuristicPairsUnusableIdsRetriesAndClockFlags() throws Exception {
+    DataQuality quality =
+        new DataQuality(
+            10, 10, 0, 0, 4, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 6, 5, 0, 0, 0, 0, 0.9, 3, 1, 1, 2, 1, 1,
+            1);
+    ClockOffset clock =
+        new ClockOffset(
+            "bench",
+            "gpu-0",
+            "vllm",
+            "wall",
+            "request_timing",
+            9,
+            8,
+            1,
+            10_800_041.0,
+            1.5,
+            10_800_039.0,
+            10_800_044.0,
+            180,
+            "zone",
+            "the clocks differ by 180 min: a log time zone (or date) set wrong");
+    ReportData data =
+        new ReportData(
+            "x.duckdb",
+            Instant.parse("2026-03-01T13:00:00Z"),
+            AttributionSettings.defaults(),
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of(),
+            quality,
+            List.of(clock));
+    String report = render(data).replaceAll("\\s+", " ");
+    assertThat(report)
+        .contains(
+            "Heuristic matches: 3 requests paired by time window and token counts (--match"
+                + " heuristic), not by ID; labelled `heuristic` in join_status and confidence; 1"
+                + " paired without times among several candidates is left out of the aggregates.")
+        .contains(
+            "No usable ID: 1 client request carries an ID the server never saw (SGLang bench,"
+                + " LLMPerf, GuideLLM without response_id, vLLM bench without"
+                + " --request-id-prefix); `tokentrace correlate --match heuristic` pairs them by"
+                + " time and tokens.")
+        .contains("Retries: 2 request keys arrived at the server more than once")
+        .contains(
+            "Clock, run bench on gpu-0 (wall client clock): server minus client +10800041.0 ms,"
+                + " spread 1.5 ms, 8 of 9 ID-paired requests [zone]: the clocks differ by 180 min:"
+                + " a log time zone (or date) set wrong.");
   }
 
   @Test
@@ -219,7 +274,8 @@ final class MarkdownReportWriterTest {
         List.of(),
         List.of(),
         levels,
-        emptyQuality());
+        emptyQuality(),
+        List.of());
   }
 
   private static ReportData.ConcurrencyLevel level(
@@ -237,6 +293,7 @@ final class MarkdownReportWriterTest {
   }
 
   private static DataQuality emptyQuality() {
-    return new DataQuality(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null);
+    return new DataQuality(
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0, 0, 0, 0, 0, 0, 0);
   }
 }

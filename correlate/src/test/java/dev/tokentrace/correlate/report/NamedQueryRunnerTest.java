@@ -83,7 +83,8 @@ final class NamedQueryRunnerTest {
   void runsAnyQueryGivenWithItsDirectory() {
     assertThat(run("sql/attribution/data_quality.sql", Map.of(), QueryOutputFormat.CSV))
         .startsWith("client_rows,client_ok_rows,")
-        .contains("\n12,10,1,1,6,1,2,3,1,1,1,0,1,1,3,4,9,3,2,1,1,0.8333333333333334\n");
+        .contains(
+            "\n12,10,1,1,6,1,2,3,1,1,1,0,1,1,3,4,9,3,2,1,1,0.8333333333333334,0,0,0,0,1,1,0\n");
   }
 
   @Test
@@ -92,7 +93,8 @@ final class NamedQueryRunnerTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
             "unknown query 'slowest_request': did you mean 'slowest_requests'? (known:"
-                + " attribution_summary, concurrency_sensitivity, slowest_requests, unmatched_requests)");
+                + " attribution_summary, clock_offsets, concurrency_sensitivity, request_snapshots,"
+                + " retried_requests, slowest_requests, unmatched_requests)");
   }
 
   @Test
@@ -123,10 +125,13 @@ final class NamedQueryRunnerTest {
         .extracting(SqlHeader::name)
         .containsExactly(
             "queries/attribution_summary",
+            "queries/clock_offsets",
             "queries/concurrency_sensitivity",
+            "queries/request_snapshots",
+            "queries/retried_requests",
             "queries/slowest_requests",
             "queries/unmatched_requests");
-    assertThat(NamedQueryRunner.list().get(2).description())
+    assertThat(NamedQueryRunner.list().get(5).description())
         .isEqualTo("which requests were slowest end to end, and where did their time go?");
   }
 

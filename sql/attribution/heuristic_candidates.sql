@@ -1,0 +1,142 @@
+-- attribution/heuristic_candidates: which server requests could each unpaired client request be, by time window, token counts and durations?
+-- params:  :window_ms (DOUBLE, default 1000: largest gap between the aligned client send and the server arrival),
+--          :output_token_tolerance (INTEGER, default 1: allowed output-token difference, or 2 percent if larger),
+--          :prompt_token_tolerance (INTEGER, default 32: allowed prompt-token difference, or 5 percent if larger; chat templates add tokens),
+--          :negative_tolerance_ms (DOUBLE, default 5: how far a server duration may exceed the client one),
+--          :max_candidates (INTEGER, default 8: candidates kept per client row, best first)
+-- returns: run_id, client_source_path, client_source_line, server_request_key, cost, time_diff_ms,
+--          candidates
+--
+-- Used by --match heuristic (HeuristicMatcher assigns one to one, best cost first). Client rows: status
+-- ok, key unique among client rows, and not joinable by ID (id_kind local, or no server record has
+-- their key: SGLang ignores X-Request-Id, TensorRT-LLM has no client IDs). Server requests: one
+-- request_timing row per key (as per_request picks it), keys that no joinable client row has, not
+-- duplicated (one row per source_kind, at most one arrival).
+-- Timed pairs need the client's send time on the server clock (start + client queue + the run's
+-- clock offset, the estimate with most pairs; a wall clock without an estimate is taken as in sync; a
+-- monotonic one without an estimate has no time) and the server's arrival_ts:
+--   |server arrival - client send| <= :window_ms.
+-- Untimed pairs (either time unknown: SGLang bench, LLMPerf, TensorRT-LLM steady clock) need equal
+-- output token counts on both sides.
+-- Both need, where both sides have them: output and prompt tokens within tolerance, and server e2e
+-- and TTFT not above the client's (minus its queue) by more than the tolerance.
+-- cost = |time diff| / :window_ms (1 when untimed) + |output diff| / (1 + output tolerance)
+--        + |prompt diff| / (1 + prompt tolerance) + |client e2e - queue - server e2e| / client e2e.
+-- candidates: how many server requests passed for the client row, before keeping :max_candidates.
+WITH settings AS (
+    SELECT coalesce(CAST(:window_ms AS DOUBLE), 1000.0)              AS window_ms,
+           coalesce(CAST(:output_token_tolerance AS INTEGER), 1)     AS output_tolerance,
+           coalesce(CAST(:prompt_token_tolerance AS INTEGER), 32)    AS prompt_tolerance,
+           coalesce(CAST(:negative_tolerance_ms AS DOUBLE), 5.0)     AS negative_tolerance_ms,
+           coalesce(CAST(:max_candidates AS INTEGER), 8)             AS max_candidates
+),
+joinable_keys AS (
+    SELECT DISTINCT request_key FROM client_timing WHERE coalesce(id_kind, 'sent') <> 'local'
+),
+server_keys AS (
+    SELECT request_key FROM request_timing
+    UNION
+    SELECT request_key FROM request_arrived
+),
+timing_kinds AS (
+    SELECT request_key, max(kind_rows) AS kind_rows
+    FROM (SELECT request_key, count(*) AS kind_rows FROM request_timing GROUP BY request_key, source_kind)
+    GROUP BY request_key
+),
+arrivals AS (
+    SELECT request_key, count(*) AS arrival_rows FROM request_arrived GROUP BY request_key
+),
+server AS (
+    SELECT t.request_key, t.instance, t.arrival_ts, t.prompt_tokens, t.output_tokens, t.e2e_ms,
+           t.server_ttft_ms
+    FROM request_timing t
+    JOIN timing_kinds k ON k.request_key = t.request_key
+    LEFT JOIN arrivals a ON a.request_key = t.request_key
+    WHERE k.kind_rows = 1
+      AND coalesce(a.arrival_rows, 0) <= 1
+      AND NOT EXISTS (SELECT 1 FROM joinable_keys j WHERE j.request_key = t.request_key)
+    QUALIFY row_number() OVER (
+        PARTITION BY t.request_key
+        ORDER BY CAST(t.queue_ms IS NULL AS INTEGER) + CAST(t.prefill_ms IS NULL AS INTEGER)
+                     + CAST(t.decode_ms IS NULL AS INTEGER),
+                 t.source_kind, t.instance, t.source_path, t.source_line
+    ) = 1
+),
+run_offsets AS (
+    SELECT run_id, client_clock, arg_max(offset_ms, used_pairs) AS offset_ms
+    FROM clock_offsets
+    GROUP BY run_id, client_clock
+),
+client AS (
+    SELECT c.run_id, c.source_path, c.source_line, c.prompt_tokens, c.output_tokens, c.e2e_ms,
+           c.ttft_ms, coalesce(c.client_queue_ms, 0.0) AS queue_ms,
+           CASE WHEN c.start_ts IS NOT NULL
+                THEN c.start_ts + to_microseconds(CAST(round(
+                         (coalesce(o.offset_ms, 0.0) + coalesce(c.client_queue_ms, 0.0)) * 1000)
+                         AS BIGINT))
+                WHEN c.start_mono_s IS NOT NULL AND o.offset_ms IS NOT NULL
+                THEN make_timestamp(CAST(round(
+                         (c.start_mono_s * 1000.0 + o.offset_ms + coalesce(c.client_queue_ms, 0.0))
+                         * 1000) AS BIGINT))
+           END AS sent_ts
+    FROM client_timing c
+    LEFT JOIN run_offsets o
+           ON o.run_id = c.run_id
+          AND o.client_clock = CASE WHEN c.start_ts IS NOT NULL THEN 'wall' ELSE 'monotonic' END
+    WHERE c.status = 'ok'
+      AND (coalesce(c.id_kind, 'sent') = 'local'
+           OR NOT EXISTS (SELECT 1 FROM server_keys k WHERE k.request_key = c.request_key))
+    QUALIFY coalesce(c.id_kind, 'sent') = 'local'
+         OR count(*) OVER (PARTITION BY c.request_key) = 1
+),
+timed AS (
+    SELECT c.*, s.request_key AS server_request_key, s.prompt_tokens AS s_prompt,
+           s.output_tokens AS s_output, s.e2e_ms AS s_e2e, s.server_ttft_ms AS s_ttft,
+           (epoch_us(s.arrival_ts) - epoch_us(c.sent_ts)) / 1000.0 AS time_diff_ms
+    FROM client c
+    CROSS JOIN settings t
+    JOIN server s
+      ON s.arrival_ts BETWEEN c.sent_ts - to_microseconds(CAST(t.window_ms * 1000 AS BIGINT))
+                          AND c.sent_ts + to_microseconds(CAST(t.window_ms * 1000 AS BIGINT))
+    WHERE c.sent_ts IS NOT NULL
+),
+untimed AS (
+    SELECT c.*, s.request_key AS server_request_key, s.prompt_tokens AS s_prompt,
+           s.output_tokens AS s_output, s.e2e_ms AS s_e2e, s.server_ttft_ms AS s_ttft,
+           CAST(NULL AS DOUBLE) AS time_diff_ms
+    FROM client c
+    JOIN server s ON s.output_tokens = c.output_tokens
+    WHERE c.sent_ts IS NULL OR s.arrival_ts IS NULL
+),
+passed AS (
+    SELECT p.*, t.*
+    FROM (SELECT * FROM timed UNION ALL SELECT * FROM untimed) p
+    CROSS JOIN settings t
+    WHERE (p.output_tokens IS NULL OR p.s_output IS NULL
+           OR abs(p.s_output - p.output_tokens) <= greatest(t.output_tolerance, 0.02 * p.s_output))
+      AND (p.prompt_tokens IS NULL OR p.s_prompt IS NULL
+           OR abs(p.s_prompt - p.prompt_tokens) <= greatest(t.prompt_tolerance, 0.05 * p.s_prompt))
+      AND (p.e2e_ms IS NULL OR p.s_e2e IS NULL
+           OR p.s_e2e <= p.e2e_ms - p.queue_ms + t.negative_tolerance_ms)
+      AND (p.ttft_ms IS NULL OR p.s_ttft IS NULL
+           OR p.s_ttft <= p.ttft_ms - p.queue_ms + t.negative_tolerance_ms)
+),
+scored AS (
+    SELECT run_id, source_path AS client_source_path, source_line AS client_source_line,
+           server_request_key, time_diff_ms, max_candidates,
+           coalesce(abs(time_diff_ms) / window_ms, 1.0)
+               + coalesce(abs(s_output - output_tokens) / (1.0 + output_tolerance), 0.0)
+               + coalesce(abs(s_prompt - prompt_tokens) / (1.0 + prompt_tolerance), 0.0)
+               + coalesce(abs(e2e_ms - queue_ms - s_e2e) / greatest(e2e_ms, 1.0), 0.0) AS cost,
+           CAST(count(*) OVER (PARTITION BY run_id, source_path, source_line) AS INTEGER)
+               AS candidates
+    FROM passed
+)
+SELECT run_id, client_source_path, client_source_line, server_request_key, cost, time_diff_ms,
+       candidates
+FROM scored
+QUALIFY row_number() OVER (
+    PARTITION BY run_id, client_source_path, client_source_line
+    ORDER BY cost, server_request_key
+) <= max_candidates
+ORDER BY cost, run_id, client_source_path, client_source_line, server_request_key
