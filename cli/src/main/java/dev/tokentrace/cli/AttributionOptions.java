@@ -1,6 +1,7 @@
 package dev.tokentrace.cli;
 
 import dev.tokentrace.correlate.attribution.AttributionSettings;
+import dev.tokentrace.correlate.attribution.MatchSettings;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
@@ -27,7 +28,36 @@ final class AttributionOptions {
       defaultValue = "" + AttributionSettings.WARMUP_FIRST_N_DEFAULT)
   @Nullable Integer warmupFirstN;
 
+  @Option(
+      names = "--match",
+      paramLabel = "MODE",
+      description = MatchSettings.MODE_DOC,
+      defaultValue = "id")
+  @Nullable String match;
+
+  @Option(
+      names = "--match-window-ms",
+      paramLabel = "MS",
+      description = MatchSettings.WINDOW_MS_DOC,
+      defaultValue = "" + MatchSettings.WINDOW_MS_DEFAULT)
+  @Nullable Double matchWindowMs;
+
+  @Option(
+      names = "--match-output-tokens",
+      paramLabel = "N",
+      description = MatchSettings.OUTPUT_TOKEN_TOLERANCE_DOC,
+      defaultValue = "" + MatchSettings.OUTPUT_TOKEN_TOLERANCE_DEFAULT)
+  @Nullable Integer matchOutputTokens;
+
+  @Option(
+      names = "--match-prompt-tokens",
+      paramLabel = "N",
+      description = MatchSettings.PROMPT_TOKEN_TOLERANCE_DOC,
+      defaultValue = "" + MatchSettings.PROMPT_TOKEN_TOLERANCE_DEFAULT)
+  @Nullable Integer matchPromptTokens;
+
   AttributionSettings settings() {
-    return AttributionSettings.from(negativeToleranceMs, negativeTolerancePct, warmupFirstN);
+    return AttributionSettings.from(negativeToleranceMs, negativeTolerancePct, warmupFirstN)
+        .withMatch(MatchSettings.from(match, matchWindowMs, matchOutputTokens, matchPromptTokens));
   }
 }

@@ -2,6 +2,7 @@ package dev.tokentrace.cli;
 
 import dev.tokentrace.correlate.client.ClientLoadResult;
 import dev.tokentrace.correlate.client.ClientLoadSettings;
+import dev.tokentrace.correlate.client.ClientReadSettings;
 import dev.tokentrace.correlate.client.ClientTimingLoader;
 import dev.tokentrace.correlate.db.Database;
 import java.io.PrintWriter;
@@ -50,6 +51,12 @@ final class ClientsCommand implements Callable<Integer> {
   @Nullable String format;
 
   @Option(
+      names = "--request-id-prefix",
+      paramLabel = "PREFIX",
+      description = ClientReadSettings.REQUEST_ID_PREFIX_DOC)
+  @Nullable String requestIdPrefix;
+
+  @Option(
       names = "--run-id",
       paramLabel = "ID",
       description = "run id (default clients-<UTC time>)")
@@ -73,7 +80,13 @@ final class ClientsCommand implements Callable<Integer> {
     Files.requireReadable(files);
     ClientLoadSettings settings =
         ClientLoadSettings.from(
-            files, format, runId, concurrency, CommandLines.of(spec), maxRejectRatio);
+            files,
+            format,
+            runId,
+            concurrency,
+            CommandLines.of(spec),
+            maxRejectRatio,
+            requestIdPrefix);
     PrintWriter err = spec.commandLine().getErr();
     try (Database db = Database.open(database.settings())) {
       ClientLoadResult result = new ClientTimingLoader(db, Clock.systemUTC()).load(settings);

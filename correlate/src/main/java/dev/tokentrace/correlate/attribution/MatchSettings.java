@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * @param mode {@link Mode#ID} or {@link Mode#HEURISTIC}
  * @param windowMs largest gap between a client's send time (on the server clock) and a server
  *     arrival
- * @param outputTokenTolerance allowed output-token difference (or 2%, whichever is larger)
+ * @param outputTokenTolerance allowed output-token difference (or 2 percent, whichever is larger)
  * @param promptTokenTolerance allowed prompt-token difference (or 5%); chat templates add tokens
  */
 public record MatchSettings(
@@ -54,11 +54,11 @@ public record MatchSettings(
   public static final double WINDOW_MS_DEFAULT = 1000.0;
 
   public static final String OUTPUT_TOKEN_TOLERANCE_DOC =
-      "--match heuristic: allowed output-token difference (or 2%, whichever is larger)";
+      "--match heuristic: allowed output-token difference (or 2 percent, whichever is larger)";
   public static final int OUTPUT_TOKEN_TOLERANCE_DEFAULT = 1;
 
   public static final String PROMPT_TOKEN_TOLERANCE_DOC =
-      "--match heuristic: allowed prompt-token difference (or 5%, whichever is larger); chat"
+      "--match heuristic: allowed prompt-token difference (or 5 percent, whichever is larger); chat"
           + " templates add tokens on the server";
   public static final int PROMPT_TOKEN_TOLERANCE_DEFAULT = 32;
 
