@@ -35,8 +35,13 @@ CREATE TABLE IF NOT EXISTS request_timing (
     output_tokens   INTEGER,
     cached_tokens   INTEGER,
     finish_reason   VARCHAR,
-    source_kind     VARCHAR   NOT NULL
+    source_kind     VARCHAR   NOT NULL,
+    arrival_mono_s  DOUBLE
 );
+-- arrival_mono_s: the server's steady-clock arrival (s) where the source has no wall clock
+-- (TensorRT-LLM perf metrics); correlate maps it onto the client clock with an estimated offset.
+-- Added after the first release: files created before get the column here.
+ALTER TABLE request_timing ADD COLUMN IF NOT EXISTS arrival_mono_s DOUBLE;
 
 CREATE TABLE IF NOT EXISTS request_finished (
     engine          VARCHAR   NOT NULL,

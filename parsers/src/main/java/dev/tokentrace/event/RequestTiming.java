@@ -9,6 +9,10 @@ import org.jspecify.annotations.Nullable;
  * Per-request server-side durations from a structured source (vLLM OTLP span, SGLang meta_info or
  * metrics export, TensorRT-LLM perf_metrics). All durations in milliseconds, null where the source
  * does not give them. {@code sourceKind} says which source, because definitions differ by source.
+ *
+ * <p>{@code arrivalMonoS} is the server's arrival time on its own steady clock, in seconds, for
+ * sources that have no wall clock (TensorRT-LLM perf metrics): meaningless alone, but the correlate
+ * stage maps it onto the client's clock with an estimated offset to match requests by time.
  */
 public record RequestTiming(
     Engine engine,
@@ -27,7 +31,8 @@ public record RequestTiming(
     @Nullable Integer outputTokens,
     @Nullable Integer cachedTokens,
     @Nullable String finishReason,
-    String sourceKind)
+    String sourceKind,
+    @Nullable Double arrivalMonoS)
     implements EngineEvent {
   public static final String TYPE = "request_timing";
 
@@ -47,6 +52,47 @@ public record RequestTiming(
     EventChecks.nonNegative("promptTokens", promptTokens);
     EventChecks.nonNegative("outputTokens", outputTokens);
     EventChecks.nonNegative("cachedTokens", cachedTokens);
+    EventChecks.finite("arrivalMonoS", arrivalMonoS);
+  }
+
+  /** Timing from a source with a wall clock (or none at all): no steady-clock arrival. */
+  public RequestTiming(
+      Engine engine,
+      String instance,
+      @Nullable Instant ts,
+      SourcePosition source,
+      String requestId,
+      String requestKey,
+      @Nullable Instant arrivalTs,
+      @Nullable Double queueMs,
+      @Nullable Double prefillMs,
+      @Nullable Double decodeMs,
+      @Nullable Double serverTtftMs,
+      @Nullable Double e2eMs,
+      @Nullable Integer promptTokens,
+      @Nullable Integer outputTokens,
+      @Nullable Integer cachedTokens,
+      @Nullable String finishReason,
+      String sourceKind) {
+    this(
+        engine,
+        instance,
+        ts,
+        source,
+        requestId,
+        requestKey,
+        arrivalTs,
+        queueMs,
+        prefillMs,
+        decodeMs,
+        serverTtftMs,
+        e2eMs,
+        promptTokens,
+        outputTokens,
+        cachedTokens,
+        finishReason,
+        sourceKind,
+        null);
   }
 
   @Override

@@ -72,6 +72,7 @@ final class EventRows {
         .int32(event.cachedTokens())
         .text(event.finishReason())
         .text(event.sourceKind())
+        .float64(event.arrivalMonoS())
         .end();
     return SinkTable.REQUEST_TIMING;
   }

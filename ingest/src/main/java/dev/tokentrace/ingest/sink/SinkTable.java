@@ -36,7 +36,8 @@ enum SinkTable {
       "output_tokens INTEGER",
       "cached_tokens INTEGER",
       "finish_reason VARCHAR",
-      "source_kind VARCHAR"),
+      "source_kind VARCHAR",
+      "arrival_mono_s DOUBLE"),
   REQUEST_FINISHED(
       RequestFinished.TYPE,
       "request_id VARCHAR",

@@ -61,12 +61,15 @@ final class PerfMetricsMapper {
 
   void item(JsonNode item, SourcePosition source, ParseSink sink, String json) {
     String id = JsonFields.id(item, "request_id");
-    Timing timing = Timing.of(timingMetrics(item));
+    JsonNode metrics = timingMetrics(item);
+    Timing timing = Timing.of(metrics);
+    // the HTTP server's arrival is the one nearest the client's send (formats/trtllm.md §3.2)
+    Double serverArrival = metrics == null ? null : Timing.time(metrics, "server_arrival_time");
     int emitted = steps.emit(JsonFields.object(item, "time_breakdown_metrics"), null, source, sink);
     if (id == null) {
       reject(sink, source, "perf metrics: missing 'request_id'", json);
     } else if (timing.hasDuration()) {
-      sink.event(event(id, source, timing, PERF_METRICS));
+      sink.event(event(id, source, timing, PERF_METRICS, serverArrival));
     } else if (emitted == 0) {
       noDurations(timing.isEmpty(), source, sink, json);
     }
@@ -144,14 +147,22 @@ final class PerfMetricsMapper {
     if (id == null) {
       reject(sink, source, "time events: missing 'request_id'", json);
     } else if (timing.hasDuration()) {
-      sink.event(event(id, source, timing, TIME_EVENTS));
+      sink.event(event(id, source, timing, TIME_EVENTS, null));
     } else if (emitted == 0) {
       // a raw LLM-API run without return_perf_metrics writes no lifecycle times (PR #16900)
       sink.ignored(source, timing.isEmpty() ? NO_TIMING_RULE : NO_DURATION_RULE);
     }
   }
 
-  private RequestTiming event(String id, SourcePosition source, Timing timing, String kind) {
+  /**
+   * {@code arrivalMonoS} is the server's steady-clock arrival: HTTP arrival, else engine arrival.
+   */
+  private RequestTiming event(
+      String id,
+      SourcePosition source,
+      Timing timing,
+      String kind,
+      @Nullable Double serverArrival) {
     return new RequestTiming(
         Engine.TRTLLM,
         instance,
@@ -169,7 +180,8 @@ final class PerfMetricsMapper {
         null,
         null,
         null,
-        kind);
+        kind,
+        serverArrival != null ? serverArrival : timing.arrival());
   }
 
   private static @Nullable JsonNode timingMetrics(JsonNode item) {

@@ -534,7 +534,7 @@ final class TrtLlmLineParserTest {
             {"request_id": 17, "perf_metrics": {"first_iter": 3, "last_iter": 40, "timing_metrics": {"server_arrival_time": 812.001, "arrival_time": 812.003, "first_scheduled_time": 812.006, "first_token_time": 812.03, "server_first_token_time": 812.031, "last_token_time": 812.9}, "kv_cache_metrics": {"num_total_allocated_blocks": 4, "num_new_allocated_blocks": 4, "num_reused_blocks": 0, "num_missed_blocks": 4}}}
             """,
             """
-            {"type":"request_timing","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":1,"offset":0},"request_id":"17","request_key":"17","queue_ms":3.0,"prefill_ms":24.0,"decode_ms":870.0,"server_ttft_ms":27.0,"e2e_ms":897.0,"source_kind":"perf_metrics"}
+            {"type":"request_timing","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":1,"offset":0},"request_id":"17","request_key":"17","queue_ms":3.0,"prefill_ms":24.0,"decode_ms":870.0,"server_ttft_ms":27.0,"e2e_ms":897.0,"source_kind":"perf_metrics","arrival_mono_s":812.001}
             """),
         row(
             "perf metrics pretty array two items string id",
@@ -558,11 +558,11 @@ final class TrtLlmLineParserTest {
             ignored 4: trtllm: json continuation
             ignored 5: trtllm: json continuation
             ignored 6: trtllm: json continuation
-            {"type":"request_timing","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":2,"offset":2},"request_id":"chatcmpl-5f2c","request_key":"5f2c","queue_ms":250.0,"prefill_ms":250.0,"decode_ms":2000.0,"server_ttft_ms":500.0,"e2e_ms":2500.0,"source_kind":"perf_metrics"}
+            {"type":"request_timing","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":2,"offset":2},"request_id":"chatcmpl-5f2c","request_key":"5f2c","queue_ms":250.0,"prefill_ms":250.0,"decode_ms":2000.0,"server_ttft_ms":500.0,"e2e_ms":2500.0,"source_kind":"perf_metrics","arrival_mono_s":100.5}
             ignored 7: trtllm: json continuation
             ignored 9: trtllm: json continuation
             ignored 10: trtllm: json continuation
-            {"type":"request_timing","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":8,"offset":207},"request_id":"18","request_key":"18","queue_ms":0.0,"source_kind":"perf_metrics"}
+            {"type":"request_timing","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":8,"offset":207},"request_id":"18","request_key":"18","queue_ms":0.0,"source_kind":"perf_metrics","arrival_mono_s":101.0}
             ignored 11: trtllm: json continuation
             ignored 12: trtllm: json continuation
             """),
@@ -590,7 +590,7 @@ final class TrtLlmLineParserTest {
             """
             {"type":"batch_step","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":1,"offset":0},"iteration":100,"phase":"mixed","batch_size":3,"new_tokens":500,"step_ms":21.5,"step_ms_derived":false,"ctx_requests":1,"gen_requests":2}
             {"type":"batch_step","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":1,"offset":0},"iteration":101,"phase":"decode","batch_size":3,"new_tokens":0,"step_ms_derived":false,"ctx_requests":0,"gen_requests":3}
-            {"type":"request_timing","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":1,"offset":0},"request_id":"30","request_key":"30","queue_ms":250.0,"prefill_ms":250.0,"decode_ms":500.0,"server_ttft_ms":500.0,"e2e_ms":1000.0,"source_kind":"perf_metrics"}
+            {"type":"request_timing","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":1,"offset":0},"request_id":"30","request_key":"30","queue_ms":250.0,"prefill_ms":250.0,"decode_ms":500.0,"server_ttft_ms":500.0,"e2e_ms":1000.0,"source_kind":"perf_metrics","arrival_mono_s":10.0}
             """),
         row(
             "time events record with extended steps and dedupe",
@@ -601,9 +601,9 @@ final class TrtLlmLineParserTest {
             """
             {"type":"batch_step","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":1,"offset":0},"rank":"RANK 1","iteration":40,"phase":"mixed","batch_size":2,"new_tokens":256,"step_ms":12.5,"step_ms_derived":false,"ctx_requests":1,"gen_requests":1}
             {"type":"batch_step","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":1,"offset":0},"rank":"RANK 1","iteration":41,"phase":"decode","batch_size":2,"new_tokens":0,"step_ms":4.25,"step_ms_derived":false,"ctx_requests":0,"gen_requests":2}
-            {"type":"request_timing","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":1,"offset":0},"request_id":"5","request_key":"5","queue_ms":2.0,"prefill_ms":13.0,"decode_ms":485.0,"server_ttft_ms":15.0,"e2e_ms":500.0,"source_kind":"perf_time_events"}
+            {"type":"request_timing","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":1,"offset":0},"request_id":"5","request_key":"5","queue_ms":2.0,"prefill_ms":13.0,"decode_ms":485.0,"server_ttft_ms":15.0,"e2e_ms":500.0,"source_kind":"perf_time_events","arrival_mono_s":70.0}
             {"type":"batch_step","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":2,"offset":624},"rank":"RANK 1","iteration":42,"phase":"decode","batch_size":1,"new_tokens":0,"step_ms":3.75,"step_ms_derived":false,"ctx_requests":0,"gen_requests":1}
-            {"type":"request_timing","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":2,"offset":624},"request_id":"6","request_key":"6","queue_ms":1.0,"prefill_ms":14.0,"decode_ms":584.0,"server_ttft_ms":15.0,"e2e_ms":599.0,"source_kind":"perf_time_events"}
+            {"type":"request_timing","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":2,"offset":624},"request_id":"6","request_key":"6","queue_ms":1.0,"prefill_ms":14.0,"decode_ms":584.0,"server_ttft_ms":15.0,"e2e_ms":599.0,"source_kind":"perf_time_events","arrival_mono_s":70.001}
             """),
         row(
             "time events record with NaN and no lifecycle times",
