@@ -82,7 +82,7 @@ final class ServerEvents {
                   RequestTiming t = (RequestTiming) event;
                   handle.execute(
                       "INSERT INTO request_timing VALUES"
-                          + " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                          + " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                       t.engine().id(),
                       t.instance(),
                       utc(t.ts()),
@@ -101,7 +101,8 @@ final class ServerEvents {
                       t.outputTokens(),
                       t.cachedTokens(),
                       t.finishReason(),
-                      t.sourceKind());
+                      t.sourceKind(),
+                      t.arrivalMonoS());
                 } else if (event instanceof RequestAborted) {
                   RequestAborted aborted = (RequestAborted) event;
                   handle.execute(
