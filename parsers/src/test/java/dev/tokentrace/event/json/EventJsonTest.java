@@ -1,0 +1,39 @@
+package dev.tokentrace.event.json;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+final class EventJsonTest {
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "2026-02-13T11:33:33.000Z",
+        "2026-02-13T11:33:33.123Z",
+        "1970-01-01T00:00:00.000Z",
+        "2024-02-29T23:59:59.999Z",
+        "9999-12-31T23:59:59.999Z"
+      })
+  void readsTheCanonicalShapeLikeInstantParse(String text) {
+    assertThat(EventJson.parseCanonical(text)).isEqualTo(Instant.parse(text));
+    assertThat(EventJson.TIMESTAMP.format(EventJson.parseCanonical(text))).isEqualTo(text);
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "2026-02-30T11:33:33.000Z",
+        "2026-13-13T11:33:33.000Z",
+        "2026-02-13T24:33:33.000Z",
+        "2026-02-13T11:33:33Z",
+        "2026-02-13T11:33:33.000+01:00",
+        "2026-02-13 11:33:33.000Z",
+        "2026-02-13T11:3x:33.000Z",
+        ""
+      })
+  void leavesEveryOtherShapeToInstantParse(String text) {
+    assertThat(EventJson.parseCanonical(text)).isNull();
+  }
+}
