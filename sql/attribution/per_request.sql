@@ -35,7 +35,10 @@
 --            prefill = server_ttft - queue and decode = server_e2e - server_ttft, server_derived = true.
 --   suspect  network_ms < -greatest(:negative_tolerance_ms, :negative_tolerance_pct % of client_e2e_ms),
 --            or network_ttft_ms below the same bound on client_ttft_ms: an ID or clock mismatch.
---            The value is kept as computed, never clamped.
+--            The value is kept as computed, never clamped. The TTFT view is not judged when the
+--            client counted more output tokens than the server: it took a non-token event (an SSE
+--            heartbeat, an empty chunk) for the first token, so its TTFT is early while its e2e,
+--            and with it every component, stays sound (token_mismatch reports it).
 --   warm-up  the client's warmup flag, or among the first :warmup_first_n requests (by start time)
 --            of its run and concurrency level.
 --   included status ok, not warm-up, matched or heuristic, not an ambiguous heuristic match (no times
@@ -201,6 +204,7 @@ flagged AS (
            CASE WHEN network_ms < -greatest(tolerance_ms, tolerance_pct / 100.0 * client_e2e_ms)
                 THEN 'negative network_ms beyond tolerance' END AS e2e_reason,
            CASE WHEN network_ttft_ms < -greatest(tolerance_ms, tolerance_pct / 100.0 * client_ttft_ms)
+                     AND NOT coalesce(output_tokens > server_output_tokens, false)
                 THEN 'negative network_ttft_ms beyond tolerance' END AS ttft_reason
     FROM components c
 ),

@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The report's 3-5 sentence bottleneck conclusion (the seed's "瓶颈结论"), chosen from the numbers of
@@ -31,7 +32,7 @@ final class BottleneckConclusion {
     if (ranked.size() < 2) {
       sentences.add(noAttribution(data.quality()));
       ftl(data).ifPresent(sentences::add);
-      sentences.add(concurrency(data));
+      sentences.add(concurrency(data, null));
       return sentences;
     }
     ReportData.Component top = ranked.get(0);
@@ -54,7 +55,7 @@ final class BottleneckConclusion {
             label(second),
             Numbers.share(second.share()),
             Numbers.ms(second.p95Ms())));
-    sentences.add(concurrency(data));
+    sentences.add(concurrency(data, top));
     outsideTheEngine(data, top).ifPresent(sentences::add);
     caveat(data.quality()).ifPresent(sentences::add);
     return sentences;
@@ -68,7 +69,12 @@ final class BottleneckConclusion {
         .toList();
   }
 
-  private static String concurrency(ReportData data) {
+  /**
+   * The seed's FTL rule; {@code top} is the component with the largest share, if any. The rule
+   * looks at first-token latency only, so when another component takes the largest share of the
+   * end-to-end time the sentence must not call queueing "the main problem" as well.
+   */
+  private static String concurrency(ReportData data, ReportData.@Nullable Component top) {
     List<ReportData.ConcurrencyLevel> levels = data.concurrency();
     if (levels.isEmpty()) {
       return "No concurrency level is recorded, so the seed's FTL rule (concurrency 1 against 8)"
@@ -97,9 +103,20 @@ final class BottleneckConclusion {
         contended.concurrency(),
         Numbers.change(contended.ftlP50GrowthPct()),
         queueing
-            ? "over the 50% threshold: queueing, not compute, is the main problem; tune scheduling"
-                + " and the maximum batch size before buying faster GPUs."
+            ? queueingVerdict(top)
             : "within the 50% threshold: compute, not queueing, sets the latency.");
+  }
+
+  private static String queueingVerdict(ReportData.@Nullable Component top) {
+    if (top == null || top.component().equals(LatencyComponent.QUEUE.id())) {
+      return "over the 50% threshold: queueing, not compute, is the main problem; tune scheduling"
+          + " and the maximum batch size before buying faster GPUs.";
+    }
+    return "over the 50% threshold: under load, queueing, not compute, drives the first-token"
+        + " latency ("
+        + label(top)
+        + " still takes the largest share of the end-to-end time); tune scheduling and the maximum"
+        + " batch size for FTL.";
   }
 
   private static Optional<String> outsideTheEngine(ReportData data, ReportData.Component top) {
@@ -168,6 +185,19 @@ final class BottleneckConclusion {
               + " is text-log arrivals only, which carry no queue, prefill or decode times; export"
               + " per-request traces (vLLM --otlp-traces-endpoint) to attribute latency.",
           quality.arrivalOnlyRows(),
+          quality.clientRows());
+    }
+    if (quality.incompleteRows() > 0
+        && quality.suspectRows() == 0
+        && quality.duplicateRows() == 0) {
+      return String.format(
+          Locale.ROOT,
+          "Low confidence: no request can be split into components: the server records of %d of %d"
+              + " client requests lack queue, prefill or decode times (e.g. SGLang before v0.5.5"
+              + " logs only e2e_latency), and none is invented; enable per-phase timings (SGLang"
+              + " --enable-metrics with --log-requests, or --export-metrics-to-file) to attribute"
+              + " latency.",
+          quality.incompleteRows(),
           quality.clientRows());
     }
     if (quality.serverTimingKeys() == 0 && quality.serverArrivalKeys() == 0) {

@@ -81,7 +81,9 @@ final class MarkdownDataQuality {
     if (q.incompleteRows() > 0) {
       notes.add(
           format(
-              "Incomplete server timing: %d matched requests lack a phase.", q.incompleteRows()));
+              "Low confidence: %s matched to server records that lack a phase (e.g. SGLang before"
+                  + " v0.5.5 logs only e2e_latency); no server component is computed for them.",
+              Prose.count(q.incompleteRows(), "request")));
     }
     if (q.derivedRows() > 0) {
       notes.add(

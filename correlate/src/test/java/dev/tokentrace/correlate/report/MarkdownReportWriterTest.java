@@ -160,6 +160,58 @@ final class MarkdownReportWriterTest {
   }
 
   @Test
+  void keepsTheFiftyPercentRuleToFirstTokenLatencyWhenAnotherComponentTakesTheLargestShare()
+      throws Exception {
+    ReportData data =
+        new ReportData(
+            "x.duckdb",
+            Instant.parse("2026-03-01T13:00:00Z"),
+            AttributionSettings.defaults(),
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of(share("decode", 0.6), share("queue", 0.3), share("prefill", 0.1)),
+            List.of(level(1, 100.0, null, null), level(8, 180.0, 80.0, true)),
+            emptyQuality());
+
+    assertThat(render(data).replace('\n', ' '))
+        .contains("Decode takes the largest share, 60.0%")
+        .contains(
+            "(+80.0%), over the 50% threshold: under load, queueing, not compute, drives the"
+                + " first-token latency (decode still takes the largest share of the end-to-end"
+                + " time); tune scheduling and the maximum batch size for FTL.")
+        .doesNotContain("main problem");
+  }
+
+  @Test
+  void labelsServerRecordsWithoutPhasesLowConfidenceAndInventsNoComponent() throws Exception {
+    DataQuality quality =
+        new DataQuality(2, 2, 0, 0, 2, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 1.0);
+    ReportData data =
+        new ReportData(
+            "x.duckdb",
+            Instant.parse("2026-03-01T13:00:00Z"),
+            AttributionSettings.defaults(),
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of(),
+            quality);
+
+    assertThat(render(data).replaceAll("\\s+", " "))
+        .contains("No request could be attributed; see the bottleneck and data-quality notes.")
+        .contains(
+            "Low confidence: no request can be split into components: the server records of 2 of"
+                + " 2 client requests lack queue, prefill or decode times (e.g. SGLang before"
+                + " v0.5.5 logs only e2e_latency), and none is invented;")
+        .contains(
+            "- Low confidence: 2 requests matched to server records that lack a phase (e.g."
+                + " SGLang before v0.5.5 logs only e2e_latency); no server component is computed"
+                + " for them.");
+  }
+
+  @Test
   void escapesPipesAndLineBreaksFromLogDerivedText() throws Exception {
     ReportData data =
         new ReportData(
@@ -290,6 +342,11 @@ final class MarkdownReportWriterTest {
         1,
         growth == null ? 0.0 : growth,
         queueing == null ? false : queueing);
+  }
+
+  private static ReportData.Component share(String component, double share) {
+    return new ReportData.Component(
+        "all", null, component, 10, 100.0, 200.0, 300.0, 400.0, 150.0, share, 3);
   }
 
   private static DataQuality emptyQuality() {

@@ -41,9 +41,9 @@ public final class Scenarios {
               values(CONCURRENCY, "1", REQUESTS, "100")),
           new Scenario(
               "concurrency-sweep",
-              "the seed's 1/4/8/16 sweep on a server that runs 4 requests at once: server"
-                  + " queueing takes over above 4",
-              values(CONCURRENCY, "1,4,8,16", REQUESTS, "64", MAX_BATCH, "4")),
+              "the seed's 1/4/8/16 sweep on a server that runs 2 requests at once: server"
+                  + " queueing takes over above 2 and is the sweep's largest share",
+              values(CONCURRENCY, "1,4,8,16", REQUESTS, "64", MAX_BATCH, "2")),
           new Scenario(
               "prefill-bound",
               "long prompts (4k-16k tokens), short answers, one at a time: TTFT grows linearly"
@@ -95,13 +95,13 @@ public final class Scenarios {
                   "200")),
           new Scenario(
               "client-queue-bound",
-              "open-loop arrivals faster than a 4-slot client semaphore drains: the client's own"
-                  + " queue dominates",
+              "open-loop arrivals at 16/s, faster than a 4-slot client semaphore drains even with"
+                  + " short outputs: the client's own queue dominates",
               values(
                   ARRIVAL,
                   "poisson",
                   RATE,
-                  "8",
+                  "16",
                   CONCURRENCY,
                   "4",
                   OUTPUT_TOKENS,

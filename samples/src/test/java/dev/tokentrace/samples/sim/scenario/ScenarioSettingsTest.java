@@ -254,7 +254,7 @@ final class ScenarioSettingsTest {
 
     Map<String, String> values = Scenarios.effective("concurrency-sweep", explicit);
 
-    assertThat(values).containsEntry("--concurrency", "2").containsEntry("--max-batch", "4");
+    assertThat(values).containsEntry("--concurrency", "2").containsEntry("--max-batch", "2");
     assertThatThrownBy(() -> Scenarios.named("nope"))
         .hasMessageContaining("unknown scenario 'nope' (known: baseline, concurrency-sweep");
     assertThatThrownBy(() -> Scenarios.effective(null, Map.of("--nope", "1")))

@@ -1,0 +1,174 @@
+package dev.tokentrace.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tokentrace.correlate.attribution.AttributionSettings;
+import dev.tokentrace.correlate.client.ClientLoadResult;
+import dev.tokentrace.correlate.client.ClientLoadSettings;
+import dev.tokentrace.correlate.client.ClientTimingLoader;
+import dev.tokentrace.correlate.db.Database;
+import dev.tokentrace.correlate.db.DatabaseSettings;
+import dev.tokentrace.correlate.report.MarkdownReportWriter;
+import dev.tokentrace.correlate.report.ReportData;
+import dev.tokentrace.correlate.report.ReportService;
+import dev.tokentrace.ingest.Ingest;
+import dev.tokentrace.ingest.IngestSettings;
+import dev.tokentrace.ingest.IngestSummary;
+import dev.tokentrace.ingest.kafka.KafkaSettings;
+import dev.tokentrace.ingest.sink.SinkSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import org.jdbi.v3.core.Handle;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Runs one sample scenario alone through the product's own pipeline, as {@code tokentrace demo}
+ * does for all of them together: its server files through the same parsers to a real Kafka broker
+ * (topics of its own, {@code <prefix>.events}), the DuckDB sink into a database of its own, its
+ * client file loaded, attribution and report computed by the product's SQL. Only the report's clock
+ * is fixed, so the report is reproducible.
+ */
+final class ScenarioPipeline {
+  static final String COMMAND = "AttributionAccuracyIT";
+
+  /** One DuckDB thread: sums and quantiles in the same order on every run. */
+  private static final int DUCKDB_THREADS = 1;
+
+  private static final Clock CLOCK =
+      Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
+
+  private final String bootstrapServers;
+  private final Path workDir;
+
+  ScenarioPipeline(String bootstrapServers, Path workDir) {
+    this.bootstrapServers = bootstrapServers;
+    this.workDir = workDir;
+  }
+
+  ScenarioRun run(SampleScenarios.Scenario scenario) {
+    DatabaseSettings database =
+        DatabaseSettings.from(workDir.resolve(scenario.id() + ".duckdb"), null, DUCKDB_THREADS);
+    IngestSummary ingested = ingest(scenario, database);
+    assertThat(ingested.ship().failedFiles()).as(scenario.id() + " unreadable files").isEmpty();
+    try (Database analysis = Database.open(database)) {
+      ClientLoadResult clients =
+          new ClientTimingLoader(analysis, CLOCK)
+              .load(
+                  ClientLoadSettings.from(
+                      List.of(scenario.clientFile()), "csv", scenario.id(), null, COMMAND, null));
+      assertThat(clients.messages()).as(scenario.id() + " client rows rejected").isEmpty();
+      ReportData report =
+          new ReportService(analysis, CLOCK).build(AttributionSettings.defaults(), COMMAND);
+      return analysis
+          .jdbi()
+          .withHandle(
+              handle ->
+                  new ScenarioRun(
+                      scenario,
+                      ingested.rejected(),
+                      attributed(handle),
+                      timings(handle),
+                      arrivals(handle),
+                      report,
+                      markdown(report)));
+    }
+  }
+
+  private IngestSummary ingest(SampleScenarios.Scenario scenario, DatabaseSettings database) {
+    ParseOptions parse = new ParseOptions();
+    parse.instance = scenario.id();
+    parse.engine = scenario.engine().id();
+    parse.year = Integer.valueOf(scenario.properties().getProperty("year").strip());
+    parse.zone = scenario.properties().getProperty("zone", "UTC");
+    KafkaSettings kafka =
+        new KafkaSettings(
+            bootstrapServers,
+            KafkaSettings.DEFAULT_PARTITIONS,
+            "accuracy." + scenario.id(),
+            Map.of());
+    SinkSettings sink =
+        new SinkSettings(
+            workDir.resolve(scenario.id() + ".duckdb"),
+            database.memoryLimit(),
+            database.threads(),
+            SinkSettings.DEFAULT_POLL_TIMEOUT,
+            SinkSettings.DEFAULT_STALL_TIMEOUT);
+    try (Ingest ingest = Ingest.open(IngestSettings.of(kafka))) {
+      return ingest.run(SourceFiles.resolve(scenario.serverFiles(), parse), sink);
+    }
+  }
+
+  private static String markdown(ReportData report) {
+    StringBuilder out = new StringBuilder();
+    try {
+      new MarkdownReportWriter().write(report, out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toString();
+  }
+
+  private static List<ScenarioRun.Attributed> attributed(Handle handle) {
+    return handle
+        .createQuery("SELECT * FROM request_attribution ORDER BY request_key")
+        .map(
+            (row, context) ->
+                new ScenarioRun.Attributed(
+                    row.getString("request_key"),
+                    row.getString("join_status"),
+                    row.getString("confidence"),
+                    row.getBoolean("included"),
+                    row.getString("exclusion"),
+                    row.getString("dominant"),
+                    ScenarioRun.Attributed.components(
+                        ms(row, "client_queue_ms"),
+                        ms(row, "network_ms"),
+                        ms(row, "queue_ms"),
+                        ms(row, "prefill_ms"),
+                        ms(row, "decode_ms"))))
+        .list();
+  }
+
+  private static List<ScenarioRun.ServerTiming> timings(Handle handle) {
+    return handle
+        .createQuery("SELECT * FROM request_timing ORDER BY request_id")
+        .map(
+            (row, context) ->
+                new ScenarioRun.ServerTiming(
+                    row.getString("request_id"),
+                    ms(row, "queue_ms"),
+                    ms(row, "prefill_ms"),
+                    ms(row, "decode_ms"),
+                    ms(row, "e2e_ms")))
+        .list();
+  }
+
+  private static List<ScenarioRun.Arrival> arrivals(Handle handle) {
+    return handle
+        .createQuery("SELECT request_key, ts FROM request_arrived ORDER BY request_key")
+        .map(
+            (row, context) ->
+                new ScenarioRun.Arrival(row.getString("request_key"), instant(row, "ts")))
+        .list();
+  }
+
+  private static @Nullable Double ms(ResultSet row, String column) throws SQLException {
+    double value = row.getDouble(column);
+    return row.wasNull() ? null : value;
+  }
+
+  /** A DuckDB TIMESTAMP (UTC by the schema's convention) as an instant. */
+  private static @Nullable Instant instant(ResultSet row, String column) throws SQLException {
+    Timestamp value = row.getTimestamp(column);
+    return value == null ? null : value.toLocalDateTime().toInstant(ZoneOffset.UTC);
+  }
+}
