@@ -172,7 +172,8 @@ final class MarkdownReportWriterTest {
             List.of(),
             List.of(share("decode", 0.6), share("queue", 0.3), share("prefill", 0.1)),
             List.of(level(1, 100.0, null, null), level(8, 180.0, 80.0, true)),
-            emptyQuality());
+            emptyQuality(),
+            List.of());
 
     assertThat(render(data).replace('\n', ' '))
         .contains("Decode takes the largest share, 60.0%")
@@ -186,7 +187,9 @@ final class MarkdownReportWriterTest {
   @Test
   void labelsServerRecordsWithoutPhasesLowConfidenceAndInventsNoComponent() throws Exception {
     DataQuality quality =
-        new DataQuality(2, 2, 0, 0, 2, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 1.0);
+        new DataQuality(
+            2, 2, 0, 0, 2, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 1.0, 0, 0, 0, 0, 0, 0,
+            0);
     ReportData data =
         new ReportData(
             "x.duckdb",
@@ -197,7 +200,8 @@ final class MarkdownReportWriterTest {
             List.of(),
             List.of(),
             List.of(),
-            quality);
+            quality,
+            List.of());
 
     assertThat(render(data).replaceAll("\\s+", " "))
         .contains("No request could be attributed; see the bottleneck and data-quality notes.")
