@@ -15,7 +15,9 @@ import java.util.stream.Stream;
 /**
  * The checked-in scenarios under {@code samples/<engine>/<scenario>/}: which files are server
  * output (everything but the client file, {@code truth.csv}, docs and {@code expected/}) and which
- * is the client timing file.
+ * is the client timing file. Only directories with a client file are scenarios: the
+ * format-generation samples under {@code samples/<engine>/formats/} have none and are not found
+ * here.
  */
 final class SampleScenarios {
   static final String CLIENT_FILE = "client_timings.csv";

@@ -170,6 +170,9 @@ public final class SglangLineParser implements LineParser {
       sink.ignored(position, noise);
       return;
     }
+    if (ownStartupLine(line, position, sink)) {
+      return;
+    }
     NoticeRules.Rule own = NoticeRules.sglangMessage(line, 0);
     NoticeRules.Rule traceback = NoticeRules.traceback(line);
     if (own != null) {
@@ -185,6 +188,29 @@ public final class SglangLineParser implements LineParser {
       String reason = line.indexOf('\u0000') >= 0 ? "binary data" : "unrecognized line";
       reject(line, reason, position, sink);
     }
+  }
+
+  /**
+   * SGLang's startup lines and its ready message without a prefix: ≤ v0.2.13 logs with {@code
+   * %(message)s} (formats/sglang.md §1.1, §2.6; see samples/sglang/formats/v0.2.9-gpu-tag), where
+   * the scheduler's lines may still carry the legacy {@code [gpu=N]} tag that the envelope removed.
+   */
+  private boolean ownStartupLine(String line, SourcePosition position, ParseSink sink) {
+    if (line.startsWith(NoiseRules.READY)) {
+      sawSglang = true;
+      stepTimer.reset();
+      sink.event(startupNotice(null, position, NoiseRules.READY));
+      return true;
+    }
+    if (!NoiseRules.isStartup(line, 0)) {
+      return false;
+    }
+    sawSglang = true;
+    if (line.startsWith("server_args=")) {
+      stepTimer.reset();
+    }
+    sink.ignored(position, NoiseRules.STARTUP);
+    return true;
   }
 
   /**

@@ -369,7 +369,12 @@ final class SglangLineParserTest {
             "server_notice "
                 + TS
                 + " level=INFO kind=startup message='The server is fired up and"
-                + " ready to roll!'"));
+                + " ready to roll!'"),
+        row(
+            "≤ v0.2.13 the server is ready, no prefix",
+            "The server is fired up and ready to roll!",
+            "server_notice level=INFO kind=startup message='The server is fired up and ready to"
+                + " roll!'"));
   }
 
   static Stream<Arguments> ignoredLines() {
@@ -407,6 +412,14 @@ final class SglangLineParserTest {
                 + " max_prefill_tokens=16384, max_running_requests=2048, context_len=8192",
             NoiseRules.STARTUP),
         Arguments.of("[2025-03-01 10:00:00 TP0] Init torch distributed begin.", NoiseRules.STARTUP),
+        Arguments.of(
+            "server_args=ServerArgs(model_path='m', tp_size=1, log_requests=True)",
+            NoiseRules.STARTUP),
+        Arguments.of("[gpu=0] Load weight begin. avail mem=78.00 GB", NoiseRules.STARTUP),
+        Arguments.of(
+            "[gpu_id=1] max_total_num_tokens=180000, max_prefill_tokens=16384,"
+                + " max_running_requests=2047, context_len=4096",
+            NoiseRules.STARTUP),
         Arguments.of(
             "[2025-03-01 10:00:00] Using default HuggingFace chat template", NoiseRules.OTHER),
         Arguments.of("[2025-03-01 10:00:00 TP0] ", NoiseRules.OTHER),
