@@ -146,8 +146,8 @@ public final class Attributor {
     params.put("negative_tolerance_pct", settings.negativeTolerancePct());
     params.put("warmup_first_n", settings.warmupFirstN());
     params.put("match", settings.match().mode().id());
+    params.put("match_window_ms", settings.match().windowMs()); // the retry rule's window too
     if (settings.match().heuristic()) {
-      params.put("match_window_ms", settings.match().windowMs());
       params.put("match_output_token_tolerance", settings.match().outputTokenTolerance());
       params.put("match_prompt_token_tolerance", settings.match().promptTokenTolerance());
     }
