@@ -38,9 +38,11 @@
 --            record's arrival_ts) the last arrival within :window_ms of the send, if it is the only
 --            one at that time (attempt_rule latest_arrival, or only_completed when just one
 --            completed); without times the only completed record (only_completed). Kinds with only
---            aborted records are passed over. Chosen for every other kind: attributed, retried =
---            true. Otherwise (no retry: n > 1 children, two instances, a file loaded twice; or no
---            record can be shown to be the final attempt's) the identity is 'duplicate'.
+--            aborted records are passed over. When every other kind has its record chosen, that
+--            record is attributed (retried = true). Otherwise (no retry: n > 1 children, two
+--            instances, a file loaded twice; or no record can be shown to be the final attempt's)
+--            the identity is 'duplicate'. A retried identity with one record per kind and one
+--            arrival (the aborted attempt left no record) is attributed as usual, retried = true.
 --   duplicate a key with more than one client row (a client retry), or an unresolved identity as
 --            above: listed with duplicate_reason (client rows, server records, server arrivals),
 --            never attributed, never double-counted. A key known only from request_arrived (vLLM
