@@ -12,9 +12,11 @@ tt=./tokentrace
 #   exact           per-request durations at ms precision and the client's IDs reach the server:
 #                   every component within max(1 ms, 1%) of truth.csv, dominant component for >= 99%
 #                   of requests, the report's bottleneck conclusion names the true bottleneck
-#   server-only     per-request durations, but the engine ignores client IDs (TensorRT-LLM's
-#                   /perf_metrics request_id is a counter): server components against truth.csv by
-#                   server_request_id; the client join waits for the heuristic matcher (issue 6)
+#   heuristic       per-request durations, but the engine ignores client IDs (TensorRT-LLM's
+#                   /perf_metrics request_id is a counter, its times a steady clock): attributed with
+#                   --match heuristic (the clocks aligned by time series, requests paired by time and
+#                   durations); as exact, plus every request paired with the server record truth.csv
+#                   names (server_request_id)
 #   low-confidence  second-precision text logs or totals only: the report says low confidence and
 #                   computes no component
 # New scenarios go at the end: each takes the next seed, so inserting one would rewrite the rest.
@@ -30,10 +32,11 @@ scenarios=(
   "sglang/v0.5.6-preemption|sglang|exact|--scenario preemption --format-version 0.5.6 --requests 48 --output-tokens fixed:512"
   "sglang/v0.5.6-heartbeats|sglang|exact|--scenario heartbeats --format-version 0.5.6 --requests 48"
   "sglang/v0.4.5-baseline|sglang|low-confidence|--scenario baseline --format-version 0.4.5 --requests 40"
-  "trtllm/v1.1-client-queue-bound|trtllm|server-only|--scenario client-queue-bound --format-version 1.1 --requests 40 --output-tokens lognormal:48,0.3"
-  "trtllm/v1.1-concurrency-sweep|trtllm|server-only|--scenario concurrency-sweep --format-version 1.1 --requests 12 --output-tokens lognormal:24,0.3 --iteration-log false"
+  "trtllm/v1.1-client-queue-bound|trtllm|heuristic|--scenario client-queue-bound --format-version 1.1 --requests 40 --output-tokens lognormal:48,0.3"
+  "trtllm/v1.1-concurrency-sweep|trtllm|heuristic|--scenario concurrency-sweep --format-version 1.1 --requests 12 --output-tokens lognormal:24,0.3 --iteration-log false"
   "sglang/v0.5.6-client-queue-bound|sglang|exact|--scenario client-queue-bound --format-version 0.5.6 --requests 40"
-  "trtllm/v1.1-prefill-bound|trtllm|server-only|--scenario prefill-bound --format-version 1.1 --requests 24"
+  "trtllm/v1.1-prefill-bound|trtllm|heuristic|--scenario prefill-bound --format-version 1.1 --requests 24"
+  "sglang/v0.5.6-retries|sglang|exact|--scenario retries --format-version 0.5.6 --requests 48"
 )
 
 seed=100

@@ -1,11 +1,13 @@
--- attribution/clock_offsets: recomputes clock_offsets: per client run, server instance and client clock, the offset that puts client times on the server clock, from requests paired by ID.
+-- attribution/clock_offsets: recomputes clock_offsets: per client run, server instance and client clock, the offset that puts client times on the server clock, from requests paired by ID (method id_pairs).
 -- params:  :outlier_mads (DOUBLE, default 3: pairs farther than this many robust deviations from the median are outliers),
 --          :min_window_ms (DOUBLE, default 10: never reject a pair this close to the median),
 --          :zone_tolerance_ms (DOUBLE, default 120000: how close to a whole quarter hour a zone error lands),
 --          :max_offset_ms (DOUBLE, default 1000: a wall-clock offset above this is flagged unsynced),
 --          :max_spread_ms (DOUBLE, default 1000: a spread above this is flagged noisy)
--- returns: nothing; inserts every column of clock_offsets (schema/005_attribution). The caller empties
---          the table first, in the same transaction (Attributor does both).
+-- returns: nothing; inserts the id_pairs rows of clock_offsets (schema/005_attribution; method
+--          id_pairs, server_clock wall, the time-series columns NULL). The caller empties the table
+--          first, in the same transaction, and then adds the time_series rows (Attributor,
+--          SteadyClockOffsets).
 --
 -- Pairs: a client row whose ID reached the server (id_kind not local) and whose key is unique on both
 -- sides (retries and duplicates would pair the wrong attempt), with a start time: start_ts (clock
@@ -118,7 +120,7 @@ judged AS (
 SELECT run_id, instance, engine, client_clock, server_source,
        CAST(pairs AS INTEGER) AS pairs, CAST(used_pairs AS INTEGER) AS used_pairs,
        CAST(pairs - used_pairs AS INTEGER) AS outliers, offset_ms, spread_ms, min_ms, max_ms,
-       zone_shift_minutes,
+       zone_shift_minutes, 'id_pairs' AS method, 'wall' AS server_clock,
        nullif(concat_ws(', ',
            CASE WHEN zone_shift_minutes IS NOT NULL THEN 'zone' END,
            CASE WHEN client_clock = 'wall' AND zone_shift_minutes IS NULL

@@ -5,17 +5,27 @@
 --          duplicate_server_keys, suspect_rows, incomplete_rows, derived_rows, token_mismatch_rows,
 --          client_queue_rows, included_rows, server_timing_keys, server_arrival_keys, server_only_keys,
 --          client_rejects, server_rejects, join_rate, heuristic_rows, ambiguous_rows,
---          unjoinable_rows, server_retried_keys, clock_estimates, clock_flagged, zone_shifts
+--          unjoinable_rows, server_retried_keys, clock_estimates, clock_flagged, zone_shifts,
+--          retried_attributed_rows, clock_time_series
 --
 -- join_rate = client rows with any server record (matched, arrival_only or duplicate) / client rows;
--- NULL when there are no client rows. server_only_keys: keys in request_timing or request_arrived that
--- no client row has (other tenants, health checks, or a client file not loaded). Client rejects are
+-- NULL when there are no client rows. Server-side counts are per server request identity
+-- (per_request.sql "identity"): a key some client sent is one request on every instance; any other
+-- key is the engine's own and counts once per instance (TensorRT-LLM's counters repeat on every
+-- server, formats/trtllm.md section 3.3). server_only_keys: identities in request_timing or
+-- request_arrived that no client row has and no heuristic pair took (other tenants, health checks,
+-- a client file not loaded, or --match id on an engine that ignores client IDs).
+-- duplicate_server_keys: identities with more than one completed (not aborted) record of one
+-- source_kind (n > 1 children, a file loaded twice, a retry that completed twice). Client rejects are
 -- the rejects rows with engine 'client'. heuristic_rows: paired by --match heuristic (time window and
 -- token counts, not by ID); ambiguous_rows: of those, paired without times among several candidates
 -- (left out of aggregates). unjoinable_rows: client rows whose ID the server never saw (id_kind local)
 -- and that no heuristic pairing matched. server_retried_keys: keys the server saw arrive more than once
--- (a client retry with the same ID). clock_estimates, clock_flagged, zone_shifts: rows of
--- clock_offsets, those with a flag, those whose offset is a whole number of quarter hours.
+-- (a client retry with the same ID). retried_attributed_rows: client rows attributed (matched or
+-- heuristic) although the server saw their request retried: the final attempt's record was told
+-- apart (attempt_rule). clock_estimates, clock_flagged, zone_shifts: rows of clock_offsets, those
+-- with a flag, those whose offset is a whole number of quarter hours; clock_time_series: those
+-- aligned by time series (a steady server clock without ID pairs).
 -- Reads request_attribution: run the attribution first.
 WITH attribution AS (
     SELECT count(*) AS client_rows,
@@ -38,24 +48,47 @@ WITH attribution AS (
            count(*) FILTER (WHERE join_status = 'heuristic') AS heuristic_rows,
            count(*) FILTER (WHERE exclusion = 'ambiguous match') AS ambiguous_rows,
            count(*) FILTER (WHERE id_kind = 'local' AND join_status = 'client_only')
-               AS unjoinable_rows
+               AS unjoinable_rows,
+           count(*) FILTER (WHERE retried AND join_status IN ('matched', 'heuristic'))
+               AS retried_attributed_rows
     FROM request_attribution
 ),
 clocks AS (
     SELECT count(*) AS clock_estimates,
            count(*) FILTER (WHERE flag IS NOT NULL) AS clock_flagged,
-           count(*) FILTER (WHERE zone_shift_minutes IS NOT NULL) AS zone_shifts
+           count(*) FILTER (WHERE zone_shift_minutes IS NOT NULL) AS zone_shifts,
+           count(*) FILTER (WHERE method = 'time_series') AS clock_time_series
     FROM clock_offsets
 ),
+client_keys AS (
+    SELECT DISTINCT request_key FROM client_timing WHERE coalesce(id_kind, 'sent') <> 'local'
+),
+timing_ids AS (
+    -- scope NULL: the client's key, one request on every instance; else the engine's own, per instance
+    SELECT CASE WHEN t.source_kind NOT IN ('perf_metrics', 'perf_time_events')
+                     AND k.request_key IS NOT NULL THEN NULL ELSE t.instance END AS scope,
+           t.request_key, t.source_kind,
+           lower(coalesce(t.finish_reason, '')) IN ('abort', 'aborted', 'cancelled', 'canceled')
+               AS aborted
+    FROM request_timing t
+    LEFT JOIN client_keys k ON k.request_key = t.request_key
+),
+arrival_ids AS (
+    SELECT CASE WHEN k.request_key IS NOT NULL THEN NULL ELSE a.instance END AS scope,
+           a.request_key
+    FROM request_arrived a
+    LEFT JOIN client_keys k ON k.request_key = a.request_key
+),
 timing_keys AS (
-    SELECT request_key, max(kind_rows) > 1 AS duplicate
-    FROM (SELECT request_key, count(*) AS kind_rows FROM request_timing GROUP BY request_key, source_kind)
-    GROUP BY request_key
+    SELECT scope, request_key, max(completed_rows) > 1 AS duplicate
+    FROM (SELECT scope, request_key, count(*) FILTER (WHERE NOT aborted) AS completed_rows
+          FROM timing_ids GROUP BY scope, request_key, source_kind)
+    GROUP BY scope, request_key
 ),
 server_keys AS (
-    SELECT request_key FROM request_timing
+    SELECT scope, request_key FROM timing_ids
     UNION
-    SELECT request_key FROM request_arrived
+    SELECT scope, request_key FROM arrival_ids
 )
 SELECT a.client_rows, a.client_ok_rows, a.warmup_rows, a.client_error_rows, a.matched_rows,
        a.arrival_only_rows, a.client_only_rows, a.duplicate_rows, a.duplicate_client_keys,
@@ -65,15 +98,17 @@ SELECT a.client_rows, a.client_ok_rows, a.warmup_rows, a.client_error_rows, a.ma
        (SELECT count(*) FROM timing_keys) AS server_timing_keys,
        (SELECT count(DISTINCT request_key) FROM request_arrived) AS server_arrival_keys,
        (SELECT count(*) FROM server_keys k
-         WHERE NOT EXISTS (SELECT 1 FROM client_timing c WHERE c.request_key = k.request_key)
+         WHERE k.scope IS NOT NULL
            AND NOT EXISTS (SELECT 1 FROM request_matches m
-                           WHERE m.server_request_key = k.request_key))
+                           WHERE m.server_request_key = k.request_key
+                             AND coalesce(m.server_instance, k.scope) = k.scope))
            AS server_only_keys,
        (SELECT count(*) FROM rejects WHERE engine = 'client') AS client_rejects,
        (SELECT count(*) FROM rejects WHERE engine IS DISTINCT FROM 'client') AS server_rejects,
        a.join_rate, a.heuristic_rows, a.ambiguous_rows, a.unjoinable_rows,
-       (SELECT count(*) FROM (SELECT request_key FROM request_arrived GROUP BY request_key
+       (SELECT count(*) FROM (SELECT scope, request_key FROM arrival_ids GROUP BY ALL
                               HAVING count(*) > 1)) AS server_retried_keys,
-       k.clock_estimates, k.clock_flagged, k.zone_shifts
+       k.clock_estimates, k.clock_flagged, k.zone_shifts, a.retried_attributed_rows,
+       k.clock_time_series
 FROM attribution a
 CROSS JOIN clocks k

@@ -4,24 +4,40 @@
 --          :prompt_token_tolerance (INTEGER, default 32: allowed prompt-token difference, or 5 percent if larger; chat templates add tokens),
 --          :negative_tolerance_ms (DOUBLE, default 5: how far a server duration may exceed the client one),
 --          :max_candidates (INTEGER, default 8: candidates kept per client row, best first)
--- returns: run_id, client_source_path, client_source_line, server_request_key, cost, time_diff_ms,
---          candidates
+-- returns: run_id, client_source_path, client_source_line, server_request_key, server_instance,
+--          cost, time_diff_ms, candidates
 --
 -- Used by --match heuristic (HeuristicMatcher assigns one to one, best cost first). Client rows: status
--- ok, key unique among client rows, and not joinable by ID (id_kind local, or no server record has
--- their key: SGLang ignores X-Request-Id, TensorRT-LLM has no client IDs). Server requests: one
--- request_timing row per key (as per_request picks it), keys that no joinable client row has, not
--- duplicated (one row per source_kind, at most one arrival).
--- Timed pairs need the client's send time on the server clock (start + client queue + the run's
--- clock offset, the estimate with most pairs; a wall clock without an estimate is taken as in sync; a
--- monotonic one without an estimate has no time) and the server's arrival_ts:
---   |server arrival - client send| <= :window_ms.
--- Untimed pairs (either time unknown: SGLang bench, LLMPerf, TensorRT-LLM steady clock) need equal
--- output token counts on both sides.
+-- ok, key unique among client rows, and not joinable by ID (id_kind local, or no server record an ID
+-- can join has their key: SGLang ignores X-Request-Id, TensorRT-LLM has no client IDs). Server
+-- requests: keys no client sent, each the engine's own and so named by (instance, request_key): a
+-- TensorRT-LLM counter repeats on every instance. Records of the engine-counter kinds (perf_metrics,
+-- perf_time_events: formats/trtllm.md section 3.3) are the engine's own even when a client happened
+-- to send the same key. One request_timing row per (instance, key) (as per_request picks it), not
+-- aborted (a client that completed cannot be an attempt the server aborted), not duplicated (one
+-- completed row per source_kind, at most one arrival).
+-- Timed pairs need both times on one clock:
+--   wall     the server's arrival_ts against the client's send on the server clock (start + client
+--            queue + the run's id_pairs clock offset, the estimate with most pairs; a wall clock
+--            without an estimate is taken as in sync; a monotonic one without an estimate has no
+--            time);
+--   steady   the server's arrival_mono_s (TensorRT-LLM) against the client's send on its own clock
+--            plus the time_series offset that links the run to that instance (clock_offsets, not
+--            flagged ambiguous; SteadyClockOffsets); other runs never pair with that instance's
+--            steady rows by time;
+--   and |server arrival - client send| <= :window_ms.
+-- Untimed pairs (no time on either side: SGLang bench, LLMPerf; TensorRT-LLM without a link) need
+-- equal output token counts on both sides.
 -- Both need, where both sides have them: output and prompt tokens within tolerance, and server e2e
 -- and TTFT not above the client's (minus its queue) by more than the tolerance.
 -- cost = |time diff| / :window_ms (1 when untimed) + |output diff| / (1 + output tolerance)
---        + |prompt diff| / (1 + prompt tolerance) + |client e2e - queue - server e2e| / client e2e.
+--        + |prompt diff| / (1 + prompt tolerance) + |network_e2e| / client e2e
+--        + |network_ttft - network_e2e| / :window_ms,
+--   with network_e2e = client e2e - queue - server e2e and network_ttft = client TTFT - queue -
+--   server TTFT. The last term: the first and the last token cross the same network, so for the
+--   true pair the two network times agree; for another request they differ by the difference of
+--   the two requests' decode times. Without it a burst of sends (many at one instant, equal times)
+--   is told apart by e2e alone.
 -- candidates: how many server requests passed for the client row, before keeping :max_candidates.
 WITH settings AS (
     SELECT coalesce(CAST(:window_ms AS DOUBLE), 1000.0)              AS window_ms,
@@ -30,46 +46,64 @@ WITH settings AS (
            coalesce(CAST(:negative_tolerance_ms AS DOUBLE), 5.0)     AS negative_tolerance_ms,
            coalesce(CAST(:max_candidates AS INTEGER), 8)             AS max_candidates
 ),
-joinable_keys AS (
+client_keys AS (
     SELECT DISTINCT request_key FROM client_timing WHERE coalesce(id_kind, 'sent') <> 'local'
 ),
-server_keys AS (
+id_server_keys AS (
     SELECT request_key FROM request_timing
+    WHERE source_kind NOT IN ('perf_metrics', 'perf_time_events')
     UNION
     SELECT request_key FROM request_arrived
 ),
+engine_records AS (
+    SELECT t.*
+    FROM request_timing t
+    WHERE (t.source_kind IN ('perf_metrics', 'perf_time_events')
+           OR NOT EXISTS (SELECT 1 FROM client_keys k WHERE k.request_key = t.request_key))
+      AND lower(coalesce(t.finish_reason, '')) NOT IN ('abort', 'aborted', 'cancelled', 'canceled')
+),
 timing_kinds AS (
-    SELECT request_key, max(kind_rows) AS kind_rows
-    FROM (SELECT request_key, count(*) AS kind_rows FROM request_timing GROUP BY request_key, source_kind)
-    GROUP BY request_key
+    SELECT instance, request_key, max(kind_rows) AS kind_rows
+    FROM (SELECT instance, request_key, count(*) AS kind_rows
+          FROM engine_records GROUP BY instance, request_key, source_kind)
+    GROUP BY instance, request_key
 ),
 arrivals AS (
-    SELECT request_key, count(*) AS arrival_rows FROM request_arrived GROUP BY request_key
+    SELECT instance, request_key, count(*) AS arrival_rows
+    FROM request_arrived GROUP BY instance, request_key
 ),
 server AS (
-    SELECT t.request_key, t.instance, t.arrival_ts, t.prompt_tokens, t.output_tokens, t.e2e_ms,
-           t.server_ttft_ms
-    FROM request_timing t
-    JOIN timing_kinds k ON k.request_key = t.request_key
-    LEFT JOIN arrivals a ON a.request_key = t.request_key
+    SELECT t.request_key, t.instance, t.arrival_ts, t.arrival_mono_s, t.prompt_tokens,
+           t.output_tokens, t.e2e_ms, t.server_ttft_ms
+    FROM engine_records t
+    JOIN timing_kinds k ON k.instance = t.instance AND k.request_key = t.request_key
+    LEFT JOIN arrivals a ON a.instance = t.instance AND a.request_key = t.request_key
     WHERE k.kind_rows = 1
       AND coalesce(a.arrival_rows, 0) <= 1
-      AND NOT EXISTS (SELECT 1 FROM joinable_keys j WHERE j.request_key = t.request_key)
     QUALIFY row_number() OVER (
-        PARTITION BY t.request_key
+        PARTITION BY t.instance, t.request_key
         ORDER BY CAST(t.queue_ms IS NULL AS INTEGER) + CAST(t.prefill_ms IS NULL AS INTEGER)
                      + CAST(t.decode_ms IS NULL AS INTEGER),
-                 t.source_kind, t.instance, t.source_path, t.source_line
+                 t.source_kind, t.source_path, t.source_line
     ) = 1
 ),
 run_offsets AS (
     SELECT run_id, client_clock, arg_max(offset_ms, used_pairs) AS offset_ms
     FROM clock_offsets
+    WHERE coalesce(method, 'id_pairs') = 'id_pairs'
     GROUP BY run_id, client_clock
+),
+steady_links AS (
+    SELECT run_id, client_clock, instance, offset_ms
+    FROM clock_offsets
+    WHERE method = 'time_series' AND coalesce(flag, '') NOT LIKE '%ambiguous%'
 ),
 client AS (
     SELECT c.run_id, c.source_path, c.source_line, c.prompt_tokens, c.output_tokens, c.e2e_ms,
            c.ttft_ms, coalesce(c.client_queue_ms, 0.0) AS queue_ms,
+           CASE WHEN c.start_ts IS NOT NULL THEN 'wall' ELSE 'monotonic' END AS client_clock,
+           CASE WHEN c.start_ts IS NOT NULL THEN epoch_us(c.start_ts) / 1000.0
+                ELSE c.start_mono_s * 1000.0 END + coalesce(c.client_queue_ms, 0.0) AS send_ms,
            CASE WHEN c.start_ts IS NOT NULL
                 THEN c.start_ts + to_microseconds(CAST(round(
                          (coalesce(o.offset_ms, 0.0) + coalesce(c.client_queue_ms, 0.0)) * 1000)
@@ -85,13 +119,14 @@ client AS (
           AND o.client_clock = CASE WHEN c.start_ts IS NOT NULL THEN 'wall' ELSE 'monotonic' END
     WHERE c.status = 'ok'
       AND (coalesce(c.id_kind, 'sent') = 'local'
-           OR NOT EXISTS (SELECT 1 FROM server_keys k WHERE k.request_key = c.request_key))
+           OR NOT EXISTS (SELECT 1 FROM id_server_keys k WHERE k.request_key = c.request_key))
     QUALIFY coalesce(c.id_kind, 'sent') = 'local'
          OR count(*) OVER (PARTITION BY c.request_key) = 1
 ),
-timed AS (
-    SELECT c.*, s.request_key AS server_request_key, s.prompt_tokens AS s_prompt,
-           s.output_tokens AS s_output, s.e2e_ms AS s_e2e, s.server_ttft_ms AS s_ttft,
+timed_wall AS (
+    SELECT c.*, s.request_key AS server_request_key, s.instance AS server_instance,
+           s.prompt_tokens AS s_prompt, s.output_tokens AS s_output, s.e2e_ms AS s_e2e,
+           s.server_ttft_ms AS s_ttft,
            (epoch_us(s.arrival_ts) - epoch_us(c.sent_ts)) / 1000.0 AS time_diff_ms
     FROM client c
     CROSS JOIN settings t
@@ -100,17 +135,40 @@ timed AS (
                           AND c.sent_ts + to_microseconds(CAST(t.window_ms * 1000 AS BIGINT))
     WHERE c.sent_ts IS NOT NULL
 ),
+timed_steady AS (
+    SELECT c.*, s.request_key AS server_request_key, s.instance AS server_instance,
+           s.prompt_tokens AS s_prompt, s.output_tokens AS s_output, s.e2e_ms AS s_e2e,
+           s.server_ttft_ms AS s_ttft,
+           s.arrival_mono_s * 1000.0 - (c.send_ms + l.offset_ms) AS time_diff_ms
+    FROM client c
+    CROSS JOIN settings t
+    JOIN steady_links l ON l.run_id = c.run_id AND l.client_clock = c.client_clock
+    JOIN server s
+      ON s.instance = l.instance
+     AND s.arrival_ts IS NULL
+     AND s.arrival_mono_s * 1000.0 BETWEEN c.send_ms + l.offset_ms - t.window_ms
+                                       AND c.send_ms + l.offset_ms + t.window_ms
+    WHERE c.send_ms IS NOT NULL
+),
 untimed AS (
-    SELECT c.*, s.request_key AS server_request_key, s.prompt_tokens AS s_prompt,
-           s.output_tokens AS s_output, s.e2e_ms AS s_e2e, s.server_ttft_ms AS s_ttft,
-           CAST(NULL AS DOUBLE) AS time_diff_ms
+    SELECT c.*, s.request_key AS server_request_key, s.instance AS server_instance,
+           s.prompt_tokens AS s_prompt, s.output_tokens AS s_output, s.e2e_ms AS s_e2e,
+           s.server_ttft_ms AS s_ttft, CAST(NULL AS DOUBLE) AS time_diff_ms
     FROM client c
     JOIN server s ON s.output_tokens = c.output_tokens
-    WHERE c.sent_ts IS NULL OR s.arrival_ts IS NULL
+    WHERE (c.sent_ts IS NULL OR s.arrival_ts IS NULL)
+      AND NOT EXISTS (
+          SELECT 1 FROM steady_links l
+          WHERE l.run_id = c.run_id AND l.client_clock = c.client_clock
+            AND l.instance = s.instance AND s.arrival_mono_s IS NOT NULL AND c.send_ms IS NOT NULL)
 ),
 passed AS (
-    SELECT p.*, t.*
-    FROM (SELECT * FROM timed UNION ALL SELECT * FROM untimed) p
+    SELECT p.*, t.*,
+           p.e2e_ms - p.queue_ms - p.s_e2e AS network_e2e_ms,
+           p.ttft_ms - p.queue_ms - p.s_ttft AS network_ttft_ms
+    FROM (SELECT * FROM timed_wall
+          UNION ALL SELECT * FROM timed_steady
+          UNION ALL SELECT * FROM untimed) p
     CROSS JOIN settings t
     WHERE (p.output_tokens IS NULL OR p.s_output IS NULL
            OR abs(p.s_output - p.output_tokens) <= greatest(t.output_tolerance, 0.02 * p.s_output))
@@ -123,20 +181,21 @@ passed AS (
 ),
 scored AS (
     SELECT run_id, source_path AS client_source_path, source_line AS client_source_line,
-           server_request_key, time_diff_ms, max_candidates,
+           server_request_key, server_instance, time_diff_ms, max_candidates,
            coalesce(abs(time_diff_ms) / window_ms, 1.0)
                + coalesce(abs(s_output - output_tokens) / (1.0 + output_tolerance), 0.0)
                + coalesce(abs(s_prompt - prompt_tokens) / (1.0 + prompt_tolerance), 0.0)
-               + coalesce(abs(e2e_ms - queue_ms - s_e2e) / greatest(e2e_ms, 1.0), 0.0) AS cost,
+               + coalesce(abs(network_e2e_ms) / greatest(e2e_ms, 1.0), 0.0)
+               + coalesce(abs(network_ttft_ms - network_e2e_ms) / window_ms, 0.0) AS cost,
            CAST(count(*) OVER (PARTITION BY run_id, source_path, source_line) AS INTEGER)
                AS candidates
     FROM passed
 )
-SELECT run_id, client_source_path, client_source_line, server_request_key, cost, time_diff_ms,
-       candidates
+SELECT run_id, client_source_path, client_source_line, server_request_key, server_instance, cost,
+       time_diff_ms, candidates
 FROM scored
 QUALIFY row_number() OVER (
     PARTITION BY run_id, client_source_path, client_source_line
-    ORDER BY cost, server_request_key
+    ORDER BY cost, server_instance, server_request_key
 ) <= max_candidates
-ORDER BY cost, run_id, client_source_path, client_source_line, server_request_key
+ORDER BY cost, run_id, client_source_path, client_source_line, server_instance, server_request_key

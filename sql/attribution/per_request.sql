@@ -1,6 +1,8 @@
 -- attribution/per_request: recomputes request_attribution: each client request joined to the server's records by request_key, split into latency components, with flags.
 -- params:  :negative_tolerance_ms (DOUBLE, default 5), :negative_tolerance_pct (DOUBLE, default 1),
---          :warmup_first_n (INTEGER, default 0)
+--          :warmup_first_n (INTEGER, default 0),
+--          :window_ms (DOUBLE, default 1000: how far from the client's send a retried request's
+--          attempt may arrive, as --match-window-ms)
 -- returns: nothing; inserts every column of request_attribution (schema/005_attribution). The caller
 --          empties the table first, in the same transaction (Attributor does both).
 --
@@ -20,17 +22,39 @@
 --   join     by request_key (the one RequestKeys.normalize on both sides), except rows whose ID the
 --            server never saw (client_timing.id_kind 'local'); with --match heuristic, also by the
 --            one-to-one pairs in request_matches (join_status 'heuristic', confidence 'heuristic').
---            One request_timing row per key is picked (the one with the most of queue/prefill/decode,
---            then by source_kind). A key with more than one client row (a client retry), more than
---            one request_timing row of one source_kind (n > 1 children, two instances) or more than
---            one request_arrived row (the server saw the ID twice: a retry) is 'duplicate':
---            listed with duplicate_reason, never attributed, never double-counted. A key known only
---            from request_arrived (vLLM text logs: 1 s timestamps, no durations) is 'arrival_only',
---            low confidence, server components NULL. No server record at all: 'client_only'.
---   clock    clock_offset_ms: the run's offset for the matched instance and the row's clock (wall for
---            start_ts, monotonic for start_mono_s), else the run's estimate with most pairs
---            (clock_offsets.sql); aligned_start_ts = the start on the server clock (a wall start
---            without an estimate is taken as in sync; a monotonic one stays NULL).
+--   identity a server key some client sent (id_kind not local) is the client's: one request on every
+--            instance. Any other key is the engine's own and names a request only with its instance:
+--            TensorRT-LLM's perf_metrics request_id is a counter that repeats on every server
+--            (formats/trtllm.md section 3.3), so its kinds perf_metrics and perf_time_events are
+--            always the engine's own, even when a client happened to send the same key. Duplicates
+--            and server-side counts are per identity; heuristic pairs name (instance, key).
+--   pick     One request_timing row per identity: the one with the most of queue/prefill/decode,
+--            then by source_kind.
+--   retries  An identity is retried when the server saw the ID arrive more than once, or aborted an
+--            attempt (finish_reason abort, or request_aborted) and completed one. When it has more
+--            than one record of a source_kind or more than one arrival, the record the client's
+--            final timing belongs to is chosen per source_kind among the completed (not aborted)
+--            ones: with times (the client's send on that instance's clock, see clock, and every
+--            record's arrival_ts) the last arrival within :window_ms of the send, if it is the only
+--            one at that time (attempt_rule latest_arrival, or only_completed when just one
+--            completed); without times the only completed record (only_completed). Kinds with only
+--            aborted records are passed over. When every other kind has its record chosen, that
+--            record is attributed (retried = true). Otherwise (no retry: n > 1 children, two
+--            instances, a file loaded twice; or no record can be shown to be the final attempt's)
+--            the identity is 'duplicate'. A retried identity with one record per kind and one
+--            arrival (the aborted attempt left no record) is attributed as usual, retried = true.
+--   duplicate a key with more than one client row (a client retry), or an unresolved identity as
+--            above: listed with duplicate_reason (client rows, server records, server arrivals),
+--            never attributed, never double-counted. A key known only from request_arrived (vLLM
+--            text logs: 1 s timestamps, no durations) is 'arrival_only', low confidence, server
+--            components NULL (a retried one stays 'duplicate': there is no record to attribute).
+--            No server record at all: 'client_only'.
+--   clock    clock_offset_ms: the run's id_pairs offset for the matched instance and the row's clock
+--            (wall for start_ts, monotonic for start_mono_s), else the run's id_pairs estimate with
+--            most pairs (clock_offsets.sql); aligned_start_ts = the start on the server's wall clock
+--            (a wall start without an estimate is taken as in sync; a monotonic one stays NULL).
+--            time_series offsets map a steady clock (seconds since boot) and are used only to pair
+--            requests (heuristic_candidates.sql), never to place a start on a wall clock.
 --   derived  a source without prefill or decode (vLLM V0 spans, formats/vllm.md section 4.3) gets
 --            prefill = server_ttft - queue and decode = server_e2e - server_ttft, server_derived = true.
 --   suspect  network_ms < -greatest(:negative_tolerance_ms, :negative_tolerance_pct % of client_e2e_ms),
@@ -48,12 +72,15 @@ INSERT INTO request_attribution BY NAME
 WITH settings AS (
     SELECT coalesce(CAST(:negative_tolerance_ms AS DOUBLE), 5.0)  AS tolerance_ms,
            coalesce(CAST(:negative_tolerance_pct AS DOUBLE), 1.0) AS tolerance_pct,
-           coalesce(CAST(:warmup_first_n AS INTEGER), 0)          AS warmup_first_n
+           coalesce(CAST(:warmup_first_n AS INTEGER), 0)          AS warmup_first_n,
+           coalesce(CAST(:window_ms AS DOUBLE), 1000.0)           AS window_ms
 ),
 client AS (
     SELECT c.*,
            coalesce(m.server_request_key,
                     CASE WHEN coalesce(c.id_kind, 'sent') <> 'local' THEN c.request_key END) AS join_key,
+           -- a heuristic pair names the engine's own request: its instance is part of the identity
+           CASE WHEN m.server_request_key IS NOT NULL THEN m.server_instance END AS join_scope,
            m.server_request_key IS NOT NULL AS heuristic_match,
            m.cost AS match_cost, m.candidates AS match_candidates, m.time_diff_ms AS match_time_diff_ms,
            CASE WHEN coalesce(c.id_kind, 'sent') = 'local' THEN 1
@@ -71,40 +98,147 @@ client AS (
           AND m.client_source_path = c.source_path
           AND m.client_source_line = c.source_line
 ),
-timing_kinds AS (
-    SELECT request_key, source_kind, count(*) AS kind_rows
-    FROM request_timing
-    GROUP BY request_key, source_kind
+client_keys AS (
+    SELECT DISTINCT request_key FROM client_timing WHERE coalesce(id_kind, 'sent') <> 'local'
 ),
-timing_keys AS (
-    SELECT request_key, sum(kind_rows) AS server_rows, max(kind_rows) > 1 AS server_duplicate
-    FROM timing_kinds
-    GROUP BY request_key
-),
-timing AS (
-    SELECT t.*, k.server_rows, k.server_duplicate
+timing_ids AS (
+    -- scope NULL: the client's key (one request on every instance); else the instance it belongs to
+    SELECT t.rowid AS record_id, t.*,
+           CASE WHEN t.source_kind NOT IN ('perf_metrics', 'perf_time_events')
+                     AND k.request_key IS NOT NULL THEN NULL ELSE t.instance END AS scope,
+           lower(coalesce(t.finish_reason, '')) IN ('abort', 'aborted', 'cancelled', 'canceled')
+               AS aborted,
+           CAST(t.queue_ms IS NULL AS INTEGER) + CAST(t.prefill_ms IS NULL AS INTEGER)
+               + CAST(t.decode_ms IS NULL AS INTEGER) AS missing_phases
     FROM request_timing t
-    JOIN timing_keys k ON k.request_key = t.request_key
-    QUALIFY row_number() OVER (
-        PARTITION BY t.request_key
-        ORDER BY CAST(t.queue_ms IS NULL AS INTEGER) + CAST(t.prefill_ms IS NULL AS INTEGER)
-                     + CAST(t.decode_ms IS NULL AS INTEGER),
-                 t.source_kind, t.instance, t.source_path, t.source_line
-    ) = 1
+    LEFT JOIN client_keys k ON k.request_key = t.request_key
 ),
 arrival AS (
-    SELECT request_key, count(*) AS arrival_rows, min(ts) AS arrival_ts,
-           min(engine) AS engine, min(instance) AS instance
-    FROM request_arrived
-    GROUP BY request_key
+    SELECT CASE WHEN k.request_key IS NOT NULL THEN NULL ELSE a.instance END AS scope,
+           a.request_key, count(*) AS arrival_rows, min(a.ts) AS arrival_ts,
+           min(a.engine) AS engine, min(a.instance) AS instance
+    FROM request_arrived a
+    LEFT JOIN client_keys k ON k.request_key = a.request_key
+    GROUP BY ALL
+),
+aborts AS (
+    SELECT DISTINCT CASE WHEN k.request_key IS NOT NULL THEN NULL ELSE b.instance END AS scope,
+           b.request_key
+    FROM request_aborted b
+    LEFT JOIN client_keys k ON k.request_key = b.request_key
+),
+timing_keys AS (
+    SELECT scope, request_key, count(*) AS server_rows, max(kind_rows) > 1 AS multi_record,
+           count(*) FILTER (WHERE NOT aborted) AS completed_rows, bool_or(aborted) AS aborted_record
+    FROM (SELECT scope, request_key, aborted,
+                 count(*) OVER (PARTITION BY scope, request_key, source_kind) AS kind_rows
+          FROM timing_ids)
+    GROUP BY scope, request_key
+),
+identities AS (
+    -- each client row's server request: its counts, and whether the server saw it retried
+    SELECT c.run_id, c.source_path, c.source_line,
+           k.request_key IS NOT NULL AS has_timing,
+           coalesce(k.server_rows, 0) AS server_rows,
+           coalesce(a.arrival_rows, 0) AS arrival_rows,
+           coalesce(k.multi_record, false) AS multi_record,
+           coalesce(k.multi_record, false) OR coalesce(a.arrival_rows, 0) > 1 AS multi_attempt,
+           coalesce(a.arrival_rows, 0) > 1
+               OR ((coalesce(k.aborted_record, false) OR b.request_key IS NOT NULL)
+                   AND coalesce(k.completed_rows, 0) >= 1) AS retried
+    FROM client c
+    LEFT JOIN timing_keys k
+           ON k.request_key = c.join_key AND k.scope IS NOT DISTINCT FROM c.join_scope
+    LEFT JOIN arrival a ON a.request_key = c.join_key AND a.scope IS NOT DISTINCT FROM c.join_scope
+    LEFT JOIN aborts b ON b.request_key = c.join_key AND b.scope IS NOT DISTINCT FROM c.join_scope
 ),
 instance_offsets AS (
     SELECT run_id, client_clock, instance, offset_ms FROM clock_offsets
+    WHERE coalesce(method, 'id_pairs') = 'id_pairs'
 ),
 run_offsets AS (
     SELECT run_id, client_clock, arg_max(offset_ms, used_pairs) AS offset_ms
     FROM clock_offsets
+    WHERE coalesce(method, 'id_pairs') = 'id_pairs'
     GROUP BY run_id, client_clock
+),
+candidates AS (
+    -- every record of the client row's server request, with the client's send on its clock
+    SELECT c.run_id, c.source_path, c.source_line, t.record_id, t.source_kind, t.instance,
+           t.source_path AS record_path, t.source_line AS record_line, t.arrival_ts, t.aborted,
+           t.missing_phases, i.multi_attempt, i.retried,
+           CASE WHEN c.start_ts IS NOT NULL
+                THEN c.start_ts + to_microseconds(CAST(round(
+                         (coalesce(io.offset_ms, ro.offset_ms, 0.0)
+                          + coalesce(c.client_queue_ms, 0.0)) * 1000) AS BIGINT))
+                WHEN c.start_mono_s IS NOT NULL AND coalesce(io.offset_ms, ro.offset_ms) IS NOT NULL
+                THEN make_timestamp(CAST(round(
+                         (c.start_mono_s * 1000.0 + coalesce(io.offset_ms, ro.offset_ms)
+                          + coalesce(c.client_queue_ms, 0.0)) * 1000) AS BIGINT))
+           END AS send_ts
+    FROM client c
+    JOIN identities i USING (run_id, source_path, source_line)
+    JOIN timing_ids t ON t.request_key = c.join_key AND t.scope IS NOT DISTINCT FROM c.join_scope
+    LEFT JOIN instance_offsets io
+           ON io.run_id = c.run_id AND io.client_clock = c.client_clock AND io.instance = t.instance
+    LEFT JOIN run_offsets ro ON ro.run_id = c.run_id AND ro.client_clock = c.client_clock
+),
+attempts AS (
+    SELECT k.*,
+           NOT aborted AND (send_ts IS NULL OR arrival_ts IS NULL
+                            OR arrival_ts BETWEEN send_ts - to_microseconds(CAST(s.window_ms * 1000 AS BIGINT))
+                                              AND send_ts + to_microseconds(CAST(s.window_ms * 1000 AS BIGINT)))
+               AS eligible,
+           send_ts IS NOT NULL AND arrival_ts IS NOT NULL AS timed
+    FROM candidates k
+    CROSS JOIN settings s
+),
+kinds AS (
+    SELECT a.*,
+           count(*) FILTER (WHERE NOT aborted) OVER w AS kind_completed,
+           count(*) FILTER (WHERE eligible) OVER w AS kind_eligible,
+           bool_and(timed) OVER w AS kind_timed,
+           max(arrival_ts) FILTER (WHERE eligible) OVER w AS kind_last
+    FROM attempts a
+    WINDOW w AS (PARTITION BY run_id, source_path, source_line, source_kind)
+),
+resolved_kinds AS (
+    -- per source_kind: can the final attempt's record be told (NULL: only aborted records, passed
+    -- over), and is this record it
+    SELECT k.*,
+           CASE WHEN NOT multi_attempt THEN true
+                WHEN NOT retried THEN false
+                WHEN kind_completed = 0 THEN NULL
+                WHEN kind_timed
+                    THEN kind_eligible >= 1
+                         AND count(*) FILTER (WHERE eligible AND arrival_ts = kind_last)
+                                 OVER (PARTITION BY run_id, source_path, source_line, source_kind) = 1
+                ELSE kind_completed = 1 END AS kind_resolved,
+           CASE WHEN NOT multi_attempt THEN true
+                WHEN kind_timed THEN eligible AND arrival_ts = kind_last
+                ELSE NOT aborted END AS kind_choice
+    FROM kinds k
+),
+resolution AS (
+    SELECT run_id, source_path, source_line,
+           coalesce(bool_and(kind_resolved), false) AS resolved
+    FROM resolved_kinds
+    GROUP BY run_id, source_path, source_line
+),
+chosen AS (
+    -- the record attributed; for an identity that stays a duplicate, the record its engine,
+    -- instance and source are shown from
+    SELECT k.run_id, k.source_path, k.source_line, k.record_id,
+           CASE WHEN k.multi_attempt AND k.retried AND r.resolved
+                THEN CASE WHEN k.kind_completed = 1 THEN 'only_completed' ELSE 'latest_arrival' END
+           END AS attempt_rule
+    FROM resolved_kinds k
+    JOIN resolution r USING (run_id, source_path, source_line)
+    QUALIFY row_number() OVER (
+        PARTITION BY k.run_id, k.source_path, k.source_line
+        ORDER BY coalesce(k.kind_choice AND k.kind_resolved, false) DESC, k.missing_phases,
+                 k.source_kind, k.instance, k.record_path, k.record_line
+    ) = 1
 ),
 joined AS (
     SELECT c.run_id, c.client_format, c.source_path AS client_source_path,
@@ -116,24 +250,25 @@ joined AS (
            c.ttft_ms AS client_ttft_ms, c.e2e_ms AS client_e2e_ms,
            coalesce(c.client_queue_ms, 0.0) AS client_queue_ms,
            c.client_queue_ms IS NOT NULL AS client_queue_recorded,
-           coalesce(t.server_rows, 0) AS server_rows,
-           coalesce(a.arrival_rows, 0) AS arrival_rows,
-           CASE WHEN t.request_key IS NULL AND a.request_key IS NULL THEN 'client_only'
-                WHEN c.client_rows > 1 OR coalesce(t.server_duplicate, false)
-                     OR coalesce(a.arrival_rows, 0) > 1 THEN 'duplicate'
-                WHEN t.request_key IS NOT NULL AND c.heuristic_match THEN 'heuristic'
-                WHEN t.request_key IS NOT NULL THEN 'matched'
+           i.server_rows, i.arrival_rows,
+           CASE WHEN i.has_timing OR a.request_key IS NOT NULL THEN i.retried END AS retried,
+           CASE WHEN NOT i.has_timing AND a.request_key IS NULL THEN 'client_only'
+                WHEN c.client_rows > 1 OR (i.has_timing AND NOT r.resolved)
+                     OR (NOT i.has_timing AND i.arrival_rows > 1) THEN 'duplicate'
+                WHEN i.has_timing AND c.heuristic_match THEN 'heuristic'
+                WHEN i.has_timing THEN 'matched'
                 ELSE 'arrival_only' END AS join_status,
            nullif(concat_ws(', ',
                CASE WHEN c.client_rows > 1 THEN 'client rows' END,
-               CASE WHEN coalesce(t.server_duplicate, false) THEN 'server records' END,
-               CASE WHEN coalesce(a.arrival_rows, 0) > 1 THEN 'server arrivals' END), '')
-               AS duplicate_candidates,
-           CASE WHEN t.request_key IS NULL AND a.request_key IS NULL THEN NULL
+               CASE WHEN i.has_timing AND NOT r.resolved AND i.multi_record THEN 'server records' END,
+               CASE WHEN i.arrival_rows > 1 AND NOT coalesce(r.resolved, false)
+                    THEN 'server arrivals' END), '') AS duplicate_candidates,
+           ch.attempt_rule,
+           CASE WHEN NOT i.has_timing AND a.request_key IS NULL THEN NULL
                 WHEN c.heuristic_match THEN 'heuristic' ELSE 'id' END AS match_method,
            coalesce(t.engine, a.engine) AS engine,
            coalesce(t.instance, a.instance) AS instance,
-           CASE WHEN t.request_key IS NOT NULL THEN t.source_kind
+           CASE WHEN i.has_timing THEN t.source_kind
                 WHEN a.request_key IS NOT NULL THEN 'text_log' END AS server_source,
            coalesce(t.arrival_ts, a.arrival_ts) AS server_arrival_ts,
            t.request_id AS t_request_id, t.source_path AS t_source_path, t.source_line AS t_source_line,
@@ -142,8 +277,11 @@ joined AS (
            s.tolerance_ms, s.tolerance_pct
     FROM client c
     CROSS JOIN settings s
-    LEFT JOIN timing t ON t.request_key = c.join_key
-    LEFT JOIN arrival a ON a.request_key = c.join_key
+    JOIN identities i USING (run_id, source_path, source_line)
+    LEFT JOIN resolution r USING (run_id, source_path, source_line)
+    LEFT JOIN chosen ch USING (run_id, source_path, source_line)
+    LEFT JOIN timing_ids t ON t.record_id = ch.record_id
+    LEFT JOIN arrival a ON a.request_key = c.join_key AND a.scope IS NOT DISTINCT FROM c.join_scope
 ),
 aligned AS (
     SELECT j.*,
@@ -237,5 +375,6 @@ SELECT run_id, client_format, client_source_path, client_source_line, request_id
        network_ms, queue_ms, prefill_ms, decode_ms, server_derived, server_ttft_ms, server_e2e_ms,
        mlt_ms, tpot_ms, dominant, suspect, suspect_reason,
        exclusion IS NULL AS included, exclusion, id_kind, match_method, match_cost,
-       match_candidates, duplicate_reason, clock_offset_ms, aligned_start_ts
+       match_candidates, duplicate_reason, clock_offset_ms, aligned_start_ts, retried,
+       CASE WHEN join_status IN ('matched', 'heuristic') THEN attempt_rule END AS attempt_rule
 FROM judged

@@ -10,6 +10,11 @@
 -- against batch and queue snapshots.
 -- dominant: network | client_queue | queue | prefill | decode. included: counted in aggregates;
 -- otherwise exclusion says why (client error, warm-up, no server record, duplicate key, ...).
+-- retried: the server saw more than one attempt of this request (several arrivals, or an aborted
+-- attempt besides a completed one); when it is attributed anyway, attempt_rule says how the one
+-- record the client's final timing belongs to was chosen: only_completed (the one attempt that was
+-- not aborted) | latest_arrival (the last attempt to arrive by the client's final send + the window).
+-- NULL in files written before these columns existed.
 
 CREATE TABLE IF NOT EXISTS request_attribution (
     run_id                VARCHAR   NOT NULL,
@@ -63,7 +68,9 @@ CREATE TABLE IF NOT EXISTS request_attribution (
     match_candidates      INTEGER,
     duplicate_reason      VARCHAR,
     clock_offset_ms       DOUBLE,
-    aligned_start_ts      TIMESTAMP
+    aligned_start_ts      TIMESTAMP,
+    retried               BOOLEAN,
+    attempt_rule          VARCHAR
 );
 
 -- files created before these columns existed get them (request_attribution is written BY NAME)
@@ -74,13 +81,22 @@ ALTER TABLE request_attribution ADD COLUMN IF NOT EXISTS match_candidates INTEGE
 ALTER TABLE request_attribution ADD COLUMN IF NOT EXISTS duplicate_reason VARCHAR;
 ALTER TABLE request_attribution ADD COLUMN IF NOT EXISTS clock_offset_ms DOUBLE;
 ALTER TABLE request_attribution ADD COLUMN IF NOT EXISTS aligned_start_ts TIMESTAMP;
+ALTER TABLE request_attribution ADD COLUMN IF NOT EXISTS retried BOOLEAN;
+ALTER TABLE request_attribution ADD COLUMN IF NOT EXISTS attempt_rule VARCHAR;
 
 -- clock_offsets: per client run, server instance and client clock (wall | monotonic), the offset that
--- puts client times on the server's clock, estimated by sql/attribution/clock_offsets.sql from requests
--- paired by ID: offset_ms = median of (server arrival - client send) after dropping pairs more than
--- a few MADs from the median; spread_ms = 1.4826 * MAD of the pairs kept (a robust standard
--- deviation). It includes the one-way network delay. zone_shift_minutes: the offset is a whole number
--- of quarter hours (a log time zone or date set wrong). flag: zone, unsynced, noisy, few_pairs.
+-- puts client times on the server's clock: offset_ms = median of (server arrival - client send) after
+-- dropping pairs more than a few MADs from the median; spread_ms = 1.4826 * MAD of the pairs kept (a
+-- robust standard deviation). It includes the one-way network delay. method: id_pairs (requests
+-- paired by ID, sql/attribution/clock_offsets.sql; server_clock wall) | time_series (no ID pairs:
+-- the server's steady clock, TensorRT-LLM perf metrics, aligned with the client's send times alone
+-- by SteadyClockAligner; server_clock steady, pairs = sends matched to an arrival). NULL method:
+-- written before the column existed (id_pairs). client_requests / server_requests: the series
+-- lengths a time_series estimate aligned; fit_ms: the median distance from a client send to the
+-- nearest server arrival at the chosen offset; runner_up_fit_ms: the same at the best clearly
+-- different offset or instance (NULL: none). zone_shift_minutes: the offset is a whole number of
+-- quarter hours (a log time zone or date set wrong). flag: zone, unsynced, noisy, few_pairs,
+-- ambiguous (time_series: an alternative fits nearly as well; not used for matching).
 CREATE TABLE IF NOT EXISTS clock_offsets (
     run_id              VARCHAR   NOT NULL,
     instance            VARCHAR   NOT NULL,
@@ -95,13 +111,30 @@ CREATE TABLE IF NOT EXISTS clock_offsets (
     min_ms              DOUBLE    NOT NULL,
     max_ms              DOUBLE    NOT NULL,
     zone_shift_minutes  INTEGER,
-    flag                VARCHAR
+    flag                VARCHAR,
+    method              VARCHAR,
+    server_clock        VARCHAR,
+    client_requests     INTEGER,
+    server_requests     INTEGER,
+    fit_ms              DOUBLE,
+    runner_up_fit_ms    DOUBLE
 );
+
+-- files created before these columns existed get them, in the same order (the Appender is positional)
+ALTER TABLE clock_offsets ADD COLUMN IF NOT EXISTS method VARCHAR;
+ALTER TABLE clock_offsets ADD COLUMN IF NOT EXISTS server_clock VARCHAR;
+ALTER TABLE clock_offsets ADD COLUMN IF NOT EXISTS client_requests INTEGER;
+ALTER TABLE clock_offsets ADD COLUMN IF NOT EXISTS server_requests INTEGER;
+ALTER TABLE clock_offsets ADD COLUMN IF NOT EXISTS fit_ms DOUBLE;
+ALTER TABLE clock_offsets ADD COLUMN IF NOT EXISTS runner_up_fit_ms DOUBLE;
 
 -- request_matches: client rows paired with a server request without a shared ID (--match heuristic),
 -- one to one. cost: lower is closer (time difference over the window plus token-count differences);
 -- time_diff_ms: server arrival minus the client's aligned send time (NULL: matched on tokens and
--- durations only); candidates: server requests the client row could have been.
+-- durations only); candidates: server requests the client row could have been. server_instance: the
+-- instance of the server request; a key the client never sent is the engine's own (a TensorRT-LLM
+-- counter repeats on every instance), so the pair names the request by instance and key. NULL in
+-- files written before the column existed.
 CREATE TABLE IF NOT EXISTS request_matches (
     run_id              VARCHAR   NOT NULL,
     client_source_path  VARCHAR   NOT NULL,
@@ -110,5 +143,8 @@ CREATE TABLE IF NOT EXISTS request_matches (
     method              VARCHAR   NOT NULL,
     cost                DOUBLE    NOT NULL,
     time_diff_ms        DOUBLE,
-    candidates          INTEGER   NOT NULL
+    candidates          INTEGER   NOT NULL,
+    server_instance     VARCHAR
 );
+
+ALTER TABLE request_matches ADD COLUMN IF NOT EXISTS server_instance VARCHAR;

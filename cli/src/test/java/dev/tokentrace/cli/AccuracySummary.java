@@ -19,17 +19,25 @@ import java.util.TreeMap;
  */
 final class AccuracySummary {
   private static final String HEADER =
-      "| scenario | class | requests | max abs error ms: client queue | network | queue | prefill"
-          + " | decode | within max(1 ms, 1%) | dominant agrees | true bottleneck | report names |\n"
+      "| scenario | class | requests | join | max abs error ms: client queue | network | queue"
+          + " | prefill | decode | within max(1 ms, 1%) | dominant agrees | true bottleneck"
+          + " | report names |\n"
           + "|"
-          + " --- |".repeat(12)
+          + " --- |".repeat(13)
           + "\n";
 
   private final Map<String, String> rows = new TreeMap<>();
 
-  /** A scenario whose components were compared with the truth. */
+  /**
+   * A scenario whose components were compared with the truth; {@code join} says how its requests
+   * were paired with server records.
+   */
   void compared(
-      ScenarioRun run, String accuracyClass, AccuracyFigures figures, List<TruthRow> truth) {
+      ScenarioRun run,
+      String accuracyClass,
+      AccuracyFigures figures,
+      List<TruthRow> truth,
+      String join) {
     Map.Entry<LatencyComponent, Double> top =
         ComponentShares.ranked(ComponentShares.ofTruth(truth)).get(0);
     List<Map.Entry<LatencyComponent, Double>> reported =
@@ -38,11 +46,12 @@ final class AccuracySummary {
     cells.add(run.scenario().id());
     cells.add(accuracyClass);
     cells.add(Integer.toString(figures.compared()));
+    cells.add(join);
     cells.addAll(figures.maxErrorCells());
     cells.add(figures.withinCell());
     cells.add(figures.dominantCell());
     cells.add(share(top));
-    cells.add(reported.isEmpty() ? "none (no client join yet)" : share(reported.get(0)));
+    cells.add(reported.isEmpty() ? "none (nothing attributed)" : share(reported.get(0)));
     rows.put(run.scenario().id(), "| " + String.join(" | ", cells) + " |");
   }
 
@@ -54,7 +63,7 @@ final class AccuracySummary {
             + run.scenario().id()
             + " | low-confidence | "
             + run.attributed().size()
-            + " | n/a | n/a | n/a | n/a | n/a | "
+            + " | no durations to attribute | n/a | n/a | n/a | n/a | n/a | "
             + achieved
             + " | n/a | n/a | none (labelled low confidence) |");
   }

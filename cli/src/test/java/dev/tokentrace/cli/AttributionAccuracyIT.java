@@ -7,7 +7,6 @@ import static dev.tokentrace.correlate.attribution.LatencyComponent.QUEUE;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.tokentrace.correlate.attribution.LatencyComponent;
 import dev.tokentrace.event.Engine;
@@ -52,12 +51,20 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       99% of the attributed requests, every completed non-warm-up request attributed, shares
  *       within 0.5 points of the truth, and the report's bottleneck conclusion naming the true
  *       bottleneck (the component with the largest share of the summed e2e time over completed,
- *       non-warm-up requests; the scenario must make it lead by at least 10 points).
- *   <li><b>server-only</b> (TensorRT-LLM: {@code /perf_metrics} carries per-request durations but
- *       its request_id is the engine's own counter, so nothing joins the client file by ID): the
- *       server's queue, prefill and decode against the truth joined by {@code server_request_id},
- *       within the same tolerance. The end-to-end client join is pending the heuristic matcher
- *       (issue 6): that test is skipped (assumption) until attributed requests appear.
+ *       non-warm-up requests; the scenario must make it lead by at least 10 points). A retried
+ *       request is compared by its final attempt and must be marked retried.
+ *   <li><b>heuristic</b> (TensorRT-LLM: {@code /perf_metrics} carries per-request durations, but
+ *       its request_id is the engine's own counter and its times a steady clock, so nothing joins
+ *       the client file by ID or wall time): attributed with {@code --match heuristic} ({@link
+ *       ScenarioPipeline#rules}), the clocks aligned by the time series alone (clock_offsets method
+ *       time_series) and requests paired by time and durations. Checked as exact, and besides:
+ *       every request paired with the very record truth.csv names ({@code server_request_id}),
+ *       labelled heuristic, and the server's own records match the truth by that ID. The samples
+ *       are exact; the heuristic is not always: requests alike in every duration and sent in one
+ *       burst can pair with one another's records (simulated, fixed prompt and output lengths,
+ *       bursts of 16: 163 of 256 to the true record, 186 within tolerance, dominant 256/256), and a
+ *       closed loop whose network jitter is as large as the gaps between its requests fits several
+ *       offsets, so its clock is flagged ambiguous and nothing is paired.
  *   <li><b>low-confidence</b>: sources that cannot support per-request components. Achievable
  *       accuracy: <i>vLLM text logs alone</i> (no OTLP) carry arrivals stamped to the second and
  *       10-s stats lines, so no per-request component is attainable at all; an arrival is placed
@@ -138,8 +145,13 @@ final class AttributionAccuracyIT {
     return ofClass("exact");
   }
 
-  Stream<String> serverOnlyScenarios() {
-    return ofClass("server-only");
+  Stream<String> heuristicScenarios() {
+    return ofClass(ScenarioPipeline.HEURISTIC);
+  }
+
+  /** The scenarios whose every component is compared: exact and heuristic. */
+  Stream<String> attributedScenarios() {
+    return Stream.concat(exactScenarios(), heuristicScenarios());
   }
 
   Stream<String> lowConfidenceScenarios() {
@@ -153,7 +165,7 @@ final class AttributionAccuracyIT {
     for (SampleScenarios.Scenario scenario : scenarios.values()) {
       assertThat(accuracyClass(scenario))
           .as(scenario.id() + " accuracy class (scenario.properties)")
-          .isIn("exact", "server-only", "low-confidence");
+          .isIn("exact", ScenarioPipeline.HEURISTIC, "low-confidence");
       perEngine.merge(scenario.engine(), 1L, Long::sum);
       if (accuracyClass(scenario).equals("exact")) {
         exactKinds.computeIfAbsent(kind(scenario), kind -> new TreeSet<>()).add(scenario.id());
@@ -165,26 +177,25 @@ final class AttributionAccuracyIT {
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("exactScenarios")
+  @MethodSource("attributedScenarios")
   void attributedComponentsMatchTheTruthRequestByRequest(String id) {
     assertComponentsMatchTheTruth(id);
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("exactScenarios")
+  @MethodSource("attributedScenarios")
   void reportNamesTheTrueBottleneck(String id) {
     assertReportNamesTheTrueBottleneck(id);
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("serverOnlyScenarios")
+  @MethodSource("heuristicScenarios")
   void serverComponentsMatchTheTruthByTheEnginesRequestId(String id) {
     ScenarioRun run = run(id);
     Map<String, ScenarioRun.ServerTiming> byServerId = new TreeMap<>();
     run.timings().forEach(timing -> byServerId.put(timing.requestId(), timing));
     AccuracyFigures figures = new AccuracyFigures(SERVER);
-    List<TruthRow> truth = truth(id);
-    for (TruthRow row : truth.stream().filter(TruthRow::counted).toList()) {
+    for (TruthRow row : truth(id).stream().filter(TruthRow::counted).toList()) {
       ScenarioRun.ServerTiming timing = byServerId.get(row.serverRequestId());
       assertThat(timing)
           .as("%s: server record %s", row.requestKey(), row.serverRequestId())
@@ -195,26 +206,38 @@ final class AttributionAccuracyIT {
           ScenarioRun.Attributed.components(
               null, null, timing.queueMs(), timing.prefillMs(), timing.decodeMs()));
     }
-    summary.compared(run, "server-only", figures, truth);
 
-    assertThat(run.rejected()).as("rejected sample lines").isZero();
     assertThat(figures.compared()).isPositive();
     assertThat(figures.withinShare())
         .as("share within max(1 ms, 1%%); violations %s", figures.violations())
         .isEqualTo(1.0);
   }
 
+  /**
+   * The heuristic join is exact on these scenarios: the run's clock is put on the server's steady
+   * clock by one unflagged time-series estimate, and each request is paired with the record the
+   * truth names, labelled heuristic.
+   */
   @ParameterizedTest(name = "{0}")
-  @MethodSource("serverOnlyScenarios")
-  void clientJoinAwaitsTheHeuristicMatcher(String id) {
-    assumeThat(run(id).includedCount())
-        .as(
-            "pending issue 6: TensorRT-LLM's perf_metrics request_id is its own counter, so %s"
-                + " joins its client file only through the heuristic matcher",
-            id)
-        .isPositive();
-    assertComponentsMatchTheTruth(id);
-    assertReportNamesTheTrueBottleneck(id);
+  @MethodSource("heuristicScenarios")
+  void heuristicJoinPairsEachRequestWithItsOwnServerRecord(String id) {
+    ScenarioRun run = run(id);
+    assertThat(run.clocks())
+        .singleElement()
+        .satisfies(
+            clock -> {
+              assertThat(clock.method()).isEqualTo("time_series");
+              assertThat(clock.flag()).as("clock flags").isNull();
+            });
+    for (TruthRow row : truth(id).stream().filter(TruthRow::counted).toList()) {
+      ScenarioRun.Attributed attributed = run.attributed(row.requestKey()).orElseThrow();
+      assertThat(attributed.joinStatus()).as(row.requestKey()).isEqualTo("heuristic");
+      assertThat(attributed.confidence()).as(row.requestKey()).isEqualTo("heuristic");
+      assertThat(attributed.matchMethod()).as(row.requestKey()).isEqualTo("heuristic");
+      assertThat(attributed.serverRequestId())
+          .as("%s: the server record paired", row.requestKey())
+          .isEqualTo(row.serverRequestId());
+    }
   }
 
   @ParameterizedTest(name = "{0}")
@@ -265,12 +288,15 @@ final class AttributionAccuracyIT {
               .orElseThrow(
                   () -> new AssertionError(id + ": no attribution of " + row.requestKey()));
       figures.compare(row.requestKey(), row, attributed.components());
+      if (row.retried()) {
+        assertThat(attributed.retried()).as("%s: retried", row.requestKey()).isTrue();
+      }
       if (row.included()) {
         expectedIncluded.add(row.requestKey());
         figures.compareDominant(row.requestKey(), row.dominant(), attributed.dominant());
       }
     }
-    summary.compared(run, accuracyClass(run.scenario()), figures, truth);
+    summary.compared(run, accuracyClass(run.scenario()), figures, truth, join(run, truth));
 
     assertThat(run.rejected()).as("rejected sample lines").isZero();
     assertThat(included(run)).as("attributed requests").isEqualTo(expectedIncluded);
@@ -348,6 +374,39 @@ final class AttributionAccuracyIT {
     }
     return String.format(
         Locale.ROOT, "server e2e max abs error %.6f ms over %d", maxError, counted.size());
+  }
+
+  /**
+   * How the compared requests were joined: by ID or heuristic, how many of them to the record the
+   * truth names (server_request_id), and how many were retried.
+   */
+  private static String join(ScenarioRun run, List<TruthRow> truth) {
+    int paired = 0;
+    int toTruth = 0;
+    int retried = 0;
+    Set<String> methods = new TreeSet<>();
+    List<TruthRow> counted = truth.stream().filter(TruthRow::counted).toList();
+    for (TruthRow row : counted) {
+      ScenarioRun.Attributed attributed = run.attributed(row.requestKey()).orElseThrow();
+      if (attributed.matchMethod() != null && attributed.serverRequestId() != null) {
+        paired++;
+        methods.add(attributed.matchMethod());
+        if (attributed.serverRequestId().equals(row.serverRequestId())) {
+          toTruth++;
+        }
+      }
+      if (row.retried()) {
+        retried++;
+      }
+    }
+    return String.format(
+        Locale.ROOT,
+        "%s %d/%d, %d to the true record%s",
+        String.join("+", methods),
+        paired,
+        counted.size(),
+        toTruth,
+        retried == 0 ? "" : ", " + retried + " retried");
   }
 
   private Stream<String> ofClass(String accuracy) {

@@ -3,6 +3,7 @@ package dev.tokentrace.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tokentrace.correlate.attribution.AttributionSettings;
+import dev.tokentrace.correlate.attribution.MatchSettings;
 import dev.tokentrace.correlate.client.ClientLoadResult;
 import dev.tokentrace.correlate.client.ClientLoadSettings;
 import dev.tokentrace.correlate.client.ClientTimingLoader;
@@ -34,11 +35,13 @@ import org.jspecify.annotations.Nullable;
  * Runs one sample scenario alone through the product's own pipeline, as {@code tokentrace demo}
  * does for all of them together: its server files through the same parsers to a real Kafka broker
  * (topics of its own, {@code <prefix>.events}), the DuckDB sink into a database of its own, its
- * client file loaded, attribution and report computed by the product's SQL. Only the report's clock
- * is fixed, so the report is reproducible.
+ * client file loaded, attribution and report computed by the product's SQL (with {@code --match
+ * heuristic} for the scenarios whose engine ignores client IDs, {@link #rules}). Only the report's
+ * clock is fixed, so the report is reproducible.
  */
 final class ScenarioPipeline {
   static final String COMMAND = "AttributionAccuracyIT";
+  static final String HEURISTIC = "heuristic";
 
   /** One DuckDB thread: sums and quantiles in the same order on every run. */
   private static final int DUCKDB_THREADS = 1;
@@ -66,8 +69,7 @@ final class ScenarioPipeline {
                   ClientLoadSettings.from(
                       List.of(scenario.clientFile()), "csv", scenario.id(), null, COMMAND, null));
       assertThat(clients.messages()).as(scenario.id() + " client rows rejected").isEmpty();
-      ReportData report =
-          new ReportService(analysis, CLOCK).build(AttributionSettings.defaults(), COMMAND);
+      ReportData report = new ReportService(analysis, CLOCK).build(rules(scenario), COMMAND);
       return analysis
           .jdbi()
           .withHandle(
@@ -78,9 +80,20 @@ final class ScenarioPipeline {
                       attributed(handle),
                       timings(handle),
                       arrivals(handle),
+                      clocks(handle),
                       report,
                       markdown(report)));
     }
+  }
+
+  /**
+   * The attribution rules a scenario needs: {@code --match heuristic} where the engine ignores
+   * client IDs (accuracy class heuristic: TensorRT-LLM), the defaults otherwise.
+   */
+  static AttributionSettings rules(SampleScenarios.Scenario scenario) {
+    return HEURISTIC.equals(scenario.properties().getProperty("accuracy"))
+        ? AttributionSettings.defaults().withMatch(MatchSettings.from(HEURISTIC, null, null, null))
+        : AttributionSettings.defaults();
   }
 
   private IngestSummary ingest(SampleScenarios.Scenario scenario, DatabaseSettings database) {
@@ -126,6 +139,9 @@ final class ScenarioPipeline {
                     row.getString("request_key"),
                     row.getString("join_status"),
                     row.getString("confidence"),
+                    row.getString("match_method"),
+                    row.getString("server_request_id"),
+                    bool(row, "retried"),
                     row.getBoolean("included"),
                     row.getString("exclusion"),
                     row.getString("dominant"),
@@ -159,6 +175,28 @@ final class ScenarioPipeline {
             (row, context) ->
                 new ScenarioRun.Arrival(row.getString("request_key"), instant(row, "ts")))
         .list();
+  }
+
+  private static List<ScenarioRun.Clock> clocks(Handle handle) {
+    return handle
+        .createQuery("SELECT * FROM clock_offsets ORDER BY run_id, instance, client_clock")
+        .map(
+            (row, context) ->
+                new ScenarioRun.Clock(
+                    row.getString("run_id"),
+                    row.getString("instance"),
+                    row.getString("method"),
+                    row.getString("flag"),
+                    row.getInt("pairs"),
+                    row.getDouble("spread_ms"),
+                    ms(row, "fit_ms"),
+                    ms(row, "runner_up_fit_ms")))
+        .list();
+  }
+
+  private static @Nullable Boolean bool(ResultSet row, String column) throws SQLException {
+    boolean value = row.getBoolean(column);
+    return row.wasNull() ? null : value;
   }
 
   private static @Nullable Double ms(ResultSet row, String column) throws SQLException {

@@ -23,14 +23,21 @@ record ScenarioRun(
     List<Attributed> attributed,
     List<ServerTiming> timings,
     List<Arrival> arrivals,
+    List<Clock> clocks,
     ReportData report,
     String markdown) {
 
-  /** One row of {@code request_attribution}. */
+  /**
+   * One row of {@code request_attribution}; {@code serverRequestId} is the engine's ID of the
+   * record attributed, {@code retried} whether the server saw more than one attempt.
+   */
   record Attributed(
       String requestKey,
       String joinStatus,
       @Nullable String confidence,
+      @Nullable String matchMethod,
+      @Nullable String serverRequestId,
+      @Nullable Boolean retried,
       boolean included,
       @Nullable String exclusion,
       @Nullable String dominant,
@@ -68,6 +75,17 @@ record ScenarioRun(
       }
     }
   }
+
+  /** One row of {@code clock_offsets}: how a run's clock was put on an instance's. */
+  record Clock(
+      String runId,
+      String instance,
+      @Nullable String method,
+      @Nullable String flag,
+      int pairs,
+      double spreadMs,
+      @Nullable Double fitMs,
+      @Nullable Double runnerUpFitMs) {}
 
   /** One row of {@code request_timing}: the engine's per-request record. */
   record ServerTiming(

@@ -87,14 +87,14 @@ record TruthRow(
   }
 
   /**
-   * A completed final attempt of a request that was sent once: what the client file reports and the
-   * accuracy tests compare. A retried request reached the server more than once under one ID;
-   * tokentrace lists it as a duplicate and never attributes it (one client row, several server
-   * records: which one the client's timing belongs to is not knowable from IDs), so the truth of
-   * retried requests is left out of the comparison as well.
+   * A completed final attempt: what the client file reports and the accuracy tests compare. A
+   * retried request reached the server more than once under one ID; tokentrace attributes the
+   * record the final attempt left (the only completed one, or the last to arrive by the client's
+   * send; per_request.sql "retries") and marks it retried, so its final attempt is compared like
+   * any other.
    */
   boolean counted() {
-    return finalAttempt && status.equals("ok") && !retried;
+    return finalAttempt && status.equals("ok");
   }
 
   /** Counted and not warm-up: the requests a scenario's true bottleneck is derived from. */

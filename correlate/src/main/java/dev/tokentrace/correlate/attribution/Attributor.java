@@ -25,10 +25,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs the attribution, in one transaction: estimates the client-server clock offsets from requests
  * paired by ID ({@code sql/attribution/clock_offsets.sql} into {@code clock_offsets}), with {@code
- * --match heuristic} pairs the requests no ID joins ({@link HeuristicMatcher} into {@code
- * request_matches}), replaces {@code request_attribution} with the join computed by {@code
- * sql/attribution/per_request.sql}, and records the run and its settings in {@code runs}. Java
- * orchestrates; every formula is in the SQL. Thread-safe.
+ * --match heuristic} aligns steady server clocks with client runs by their time series ({@link
+ * SteadyClockOffsets}, also into {@code clock_offsets}) and pairs the requests no ID joins ({@link
+ * HeuristicMatcher} into {@code request_matches}), replaces {@code request_attribution} with the
+ * join computed by {@code sql/attribution/per_request.sql}, and records the run and its settings in
+ * {@code runs}. Java orchestrates; every formula is in the SQL. Thread-safe.
  */
 public final class Attributor {
   /** {@code runs.kind} of an attribution run. */
@@ -84,6 +85,8 @@ public final class Attributor {
     }
     offsets.execute();
     if (settings.match().heuristic()) {
+      int links = SteadyClockOffsets.estimate(handle, settings).size();
+      log.info("correlate: {} run(s) aligned with a steady server clock by time series", links);
       long pairs = HeuristicMatcher.match(handle, settings);
       log.info("correlate: {} request(s) paired by --match heuristic", pairs);
     }
@@ -92,6 +95,7 @@ public final class Attributor {
         .bind("negative_tolerance_ms", settings.negativeToleranceMs())
         .bind("negative_tolerance_pct", settings.negativeTolerancePct())
         .bind("warmup_first_n", settings.warmupFirstN())
+        .bind("window_ms", settings.match().windowMs())
         .execute();
     Connection connection = handle.getConnection();
     String runId = Runs.newId(connection, RUN_KIND, started);
@@ -142,8 +146,8 @@ public final class Attributor {
     params.put("negative_tolerance_pct", settings.negativeTolerancePct());
     params.put("warmup_first_n", settings.warmupFirstN());
     params.put("match", settings.match().mode().id());
+    params.put("match_window_ms", settings.match().windowMs()); // the retry rule's window too
     if (settings.match().heuristic()) {
-      params.put("match_window_ms", settings.match().windowMs());
       params.put("match_output_token_tolerance", settings.match().outputTokenTolerance());
       params.put("match_prompt_token_tolerance", settings.match().promptTokenTolerance());
     }

@@ -1,11 +1,17 @@
 package dev.tokentrace.correlate.attribution;
 
 import java.util.Locale;
+import org.jdbi.v3.core.mapper.reflect.JdbiConstructor;
 import org.jspecify.annotations.Nullable;
 
 /**
  * How far the attribution can be trusted: one row of {@code sql/attribution/data_quality.sql}
- * (definitions there). Counts are client rows unless named keys.
+ * (definitions there). Counts are client rows unless named keys; server-side keys are request
+ * identities (a client's key once, an engine's own key once per instance).
+ *
+ * @param retriedAttributedRows rows attributed although the server saw the request retried (the
+ *     final attempt's record was told apart; {@code request_attribution.attempt_rule})
+ * @param clockTimeSeries clock offsets estimated from time series alone (steady server clocks)
  */
 public record DataQuality(
     long clientRows,
@@ -36,7 +42,77 @@ public record DataQuality(
     long serverRetriedKeys,
     long clockEstimates,
     long clockFlagged,
-    long zoneShifts) {
+    long zoneShifts,
+    long retriedAttributedRows,
+    long clockTimeSeries) {
+
+  @JdbiConstructor
+  public DataQuality {}
+
+  /** The counts without the retry and time-series ones (zero), as before they existed. */
+  public DataQuality(
+      long clientRows,
+      long clientOkRows,
+      long warmupRows,
+      long clientErrorRows,
+      long matchedRows,
+      long arrivalOnlyRows,
+      long clientOnlyRows,
+      long duplicateRows,
+      long duplicateClientKeys,
+      long duplicateServerKeys,
+      long suspectRows,
+      long incompleteRows,
+      long derivedRows,
+      long tokenMismatchRows,
+      long clientQueueRows,
+      long includedRows,
+      long serverTimingKeys,
+      long serverArrivalKeys,
+      long serverOnlyKeys,
+      long clientRejects,
+      long serverRejects,
+      @Nullable Double joinRate,
+      long heuristicRows,
+      long ambiguousRows,
+      long unjoinableRows,
+      long serverRetriedKeys,
+      long clockEstimates,
+      long clockFlagged,
+      long zoneShifts) {
+    this(
+        clientRows,
+        clientOkRows,
+        warmupRows,
+        clientErrorRows,
+        matchedRows,
+        arrivalOnlyRows,
+        clientOnlyRows,
+        duplicateRows,
+        duplicateClientKeys,
+        duplicateServerKeys,
+        suspectRows,
+        incompleteRows,
+        derivedRows,
+        tokenMismatchRows,
+        clientQueueRows,
+        includedRows,
+        serverTimingKeys,
+        serverArrivalKeys,
+        serverOnlyKeys,
+        clientRejects,
+        serverRejects,
+        joinRate,
+        heuristicRows,
+        ambiguousRows,
+        unjoinableRows,
+        serverRetriedKeys,
+        clockEstimates,
+        clockFlagged,
+        zoneShifts,
+        0,
+        0);
+  }
 
   /** The one summary line of {@code tokentrace correlate}. */
   public String summary() {

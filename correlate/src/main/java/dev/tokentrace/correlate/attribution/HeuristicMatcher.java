@@ -32,11 +32,17 @@ final class HeuristicMatcher {
       String clientSourcePath,
       long clientSourceLine,
       String serverRequestKey,
+      String serverInstance,
       double cost,
       @Nullable Double timeDiffMs,
       int candidates) {
     String client() {
       return runId + '\u0000' + clientSourcePath + '\u0000' + clientSourceLine;
+    }
+
+    /** The server request: a key the client never sent is the engine's own, per instance. */
+    String server() {
+      return serverInstance + '\u0000' + serverRequestKey;
     }
   }
 
@@ -67,6 +73,7 @@ final class HeuristicMatcher {
                             row.getString("client_source_path"),
                             row.getLong("client_source_line"),
                             row.getString("server_request_key"),
+                            row.getString("server_instance"),
                             row.getDouble("cost"),
                             nullableDouble(row, "time_diff_ms"),
                             row.getInt("candidates")))
@@ -74,12 +81,11 @@ final class HeuristicMatcher {
       Iterator<Candidate> iterator = candidates;
       while (iterator.hasNext()) {
         Candidate candidate = iterator.next();
-        if (clients.contains(candidate.client())
-            || servers.contains(candidate.serverRequestKey())) {
+        if (clients.contains(candidate.client()) || servers.contains(candidate.server())) {
           continue;
         }
         clients.add(candidate.client());
-        servers.add(candidate.serverRequestKey());
+        servers.add(candidate.server());
         append(appender, candidate);
         pairs++;
       }
@@ -101,7 +107,7 @@ final class HeuristicMatcher {
     } else {
       appender.append(candidate.timeDiffMs().doubleValue());
     }
-    appender.append(candidate.candidates()).endRow();
+    appender.append(candidate.candidates()).append(candidate.serverInstance()).endRow();
   }
 
   private static @Nullable Double nullableDouble(java.sql.ResultSet row, String column)

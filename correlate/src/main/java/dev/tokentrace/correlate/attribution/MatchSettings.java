@@ -50,7 +50,8 @@ public record MatchSettings(
 
   public static final String WINDOW_MS_DOC =
       "--match heuristic: largest gap between the client's send time (on the server clock) and the"
-          + " server's arrival time";
+          + " server's arrival time; also how far from the client's send a retried request's final"
+          + " attempt may arrive";
   public static final double WINDOW_MS_DEFAULT = 1000.0;
 
   public static final String OUTPUT_TOKEN_TOLERANCE_DOC =

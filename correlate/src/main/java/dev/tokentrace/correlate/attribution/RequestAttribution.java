@@ -5,7 +5,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * One client request after attribution: the main columns of {@code request_attribution}
  * (schema/005_attribution; formulas in sql/attribution/per_request.sql). Components are null when
- * the request was not matched to a server record with durations.
+ * the request was not matched to a server record with durations. {@code retried}: the server saw
+ * more than one attempt (null without a server record); {@code attemptRule}: how the attributed
+ * attempt was chosen (only_completed, latest_arrival), null when there was no choice.
  */
 public record RequestAttribution(
     String runId,
@@ -43,4 +45,6 @@ public record RequestAttribution(
     @Nullable String matchMethod,
     @Nullable Integer matchCandidates,
     @Nullable String duplicateReason,
-    @Nullable Double clockOffsetMs) {}
+    @Nullable Double clockOffsetMs,
+    @Nullable Boolean retried,
+    @Nullable String attemptRule) {}

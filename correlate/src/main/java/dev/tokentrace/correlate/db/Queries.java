@@ -11,6 +11,9 @@ public final class Queries {
   /** Candidate server requests for client rows without a usable ID (--match heuristic). */
   public static final String HEURISTIC_CANDIDATES = "attribution/heuristic_candidates";
 
+  /** Client sends and steady-clock server arrivals without ID pairs, for the time-series offset. */
+  public static final String STEADY_CLOCK_SERIES = "attribution/steady_clock_series";
+
   /** Client-side FTL, MLT, E2E and server TPOT percentiles, overall and per concurrency. */
   public static final String CORE_METRICS = "attribution/core_metrics";
 

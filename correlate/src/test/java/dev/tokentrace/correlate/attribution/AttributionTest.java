@@ -200,7 +200,7 @@ final class AttributionTest {
     assertThat(params)
         .isEqualTo(
             "{\"negative_tolerance_ms\":5.0,\"negative_tolerance_pct\":1.0,\"warmup_first_n\":0,"
-                + "\"match\":\"id\"}");
+                + "\"match\":\"id\",\"match_window_ms\":1000.0}");
   }
 
   @Test

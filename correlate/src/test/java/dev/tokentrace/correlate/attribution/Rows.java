@@ -78,6 +78,65 @@ final class Rows {
     return this;
   }
 
+  /**
+   * A TensorRT-LLM /perf_metrics record: the engine's counter as the key, the arrival on its steady
+   * clock (seconds since boot), no wall time, no token counts.
+   */
+  Rows steady(
+      String counter,
+      String instance,
+      double arrivalMonoS,
+      double queue,
+      double prefill,
+      double decode) {
+    database
+        .jdbi()
+        .useHandle(
+            handle ->
+                handle
+                    .createUpdate(
+                        "INSERT INTO request_timing (engine, instance, ts, source_path, source_line,"
+                            + " source_offset, request_id, request_key, queue_ms, prefill_ms,"
+                            + " decode_ms, server_ttft_ms, e2e_ms, source_kind, arrival_mono_s)"
+                            + " VALUES ('trtllm', :instance, NULL, 'perf_metrics.jsonl', :line, 0,"
+                            + " :key, :key, :queue, :prefill, :decode, :ttft, :e2e, 'perf_metrics',"
+                            + " :mono)")
+                    .bind("instance", instance)
+                    .bind("line", ++line)
+                    .bind("key", counter)
+                    .bind("queue", queue)
+                    .bind("prefill", prefill)
+                    .bind("decode", decode)
+                    .bind("ttft", queue + prefill)
+                    .bind("e2e", queue + prefill + decode)
+                    .bind("mono", arrivalMonoS)
+                    .execute());
+    return this;
+  }
+
+  /**
+   * An SGLang {@code Finish} of an aborted attempt (meta_info): finish_reason abort, e2e only, no
+   * arrival time.
+   */
+  Rows abortedFinish(String key, String instance, double e2eMs) {
+    database
+        .jdbi()
+        .useHandle(
+            handle ->
+                handle
+                    .createUpdate(
+                        "INSERT INTO request_timing (engine, instance, ts, source_path, source_line,"
+                            + " source_offset, request_id, request_key, e2e_ms, finish_reason,"
+                            + " source_kind) VALUES ('sglang', :instance, NULL, 'server.log', :line,"
+                            + " 0, :key, :key, :e2e, 'abort', 'meta_info')")
+                    .bind("instance", instance)
+                    .bind("line", ++line)
+                    .bind("key", key)
+                    .bind("e2e", e2eMs)
+                    .execute());
+    return this;
+  }
+
   /** A request_arrived row (a vLLM Received request line). */
   Rows arrival(String key, String instance, Instant ts) {
     database

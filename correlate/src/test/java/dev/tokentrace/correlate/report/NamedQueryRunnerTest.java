@@ -84,7 +84,7 @@ final class NamedQueryRunnerTest {
     assertThat(run("sql/attribution/data_quality.sql", Map.of(), QueryOutputFormat.CSV))
         .startsWith("client_rows,client_ok_rows,")
         .contains(
-            "\n12,10,1,1,6,1,2,3,1,1,1,0,1,1,3,4,9,3,2,1,1,0.8333333333333334,0,0,0,0,1,1,0\n");
+            "\n12,10,1,1,6,1,2,3,1,1,1,0,1,1,3,4,9,3,2,1,1,0.8333333333333334,0,0,0,0,1,1,0,0,0\n");
   }
 
   @Test
