@@ -6,13 +6,17 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The report's 3-5 sentence bottleneck conclusion (the seed's "瓶颈结论"), chosen from the numbers of
  * {@link ReportData}: which component takes the largest share, the next one, the seed's FTL growth
- * rule across concurrency levels, what lies outside the engine, and how much data it rests on.
- * Every number is one SQL computed; this class only picks and phrases.
+ * rule across the concurrency levels of each run (never across runs), what lies outside the engine,
+ * and how much data it rests on. Every number is one SQL computed; this class only picks and
+ * phrases. With several runs the shares are pooled ("Over all N runs") and each run has its own
+ * conclusion ({@link RunSentences}).
  */
 final class BottleneckConclusion {
   /** Client queueing at or above this share of the time gets its own sentence. */
@@ -20,8 +24,6 @@ final class BottleneckConclusion {
 
   /** A join rate below this, or fewer than half the requests attributed, gets a caveat. */
   static final double JOIN_RATE_CAVEAT = 0.9;
-
-  private static final int CONCURRENCY_CONTENDED = 8;
 
   private BottleneckConclusion() {}
 
@@ -31,17 +33,18 @@ final class BottleneckConclusion {
     if (ranked.size() < 2) {
       sentences.add(noAttribution(data.quality()));
       ftl(data).ifPresent(sentences::add);
-      sentences.add(concurrency(data));
+      sentences.add(concurrency(data, null));
       return sentences;
     }
     ReportData.Component top = ranked.get(0);
     ReportData.Component second = ranked.get(1);
+    int runs = RunFindings.runIds(data).size();
     sentences.add(
         String.format(
             Locale.ROOT,
             "%s takes the largest share, %s of the end-to-end time of %d attributed requests"
                 + " (P50 %s ms, P95 %s ms), and is the largest component in %d of them.",
-            capitalized(label(top)),
+            runs > 1 ? "Over all " + runs + " runs, " + label(top) : capitalized(label(top)),
             Numbers.share(top.share()),
             top.requests(),
             Numbers.ms(top.p50Ms()),
@@ -54,7 +57,7 @@ final class BottleneckConclusion {
             label(second),
             Numbers.share(second.share()),
             Numbers.ms(second.p95Ms())));
-    sentences.add(concurrency(data));
+    sentences.add(concurrency(data, top));
     outsideTheEngine(data, top).ifPresent(sentences::add);
     caveat(data.quality()).ifPresent(sentences::add);
     return sentences;
@@ -68,8 +71,38 @@ final class BottleneckConclusion {
         .toList();
   }
 
-  private static String concurrency(ReportData data) {
-    List<ReportData.ConcurrencyLevel> levels = data.concurrency();
+  /**
+   * The seed's FTL rule, applied within each run only (a run is one workload; levels of different
+   * runs are not comparable); {@code top} is the component with the largest share, if any. The rule
+   * looks at first-token latency only, so when another component takes the largest share of the
+   * end-to-end time the sentence must not call queueing "the main problem" as well.
+   */
+  private static String concurrency(ReportData data, ReportData.@Nullable Component top) {
+    Map<String, List<ReportData.ConcurrencyLevel>> series =
+        ConcurrencySeries.of(data.concurrency());
+    if (series.size() <= 1) {
+      List<ReportData.ConcurrencyLevel> levels =
+          series.isEmpty() ? List.of() : series.values().iterator().next();
+      return oneSeries(levels, top);
+    }
+    Map<String, List<ReportData.ConcurrencyLevel>> sweeps = ConcurrencySeries.sweeps(series);
+    if (sweeps.isEmpty()) {
+      return ConcurrencySeries.noSweep(data, series);
+    }
+    if (sweeps.size() == 1) {
+      Map.Entry<String, List<ReportData.ConcurrencyLevel>> sweep =
+          sweeps.entrySet().iterator().next();
+      return "In run "
+          + sweep.getKey()
+          + ", "
+          + Prose.uncapitalized(oneSeries(sweep.getValue(), runTop(data, sweep.getKey())));
+    }
+    return ConcurrencySeries.manySweeps(sweeps);
+  }
+
+  /** The rule over one series of levels (one run), as the report of a single run says it. */
+  static String oneSeries(
+      List<ReportData.ConcurrencyLevel> levels, ReportData.@Nullable Component top) {
     if (levels.isEmpty()) {
       return "No concurrency level is recorded, so the seed's FTL rule (concurrency 1 against 8)"
           + " cannot tell queueing from compute; give the level when loading client files.";
@@ -81,13 +114,9 @@ final class BottleneckConclusion {
               + " tell queueing from compute; add runs at both levels.",
           levels.get(0).concurrency());
     }
-    ReportData.ConcurrencyLevel baseline = levels.get(0);
-    ReportData.ConcurrencyLevel contended =
-        levels.stream()
-            .filter(level -> level.concurrency() == CONCURRENCY_CONTENDED)
-            .findFirst()
-            .orElse(levels.get(levels.size() - 1));
-    boolean queueing = Boolean.TRUE.equals(contended.queueingBound());
+    RunFinding.Sweep sweep = RunFindings.sweep(levels);
+    ReportData.ConcurrencyLevel baseline = sweep.baseline();
+    ReportData.ConcurrencyLevel contended = sweep.contended();
     return String.format(
         Locale.ROOT,
         "FTL P50 goes from %s ms at concurrency %d to %s ms at concurrency %d (%s), %s",
@@ -96,10 +125,30 @@ final class BottleneckConclusion {
         Numbers.ms(contended.ftlP50Ms()),
         contended.concurrency(),
         Numbers.change(contended.ftlP50GrowthPct()),
-        queueing
-            ? "over the 50% threshold: queueing, not compute, is the main problem; tune scheduling"
-                + " and the maximum batch size before buying faster GPUs."
+        sweep.queueing()
+            ? queueingVerdict(top)
             : "within the 50% threshold: compute, not queueing, sets the latency.");
+  }
+
+  private static String queueingVerdict(ReportData.@Nullable Component top) {
+    if (top == null || top.component().equals(LatencyComponent.QUEUE.id())) {
+      return "over the 50% threshold: queueing, not compute, is the main problem; tune scheduling"
+          + " and the maximum batch size before buying faster GPUs.";
+    }
+    return "over the 50% threshold: under load, queueing, not compute, drives the first-token"
+        + " latency ("
+        + label(top)
+        + " still takes the largest share of the end-to-end time); tune scheduling and the maximum"
+        + " batch size for FTL.";
+  }
+
+  /** The component with the largest share in one run, if it has attributed requests. */
+  private static ReportData.@Nullable Component runTop(ReportData data, String runId) {
+    return data.components("run").stream()
+        .filter(row -> runId.equals(row.groupValue()))
+        .filter(row -> !row.component().equals("total") && row.share() != null)
+        .max(Comparator.comparing(ReportData.Component::share))
+        .orElse(null);
   }
 
   private static Optional<String> outsideTheEngine(ReportData data, ReportData.Component top) {
@@ -168,6 +217,19 @@ final class BottleneckConclusion {
               + " is text-log arrivals only, which carry no queue, prefill or decode times; export"
               + " per-request traces (vLLM --otlp-traces-endpoint) to attribute latency.",
           quality.arrivalOnlyRows(),
+          quality.clientRows());
+    }
+    if (quality.incompleteRows() > 0
+        && quality.suspectRows() == 0
+        && quality.duplicateRows() == 0) {
+      return String.format(
+          Locale.ROOT,
+          "Low confidence: no request can be split into components: the server records of %d of %d"
+              + " client requests lack queue, prefill or decode times (e.g. SGLang before v0.5.5"
+              + " logs only e2e_latency), and none is invented; enable per-phase timings (SGLang"
+              + " --enable-metrics with --log-requests, or --export-metrics-to-file) to attribute"
+              + " latency.",
+          quality.incompleteRows(),
           quality.clientRows());
     }
     if (quality.serverTimingKeys() == 0 && quality.serverArrivalKeys() == 0) {

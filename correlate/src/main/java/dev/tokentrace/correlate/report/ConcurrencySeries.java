@@ -1,0 +1,110 @@
+package dev.tokentrace.correlate.report;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The rows of queries/concurrency_sensitivity grouped into series (one run, or one instance), and
+ * the conclusion's sentence when a report holds several runs: the seed's FTL rule is applied within
+ * each run that measured more than one level, never across runs.
+ */
+final class ConcurrencySeries {
+  private ConcurrencySeries() {}
+
+  /** The levels per series, in row order (the SQL sorts by series, then level). */
+  static Map<String, List<ReportData.ConcurrencyLevel>> of(List<ReportData.ConcurrencyLevel> rows) {
+    Map<String, List<ReportData.ConcurrencyLevel>> series = new LinkedHashMap<>();
+    for (ReportData.ConcurrencyLevel row : rows) {
+      series.computeIfAbsent(row.groupValue(), key -> new ArrayList<>()).add(row);
+    }
+    return series;
+  }
+
+  /** The series with two levels or more. */
+  static Map<String, List<ReportData.ConcurrencyLevel>> sweeps(
+      Map<String, List<ReportData.ConcurrencyLevel>> series) {
+    Map<String, List<ReportData.ConcurrencyLevel>> sweeps = new LinkedHashMap<>();
+    series.forEach(
+        (name, levels) -> {
+          if (levels.size() > 1) {
+            sweeps.put(name, levels);
+          }
+        });
+    return sweeps;
+  }
+
+  /**
+   * No run varies its level: a sweep loaded one level per run still shows per instance (the server
+   * the requests reached); otherwise the rule cannot be applied.
+   */
+  static String noSweep(ReportData data, Map<String, List<ReportData.ConcurrencyLevel>> series) {
+    Map<String, List<ReportData.ConcurrencyLevel>> byInstance =
+        sweeps(of(data.evidence().concurrencyByInstance()));
+    if (byInstance.size() == 1) {
+      Map.Entry<String, List<ReportData.ConcurrencyLevel>> sweep =
+          byInstance.entrySet().iterator().next();
+      String sentence = BottleneckConclusion.oneSeries(sweep.getValue(), null);
+      return "No run varies its concurrency level, but across the runs that reached instance "
+          + sweep.getKey()
+          + ", "
+          + Prose.uncapitalized(sentence);
+    }
+    if (byInstance.size() > 1) {
+      return "No run varies its concurrency level; across the runs that reached each instance, "
+          + growths(byInstance, "instances");
+    }
+    String levels =
+        series.values().stream()
+            .map(rows -> Integer.toString(rows.get(0).concurrency()))
+            .distinct()
+            .collect(Collectors.joining(", "));
+    return "Each run measured one concurrency level ("
+        + levels
+        + "), so the seed's FTL rule (concurrency 1 against 8) cannot tell queueing from compute;"
+        + " add runs at both levels.";
+  }
+
+  /** Several runs vary their level: how many cross the threshold, with each run's growth. */
+  static String manySweeps(Map<String, List<ReportData.ConcurrencyLevel>> sweeps) {
+    return growths(sweeps, "runs");
+  }
+
+  private static String growths(Map<String, List<ReportData.ConcurrencyLevel>> sweeps, String of) {
+    List<String> parts = new ArrayList<>();
+    int queueing = 0;
+    for (Map.Entry<String, List<ReportData.ConcurrencyLevel>> entry : sweeps.entrySet()) {
+      RunFinding.Sweep sweep = RunFindings.sweep(entry.getValue());
+      queueing += sweep.queueing() ? 1 : 0;
+      parts.add(
+          String.format(
+              Locale.ROOT,
+              "%s %s at %d",
+              entry.getKey(),
+              Numbers.change(sweep.contended().ftlP50GrowthPct()),
+              sweep.contended().concurrency()));
+    }
+    String listed = String.join("; ", parts);
+    if (queueing == 0) {
+      return String.format(
+          Locale.ROOT,
+          "FTL P50 stays within the 50%% threshold from the lowest level to 8 in all %d %s that vary"
+              + " the concurrency level (%s): compute, not queueing, sets the latency.",
+          sweeps.size(),
+          of,
+          listed);
+    }
+    return String.format(
+        Locale.ROOT,
+        "FTL P50 grows by more than 50%% from the lowest level to 8 in %d of the %d %s that vary the"
+            + " concurrency level (%s): there, queueing, not compute, drives the first-token latency"
+            + " under load; tune scheduling and the maximum batch size before buying faster GPUs.",
+        queueing,
+        sweeps.size(),
+        of,
+        listed);
+  }
+}
