@@ -83,14 +83,16 @@ final class HtmlCharts {
         .append(" or below x. A curve that moves right as the level rises is queueing (the seed's")
         .append(" rule: more than +50% from concurrency 1 to 8).</p>");
     int charts = 0;
+    out.append("<div class=\"grid2\">");
     for (Map.Entry<String, List<ReportEvidence.CdfPoint>> run : byRun.entrySet()) {
       Map<String, List<ReportEvidence.CdfPoint>> series = SvgCdf.series(run.getValue(), false);
       if (series.size() > 1 && charts < CDF_CHARTS) {
-        out.append("<h3>Run <code>").append(Html.text(run.getKey())).append("</code></h3>");
-        out.append(SvgCdf.chart("FTL CDF of " + run.getKey(), series));
+        out.append("<div><h3>Run <code>").append(Html.text(run.getKey())).append("</code></h3>");
+        out.append(SvgCdf.chart("FTL CDF of " + run.getKey(), series)).append("</div>");
         charts++;
       }
     }
+    out.append("</div>");
     if (charts == 0) {
       Map<String, List<ReportEvidence.CdfPoint>> series = SvgCdf.series(points, true);
       Map<String, List<ReportEvidence.CdfPoint>> shown = new LinkedHashMap<>();

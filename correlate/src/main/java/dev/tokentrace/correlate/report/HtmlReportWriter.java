@@ -59,9 +59,9 @@ public final class HtmlReportWriter implements ReportWriter {
     out.append(HtmlSections.header(data, findings));
     out.append(HtmlSections.bottleneck(data));
     out.append(HtmlCharts.attribution(data, findings.size()));
-    out.append(HtmlSections.findings(findings));
     out.append(HtmlCharts.ftlCdf(data));
     out.append(HtmlCharts.timelines(data));
+    out.append(HtmlSections.findings(findings));
     out.append(HtmlDetails.coreMetrics(data));
     out.append(HtmlDetails.slowest(data));
     out.append(HtmlSections.suggestions(Suggestions.of(data, findings)));

@@ -46,7 +46,8 @@ final class HtmlStyle {
           + "svg .lg{font-size:12px;fill:#333}svg .mk{font-size:10px;fill:#b3361b}\n"
           + "svg .gr{stroke:#e8eaef;stroke-width:1}\n"
           + ".note{color:var(--mute);font-size:12.5px;margin:4px 0 8px}\n"
-          + ".grid2{display:grid;grid-template-columns:1fr;gap:8px}\n";
+          + ".grid2{display:grid;grid-template-columns:repeat(auto-fit,minmax(560px,1fr));"
+          + "gap:8px 24px}\n";
 
   private HtmlStyle() {}
 }

@@ -14,7 +14,8 @@ final class SvgCdf {
   static final List<String> PALETTE =
       List.of(
           "#2f7fc1", "#3aa655", "#f2b04c", "#e4572e", "#8e6cc0", "#17a2b8", "#6c757d", "#c2185b");
-  private static final int HEIGHT = 300;
+  private static final int WIDTH = 640;
+  private static final int HEIGHT = 330;
 
   private SvgCdf() {}
 
@@ -40,12 +41,13 @@ final class SvgCdf {
       }
     }
     int left = 56;
-    int right = SvgComponentBars.WIDTH - 190;
+    int right = WIDTH - 150;
     int top = 16;
     int bottom = HEIGHT - 34;
     SvgAxis.Scale x = SvgAxis.log(min, max, left, right);
+    double decades = Math.log10(x.max() / x.min());
     SvgAxis.Scale y = new SvgAxis.Scale(0, 1, bottom, top, false);
-    StringBuilder svg = SvgComponentBars.open(HEIGHT, title);
+    StringBuilder svg = SvgComponentBars.open(WIDTH, HEIGHT, title);
     for (double tick : SvgAxis.ticks(x, 0)) {
       String at = Html.num(x.at(tick));
       svg.append(
@@ -56,7 +58,12 @@ final class SvgCdf {
               top,
               at,
               bottom));
-      svg.append(SvgComponentBars.label((int) x.at(tick), bottom + 16, SvgAxis.ms(tick), "middle"));
+      // over more than 3 decades only the powers of ten are labelled, or the labels collide
+      boolean decade = Math.abs(Math.log10(tick) - Math.rint(Math.log10(tick))) < 1e-9;
+      if (decades <= 3 || decade) {
+        svg.append(
+            SvgComponentBars.label((int) x.at(tick), bottom + 16, SvgAxis.ms(tick), "middle"));
+      }
     }
     for (double tick : new double[] {0, 0.25, 0.5, 0.75, 0.9, 1}) {
       svg.append(

@@ -158,12 +158,16 @@ final class SvgComponentBars {
   }
 
   static StringBuilder open(int height, String title) {
+    return open(WIDTH, height, title);
+  }
+
+  static StringBuilder open(int width, int height, String title) {
     return new StringBuilder(
         String.format(
             Locale.ROOT,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" role=\"img\""
                 + " aria-label=%s>",
-            WIDTH,
+            width,
             height,
             Html.attr(title)));
   }
