@@ -17,6 +17,8 @@ import org.jspecify.annotations.Nullable;
  * and how much data it rests on. Every number is one SQL computed; this class only picks and
  * phrases. With several runs the shares are pooled ("Over all N runs") and each run has its own
  * conclusion ({@link RunSentences}).
+ *
+ * <p>(Slightly over the house's 200 lines: every no-attribution case has its own sentence.)
  */
 final class BottleneckConclusion {
   /** Client queueing at or above this share of the time gets its own sentence. */
@@ -83,7 +85,7 @@ final class BottleneckConclusion {
     if (series.size() <= 1) {
       List<ReportData.ConcurrencyLevel> levels =
           series.isEmpty() ? List.of() : series.values().iterator().next();
-      return oneSeries(levels, top);
+      return ConcurrencySeries.oneSeries(levels, top);
     }
     Map<String, List<ReportData.ConcurrencyLevel>> sweeps = ConcurrencySeries.sweeps(series);
     if (sweeps.isEmpty()) {
@@ -95,60 +97,11 @@ final class BottleneckConclusion {
       return "In run "
           + sweep.getKey()
           + ", "
-          + Prose.uncapitalized(oneSeries(sweep.getValue(), runTop(data, sweep.getKey())));
+          + Prose.uncapitalized(
+              ConcurrencySeries.oneSeries(
+                  sweep.getValue(), ConcurrencySeries.runTop(data, sweep.getKey())));
     }
     return ConcurrencySeries.manySweeps(sweeps);
-  }
-
-  /** The rule over one series of levels (one run), as the report of a single run says it. */
-  static String oneSeries(
-      List<ReportData.ConcurrencyLevel> levels, ReportData.@Nullable Component top) {
-    if (levels.isEmpty()) {
-      return "No concurrency level is recorded, so the seed's FTL rule (concurrency 1 against 8)"
-          + " cannot tell queueing from compute; give the level when loading client files.";
-    }
-    if (levels.size() == 1) {
-      return String.format(
-          Locale.ROOT,
-          "Only concurrency %d was measured, so the seed's FTL rule (concurrency 1 against 8) cannot"
-              + " tell queueing from compute; add runs at both levels.",
-          levels.get(0).concurrency());
-    }
-    RunFinding.Sweep sweep = RunFindings.sweep(levels);
-    ReportData.ConcurrencyLevel baseline = sweep.baseline();
-    ReportData.ConcurrencyLevel contended = sweep.contended();
-    return String.format(
-        Locale.ROOT,
-        "FTL P50 goes from %s ms at concurrency %d to %s ms at concurrency %d (%s), %s",
-        Numbers.ms(baseline.ftlP50Ms()),
-        baseline.concurrency(),
-        Numbers.ms(contended.ftlP50Ms()),
-        contended.concurrency(),
-        Numbers.change(contended.ftlP50GrowthPct()),
-        sweep.queueing()
-            ? queueingVerdict(top)
-            : "within the 50% threshold: compute, not queueing, sets the latency.");
-  }
-
-  private static String queueingVerdict(ReportData.@Nullable Component top) {
-    if (top == null || top.component().equals(LatencyComponent.QUEUE.id())) {
-      return "over the 50% threshold: queueing, not compute, is the main problem; tune scheduling"
-          + " and the maximum batch size before buying faster GPUs.";
-    }
-    return "over the 50% threshold: under load, queueing, not compute, drives the first-token"
-        + " latency ("
-        + label(top)
-        + " still takes the largest share of the end-to-end time); tune scheduling and the maximum"
-        + " batch size for FTL.";
-  }
-
-  /** The component with the largest share in one run, if it has attributed requests. */
-  private static ReportData.@Nullable Component runTop(ReportData data, String runId) {
-    return data.components("run").stream()
-        .filter(row -> runId.equals(row.groupValue()))
-        .filter(row -> !row.component().equals("total") && row.share() != null)
-        .max(Comparator.comparing(ReportData.Component::share))
-        .orElse(null);
   }
 
   private static Optional<String> outsideTheEngine(ReportData data, ReportData.Component top) {

@@ -1,11 +1,14 @@
 package dev.tokentrace.correlate.report;
 
+import dev.tokentrace.correlate.attribution.LatencyComponent;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The rows of queries/concurrency_sensitivity grouped into series (one run, or one instance), and
@@ -47,7 +50,7 @@ final class ConcurrencySeries {
     if (byInstance.size() == 1) {
       Map.Entry<String, List<ReportData.ConcurrencyLevel>> sweep =
           byInstance.entrySet().iterator().next();
-      String sentence = BottleneckConclusion.oneSeries(sweep.getValue(), null);
+      String sentence = oneSeries(sweep.getValue(), null);
       return "No run varies its concurrency level, but across the runs that reached instance "
           + sweep.getKey()
           + ", "
@@ -106,5 +109,56 @@ final class ConcurrencySeries {
         sweeps.size(),
         of,
         listed);
+  }
+
+  /** The rule over one series of levels (one run), as the report of a single run says it. */
+  static String oneSeries(
+      List<ReportData.ConcurrencyLevel> levels, ReportData.@Nullable Component top) {
+    if (levels.isEmpty()) {
+      return "No concurrency level is recorded, so the seed's FTL rule (concurrency 1 against 8)"
+          + " cannot tell queueing from compute; give the level when loading client files.";
+    }
+    if (levels.size() == 1) {
+      return String.format(
+          Locale.ROOT,
+          "Only concurrency %d was measured, so the seed's FTL rule (concurrency 1 against 8) cannot"
+              + " tell queueing from compute; add runs at both levels.",
+          levels.get(0).concurrency());
+    }
+    RunFinding.Sweep sweep = RunFindings.sweep(levels);
+    ReportData.ConcurrencyLevel baseline = sweep.baseline();
+    ReportData.ConcurrencyLevel contended = sweep.contended();
+    return String.format(
+        Locale.ROOT,
+        "FTL P50 goes from %s ms at concurrency %d to %s ms at concurrency %d (%s), %s",
+        Numbers.ms(baseline.ftlP50Ms()),
+        baseline.concurrency(),
+        Numbers.ms(contended.ftlP50Ms()),
+        contended.concurrency(),
+        Numbers.change(contended.ftlP50GrowthPct()),
+        sweep.queueing()
+            ? queueingVerdict(top)
+            : "within the 50% threshold: compute, not queueing, sets the latency.");
+  }
+
+  static String queueingVerdict(ReportData.@Nullable Component top) {
+    if (top == null || top.component().equals(LatencyComponent.QUEUE.id())) {
+      return "over the 50% threshold: queueing, not compute, is the main problem; tune scheduling"
+          + " and the maximum batch size before buying faster GPUs.";
+    }
+    return "over the 50% threshold: under load, queueing, not compute, drives the first-token"
+        + " latency ("
+        + BottleneckConclusion.label(top)
+        + " still takes the largest share of the end-to-end time); tune scheduling and the maximum"
+        + " batch size for FTL.";
+  }
+
+  /** The component with the largest share in one run, if it has attributed requests. */
+  static ReportData.@Nullable Component runTop(ReportData data, String runId) {
+    return data.components("run").stream()
+        .filter(row -> runId.equals(row.groupValue()))
+        .filter(row -> !row.component().equals("total") && row.share() != null)
+        .max(Comparator.comparing(ReportData.Component::share))
+        .orElse(null);
   }
 }

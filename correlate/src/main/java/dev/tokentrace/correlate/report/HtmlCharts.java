@@ -42,7 +42,7 @@ final class HtmlCharts {
         byRun.stream().map(row -> String.valueOf(row.groupValue())).distinct().toList();
     if (groups.size() > 1) {
       out.append("<h3>Share of end-to-end time, per run</h3>");
-      out.append(SvgComponentBars.shares(byRun, groups));
+      out.append(SvgShares.chart(byRun, groups));
     }
     HtmlTable table =
         new HtmlTable(

@@ -68,8 +68,8 @@ public final class HtmlReportWriter implements ReportWriter {
     out.append(HtmlSections.baseline(data));
     out.append(HtmlDetails.requests(data));
     out.append(HtmlSections.quality(data));
-    out.append(HtmlDetails.environment(data));
-    out.append(HtmlDetails.reproducibility(data));
+    out.append(HtmlEnvironment.environment(data));
+    out.append(HtmlEnvironment.reproducibility(data));
     out.append("</main>\n<script>").append(SCRIPT).append("</script>\n</body></html>\n");
   }
 

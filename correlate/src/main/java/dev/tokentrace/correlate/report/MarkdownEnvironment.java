@@ -36,6 +36,13 @@ final class MarkdownEnvironment {
       }
       out.append('\n');
     }
+    if (!data.files().isEmpty()) {
+      out.append(
+          Prose.paragraph(
+              Prose.count(data.files().size(), "loaded file")
+                  + " with their sizes and SHA-256 hashes, and the commands and options of every"
+                  + " run, are listed under Reproducibility."));
+    }
     return out.toString();
   }
 

@@ -17,6 +17,8 @@ import org.jspecify.annotations.Nullable;
  * same numbers. Durations in ms; shares as fractions; timestamps UTC. {@code clocks} are the rows
  * of queries/clock_offsets; {@code evidence} holds the root-cause queries and the appendix, {@code
  * baseline} the same metrics of another database ({@code --baseline}).
+ *
+ * <p>(Longer than the house's 200 lines: the row records with their compatibility constructors.)
  */
 public record ReportData(
     String database,

@@ -10,6 +10,9 @@ import org.jspecify.annotations.Nullable;
  * The report's root-cause evidence and appendix: one list per query of {@code sql/queries/} and
  * {@code sql/report/}, each element one row of it (column for column; definitions in the file's
  * header). The by-instance concurrency series are there for sweeps loaded one level per run.
+ *
+ * <p>(Longer than the house's 200 lines: one record per query row, side by side so they read
+ * against the SQL headers and docs/report-schema.json.)
  */
 public record ReportEvidence(
     String command,

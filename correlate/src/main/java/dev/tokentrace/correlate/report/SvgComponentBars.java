@@ -7,9 +7,9 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Two charts of where the time goes, as inline SVG: a stacked bar per percentile (each segment a
- * component's value at that percentile, with the total's percentile marked), and one 100% bar per
- * run with the components' shares of its end-to-end time.
+ * Where the time goes, as inline SVG: a stacked bar per percentile (each segment a component's
+ * value at that percentile, with the total's percentile marked); the shared colours, legend, frame
+ * and labels of the report's charts ({@link SvgShares}, {@link SvgCdf}, {@link SvgTimeline}).
  */
 final class SvgComponentBars {
   static final int WIDTH = 1000;
@@ -107,56 +107,6 @@ final class SvgComponentBars {
     return svg.append("</svg>").toString();
   }
 
-  /** One 100% bar per group (run) with each component's share. */
-  static String shares(List<ReportData.Component> rows, List<String> groups) {
-    int left = 250;
-    int top = 34;
-    int row = 22;
-    int height = top + groups.size() * (row + 6) + 30;
-    SvgAxis.Scale x = SvgAxis.linear(0, 1, left, WIDTH - 30);
-    StringBuilder svg = open(height, "Share of end-to-end time per run");
-    svg.append(legend(left, 8));
-    for (int i = 0; i < groups.size(); i++) {
-      String group = groups.get(i);
-      int y = top + i * (row + 6);
-      String shown = group.length() > 34 ? group.substring(0, 33) + "…" : group;
-      svg.append(
-          String.format(
-              Locale.ROOT,
-              "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"tk\">%s<title>%s</title></text>",
-              left - 8,
-              y + row / 2 + 4,
-              Html.text(shown),
-              Html.text(group)));
-      double at = 0;
-      for (LatencyComponent component : LatencyComponent.values()) {
-        Double share =
-            rows.stream()
-                .filter(r -> group.equals(r.groupValue()) && r.component().equals(component.id()))
-                .map(ReportData.Component::share)
-                .findFirst()
-                .orElse(null);
-        if (share == null || share <= 0) {
-          continue;
-        }
-        double width = x.at(at + share) - x.at(at);
-        svg.append(
-            segmentOfHeight(
-                x.at(at),
-                y,
-                width,
-                row,
-                color(component),
-                group + ": " + component.label() + " " + Numbers.share(share)));
-        at += share;
-      }
-    }
-    for (double tick : new double[] {0, 0.25, 0.5, 0.75, 1}) {
-      svg.append(label((int) x.at(tick), height - 10, Numbers.share(tick), "middle"));
-    }
-    return svg.append("</svg>").toString();
-  }
-
   static StringBuilder open(int height, String title) {
     return open(WIDTH, height, title);
   }
@@ -201,7 +151,7 @@ final class SvgComponentBars {
     return segmentOfHeight(x, y, width, ROW, color, title);
   }
 
-  private static String segmentOfHeight(
+  static String segmentOfHeight(
       double x, int y, double width, int height, String color, String title) {
     return String.format(
         Locale.ROOT,

@@ -8,6 +8,8 @@ import java.util.Locale;
  * A server's batch size and queue length over time as inline SVG (the largest per time slice of
  * report/instance_timeline), KV cache use on a second axis, and the slowest requests it served
  * marked as bands from their start to their end (on the server's clock).
+ *
+ * <p>(Longer than the house's 200 lines: axes, bands and three series of one chart.)
  */
 final class SvgTimeline {
   static final String BATCH = "#2f7fc1";
