@@ -100,14 +100,16 @@ final class ConcurrencySeries {
           of,
           listed);
     }
+    String how =
+        queueing < sweeps.size()
+            ? String.format(Locale.ROOT, "in %d of the %d %s", queueing, sweeps.size(), of)
+            : sweeps.size() == 2 ? "in both " + of : "in all " + sweeps.size() + " " + of;
     return String.format(
         Locale.ROOT,
-        "FTL P50 grows by more than 50%% from the lowest level to 8 in %d of the %d %s that vary the"
-            + " concurrency level (%s): there, queueing, not compute, drives the first-token latency"
-            + " under load; tune scheduling and the maximum batch size before buying faster GPUs.",
-        queueing,
-        sweeps.size(),
-        of,
+        "FTL P50 grows by more than 50%% from the lowest level to 8 %s that vary the concurrency"
+            + " level (%s): there, queueing, not compute, drives the first-token latency under"
+            + " load; tune scheduling and the maximum batch size before buying faster GPUs.",
+        how,
         listed);
   }
 
