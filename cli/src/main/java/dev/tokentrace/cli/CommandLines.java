@@ -7,7 +7,8 @@ final class CommandLines {
   private CommandLines() {}
 
   static String of(CommandSpec spec) {
-    StringBuilder text = new StringBuilder(spec.qualifiedName());
+    // originalArgs are all the arguments the root command got, the subcommand's name among them
+    StringBuilder text = new StringBuilder(spec.root().name());
     for (String arg : spec.commandLine().getParseResult().originalArgs()) {
       text.append(' ').append(quoted(arg));
     }

@@ -7,6 +7,8 @@ import dev.tokentrace.correlate.client.ClientLoadResult;
 import dev.tokentrace.correlate.client.ClientLoadSettings;
 import dev.tokentrace.correlate.client.ClientTimingLoader;
 import dev.tokentrace.correlate.db.Database;
+import dev.tokentrace.correlate.report.ReportData;
+import dev.tokentrace.correlate.report.ReportFormat;
 import dev.tokentrace.correlate.report.ReportService;
 import dev.tokentrace.correlate.report.ReportSettings;
 import dev.tokentrace.ingest.Ingest;
@@ -30,7 +32,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code tokentrace demo}: the main job end to end on the checked-in samples: every engine's sample
  * logs through an embedded Kafka broker into a fresh DuckDB file, the client timings loaded,
- * attribution computed and the report printed.
+ * attribution computed, the Markdown report printed and the HTML report written.
  */
 @Command(
     name = "demo",
@@ -40,7 +42,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Run the whole pipeline on the checked-in samples: server logs of vLLM, SGLang and"
           + " TensorRT-LLM -> embedded Kafka broker -> DuckDB, client timings loaded, latency"
-          + " attributed, report printed. The DuckDB file is left for your own SQL."
+          + " attributed, report printed and written as HTML (its path printed last). The DuckDB"
+          + " file is left for your own SQL."
     })
 final class DemoCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -56,7 +59,8 @@ final class DemoCommand implements Callable<Integer> {
   @Option(
       names = "--out",
       paramLabel = "DIR",
-      description = "where demo.duckdb, attribution.csv and report.md are written (replaced)",
+      description =
+          "where demo.duckdb, attribution.csv, report.md and report.html are written (replaced)",
       defaultValue = "tokentrace-demo")
   Path out = Path.of("tokentrace-demo");
 
@@ -85,8 +89,12 @@ final class DemoCommand implements Callable<Integer> {
       new AttributionCsvWriter(analysis).write(csv);
       err.println("correlate: " + attribution.dataQuality().summary());
       Path report = out.resolve("report.md");
-      new ReportService(analysis, Clock.systemUTC())
-          .write(ReportSettings.from("md", rules.settings()), CommandLines.of(spec), report);
+      Path html = out.resolve("report.html");
+      ReportData data =
+          new ReportService(analysis, Clock.systemUTC())
+              .build(ReportSettings.from("md", rules.settings()), CommandLines.of(spec));
+      ReportService.write(data, ReportFormat.MARKDOWN, report);
+      ReportService.write(data, ReportFormat.HTML, html);
       PrintWriter stdout = spec.commandLine().getOut();
       stdout.println(Files.readString(report));
       stdout.flush();
@@ -96,7 +104,8 @@ final class DemoCommand implements Callable<Integer> {
       err.println("  attribution: " + csv);
       err.println("  duckdb:      " + db + " (" + ingested.eventsWritten() + " events)");
       err.println("  try:         ./tokentrace sql --db " + db + " slowest_requests");
-      err.println("               duckdb " + db + " \"SELECT * FROM request_attribution LIMIT 5\"");
+      err.println("               ./tokentrace sql --db " + db + " --list");
+      err.println("  html report: " + html.toAbsolutePath().normalize());
       err.flush();
     }
     return ExitCodes.OK;

@@ -23,8 +23,11 @@ import picocli.CommandLine.Spec;
     showDefaultValues = true,
     sortOptions = false,
     description = {
-      "Write the bottleneck attribution report: environment, core metrics (FTL, MLT, TPOT with"
-          + " P50/P90/P95), latency attribution, bottleneck conclusion, data quality."
+      "Write the bottleneck attribution report: environment, core metrics (FTL, MLT, TPOT,"
+          + " throughput with P50/P90/P95), baseline comparison, latency attribution, the"
+          + " bottleneck conclusion overall and per run, data quality, suggestions and a"
+          + " reproducibility appendix. md prints well in a terminal, html is one self-contained"
+          + " page with charts, json follows docs/report-schema.json."
     })
 final class ReportCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -33,7 +36,11 @@ final class ReportCommand implements Callable<Integer> {
 
   @Mixin AttributionOptions rules = new AttributionOptions();
 
-  @Option(names = "--format", paramLabel = "FORMAT", description = "md", defaultValue = "md")
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      description = ReportSettings.FORMAT_DOC,
+      defaultValue = "md")
   @Nullable String format;
 
   @Option(
@@ -42,9 +49,15 @@ final class ReportCommand implements Callable<Integer> {
       description = "write the report here instead of standard output")
   @Nullable Path out;
 
+  @Option(
+      names = "--baseline",
+      paramLabel = "OTHER.duckdb",
+      description = ReportSettings.BASELINE_DOC)
+  @Nullable Path baseline;
+
   @Override
   public Integer call() {
-    ReportSettings settings = ReportSettings.from(format, rules.settings());
+    ReportSettings settings = ReportSettings.from(format, rules.settings(), baseline);
     try (Database db = Database.open(database.settings())) {
       ReportService service = new ReportService(db, Clock.systemUTC());
       if (out != null) {

@@ -4,9 +4,15 @@ import dev.tokentrace.correlate.db.Database;
 import dev.tokentrace.correlate.db.SqlHeader;
 import dev.tokentrace.correlate.report.NamedQueryRunner;
 import dev.tokentrace.correlate.report.QueryOutputFormat;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -16,15 +22,19 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code tokentrace sql}: runs a named root-cause query of {@code sql/queries/}. */
+/**
+ * {@code tokentrace sql}: runs a named root-cause query of {@code sql/queries/}, a {@code .sql}
+ * file, or SQL given with {@code -e}; all read-only.
+ */
 @Command(
     name = "sql",
     mixinStandardHelpOptions = true,
     showDefaultValues = true,
     sortOptions = false,
     description = {
-      "Run a named root-cause query against the analysis database. 'sql --list' shows the"
-          + " library with the question each query answers."
+      "Run a named root-cause query against the analysis database ('sql --list' shows the library"
+          + " with the question each query answers), a .sql file, or SQL given with -e. Only one"
+          + " read-only statement runs, in a read-only transaction: nothing changes the database."
     })
 final class SqlCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -34,16 +44,22 @@ final class SqlCommand implements Callable<Integer> {
   @Parameters(
       paramLabel = "NAME",
       arity = "0..1",
-      description = "query name, e.g. slowest_requests (see --list)")
+      description = "query name, e.g. slowest_requests (see --list), or a .sql file")
   @Nullable String name;
 
   @Option(names = "--list", description = "list the named queries with their questions and params")
   boolean list;
 
   @Option(
+      names = {"-e", "--execute"},
+      paramLabel = "SQL",
+      description = "run this SQL instead of a named query, e.g. -e \"SELECT * FROM runs\"")
+  @Nullable String execute;
+
+  @Option(
       names = {"-p", "--param"},
       paramLabel = "KEY=VALUE",
-      description = "a query parameter (repeatable)")
+      description = "a query parameter (repeatable); :key in the SQL")
   List<String> params = new ArrayList<>();
 
   @Option(
@@ -58,19 +74,47 @@ final class SqlCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     if (list) {
       for (SqlHeader header : NamedQueryRunner.list()) {
-        out.println(header.name() + ": " + header.description());
+        out.println(
+            header.name().substring(header.name().indexOf('/') + 1) + ": " + header.description());
+        if (!header.params().isEmpty()) {
+          out.println("    params: " + String.join(", ", header.paramNames()));
+        }
       }
       out.flush();
       return ExitCodes.OK;
     }
-    if (name == null) {
-      throw new UsageException("give a query NAME or --list");
+    if (name == null && execute == null) {
+      throw new UsageException("give a query NAME, a .sql file, -e SQL or --list");
+    }
+    if (name != null && execute != null) {
+      throw new UsageException("give either a query NAME or -e SQL, not both");
     }
     QueryOutputFormat outputFormat = QueryOutputFormat.fromId(format);
+    Map<String, String> values = NamedQueryRunner.parseParams(params);
     try (Database db = Database.open(database.settings())) {
-      new NamedQueryRunner(db).run(name, NamedQueryRunner.parseParams(params), outputFormat, out);
+      NamedQueryRunner runner = new NamedQueryRunner(db);
+      if (execute != null) {
+        runner.runText("-e", execute, values, outputFormat, out);
+      } else if (isFile(name)) {
+        runner.runText(name, read(Path.of(name)), values, outputFormat, out);
+      } else {
+        runner.run(name, values, outputFormat, out);
+      }
       out.flush();
       return ExitCodes.OK;
+    }
+  }
+
+  /** A NAME that is an existing .sql file is run as a file, else looked up in the library. */
+  private static boolean isFile(String name) {
+    return name.endsWith(".sql") && Files.isRegularFile(Path.of(name));
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
     }
   }
 }

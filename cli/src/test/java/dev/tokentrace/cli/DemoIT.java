@@ -10,6 +10,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -47,6 +48,12 @@ final class DemoIT {
         .contains("## Bottleneck");
     assertThat(stderr.toString()).contains("kafka: embedded broker on 127.0.0.1:");
     assertThat(out.resolve("report.md")).exists();
+    Path html = out.resolve("report.html");
+    assertThat(Files.readString(html)).startsWith("<!DOCTYPE html>").contains("<svg ");
+    List<String> lines = stderr.toString().lines().toList();
+    assertThat(lines.get(lines.size() - 1))
+        .isEqualTo("  html report: " + html.toAbsolutePath().normalize());
+    assertThat(report).contains("## Findings by run").contains("## Suggestions");
     assertThat(Files.readAllLines(out.resolve("attribution.csv")).get(0))
         .startsWith(
             "request_key,client_ttft_ms,client_e2e_ms,client_queue_ms,network_ms,queue_ms,"

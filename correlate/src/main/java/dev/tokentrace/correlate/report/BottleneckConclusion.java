@@ -6,14 +6,19 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The report's 3-5 sentence bottleneck conclusion (the seed's "瓶颈结论"), chosen from the numbers of
  * {@link ReportData}: which component takes the largest share, the next one, the seed's FTL growth
- * rule across concurrency levels, what lies outside the engine, and how much data it rests on.
- * Every number is one SQL computed; this class only picks and phrases.
+ * rule across the concurrency levels of each run (never across runs), what lies outside the engine,
+ * and how much data it rests on. Every number is one SQL computed; this class only picks and
+ * phrases. With several runs the shares are pooled ("Over all N runs") and each run has its own
+ * conclusion ({@link RunSentences}).
+ *
+ * <p>(Slightly over the house's 200 lines: every no-attribution case has its own sentence.)
  */
 final class BottleneckConclusion {
   /** Client queueing at or above this share of the time gets its own sentence. */
@@ -21,8 +26,6 @@ final class BottleneckConclusion {
 
   /** A join rate below this, or fewer than half the requests attributed, gets a caveat. */
   static final double JOIN_RATE_CAVEAT = 0.9;
-
-  private static final int CONCURRENCY_CONTENDED = 8;
 
   private BottleneckConclusion() {}
 
@@ -37,12 +40,13 @@ final class BottleneckConclusion {
     }
     ReportData.Component top = ranked.get(0);
     ReportData.Component second = ranked.get(1);
+    int runs = RunFindings.runIds(data).size();
     sentences.add(
         String.format(
             Locale.ROOT,
             "%s takes the largest share, %s of the end-to-end time of %d attributed requests"
                 + " (P50 %s ms, P95 %s ms), and is the largest component in %d of them.",
-            capitalized(label(top)),
+            runs > 1 ? "Over all " + runs + " runs, " + label(top) : capitalized(label(top)),
             Numbers.share(top.share()),
             top.requests(),
             Numbers.ms(top.p50Ms()),
@@ -70,53 +74,34 @@ final class BottleneckConclusion {
   }
 
   /**
-   * The seed's FTL rule; {@code top} is the component with the largest share, if any. The rule
+   * The seed's FTL rule, applied within each run only (a run is one workload; levels of different
+   * runs are not comparable); {@code top} is the component with the largest share, if any. The rule
    * looks at first-token latency only, so when another component takes the largest share of the
    * end-to-end time the sentence must not call queueing "the main problem" as well.
    */
   private static String concurrency(ReportData data, ReportData.@Nullable Component top) {
-    List<ReportData.ConcurrencyLevel> levels = data.concurrency();
-    if (levels.isEmpty()) {
-      return "No concurrency level is recorded, so the seed's FTL rule (concurrency 1 against 8)"
-          + " cannot tell queueing from compute; give the level when loading client files.";
+    Map<String, List<ReportData.ConcurrencyLevel>> series =
+        ConcurrencySeries.of(data.concurrency());
+    if (series.size() <= 1) {
+      List<ReportData.ConcurrencyLevel> levels =
+          series.isEmpty() ? List.of() : series.values().iterator().next();
+      return ConcurrencySeries.oneSeries(levels, top);
     }
-    if (levels.size() == 1) {
-      return String.format(
-          Locale.ROOT,
-          "Only concurrency %d was measured, so the seed's FTL rule (concurrency 1 against 8) cannot"
-              + " tell queueing from compute; add runs at both levels.",
-          levels.get(0).concurrency());
+    Map<String, List<ReportData.ConcurrencyLevel>> sweeps = ConcurrencySeries.sweeps(series);
+    if (sweeps.isEmpty()) {
+      return ConcurrencySeries.noSweep(data, series);
     }
-    ReportData.ConcurrencyLevel baseline = levels.get(0);
-    ReportData.ConcurrencyLevel contended =
-        levels.stream()
-            .filter(level -> level.concurrency() == CONCURRENCY_CONTENDED)
-            .findFirst()
-            .orElse(levels.get(levels.size() - 1));
-    boolean queueing = Boolean.TRUE.equals(contended.queueingBound());
-    return String.format(
-        Locale.ROOT,
-        "FTL P50 goes from %s ms at concurrency %d to %s ms at concurrency %d (%s), %s",
-        Numbers.ms(baseline.ftlP50Ms()),
-        baseline.concurrency(),
-        Numbers.ms(contended.ftlP50Ms()),
-        contended.concurrency(),
-        Numbers.change(contended.ftlP50GrowthPct()),
-        queueing
-            ? queueingVerdict(top)
-            : "within the 50% threshold: compute, not queueing, sets the latency.");
-  }
-
-  private static String queueingVerdict(ReportData.@Nullable Component top) {
-    if (top == null || top.component().equals(LatencyComponent.QUEUE.id())) {
-      return "over the 50% threshold: queueing, not compute, is the main problem; tune scheduling"
-          + " and the maximum batch size before buying faster GPUs.";
+    if (sweeps.size() == 1) {
+      Map.Entry<String, List<ReportData.ConcurrencyLevel>> sweep =
+          sweeps.entrySet().iterator().next();
+      return "In run "
+          + sweep.getKey()
+          + ", "
+          + Prose.uncapitalized(
+              ConcurrencySeries.oneSeries(
+                  sweep.getValue(), ConcurrencySeries.runTop(data, sweep.getKey())));
     }
-    return "over the 50% threshold: under load, queueing, not compute, drives the first-token"
-        + " latency ("
-        + label(top)
-        + " still takes the largest share of the end-to-end time); tune scheduling and the maximum"
-        + " batch size for FTL.";
+    return ConcurrencySeries.manySweeps(sweeps);
   }
 
   private static Optional<String> outsideTheEngine(ReportData data, ReportData.Component top) {

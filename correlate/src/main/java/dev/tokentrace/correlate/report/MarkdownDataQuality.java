@@ -16,6 +16,15 @@ final class MarkdownDataQuality {
   private MarkdownDataQuality() {}
 
   static String section(ReportData data) {
+    StringBuilder out = new StringBuilder("## Data quality\n\n");
+    for (String note : notes(data)) {
+      out.append(Prose.bullet(note));
+    }
+    return out.append('\n').toString();
+  }
+
+  /** The notes as sentences; log-derived text and commands are Markdown code spans. */
+  static List<String> notes(ReportData data) {
     DataQuality q = data.quality();
     List<String> notes = new ArrayList<>();
     notes.add(
@@ -58,11 +67,7 @@ final class MarkdownDataQuality {
     pairing(data, q, notes);
     clocks(data, notes);
     counts(q, notes);
-    StringBuilder out = new StringBuilder("## Data quality\n\n");
-    for (String note : notes) {
-      out.append(Prose.bullet(note));
-    }
-    return out.toString();
+    return notes;
   }
 
   private static void lowConfidence(ReportData data, DataQuality q, List<String> notes) {
@@ -144,8 +149,8 @@ final class MarkdownDataQuality {
           format(
               "Clock, run %s on %s (%s client clock): server minus client %+.1f ms, spread %.1f ms,"
                   + " %d of %d ID-paired requests%s.",
-              clock.runId(),
-              clock.instance(),
+              MarkdownText.code(clock.runId()),
+              MarkdownText.code(clock.instance()),
               clock.clientClock(),
               clock.offsetMs(),
               clock.spreadMs(),

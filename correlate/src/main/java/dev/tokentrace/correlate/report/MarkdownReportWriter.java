@@ -5,18 +5,17 @@ import dev.tokentrace.correlate.attribution.LatencyComponent;
 import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.Objects;
 
 /**
- * Report v1 as Markdown that also reads well in a terminal (aligned pipe tables, short lines):
- * environment, core metrics with their definitions, the attribution table, the bottleneck
- * conclusion and data-quality notes (DESIGN.md "Reports", the seed's report outline).
+ * The report as Markdown that also reads well in a terminal (aligned pipe tables, lines of at most
+ * 100 columns where the data allows), in the seed's outline: environment, core metrics with their
+ * definitions, baseline comparison, the attribution table, the bottleneck conclusion, data-quality
+ * notes, findings per run, the slowest requests, suggestions and the reproducibility appendix
+ * (DESIGN.md "Reports"). Stateless and thread-safe.
  */
 public final class MarkdownReportWriter implements ReportWriter {
-  private static final Map<String, String> METRIC_LABELS =
-      Map.of("ftl", "FTL", "mlt", "MLT", "tpot", "TPOT (server)", "e2e", "E2E");
-  private static final List<String> METRIC_ORDER = List.of("ftl", "mlt", "tpot", "e2e");
-  private static final List<String> GROUPINGS = List.of("concurrency", "run", "engine", "instance");
+  private static final List<String> GROUPINGS = List.of("run", "engine", "instance");
 
   @Override
   public ReportFormat format() {
@@ -25,14 +24,20 @@ public final class MarkdownReportWriter implements ReportWriter {
 
   @Override
   public void write(ReportData data, Appendable out) throws IOException {
+    List<RunFinding> findings = RunFindings.of(data);
     out.append("# tokentrace report\n\n");
     out.append(Prose.paragraph(preamble(data)));
     out.append(MarkdownEnvironment.section(data));
-    out.append(coreMetrics(data));
-    out.append(attribution(data));
+    out.append(MarkdownCoreMetrics.section(data));
+    out.append(MarkdownBaseline.section(data));
+    out.append(attribution(data, findings.size()));
     out.append("## Bottleneck\n\n");
     out.append(Prose.paragraph(String.join(" ", BottleneckConclusion.sentences(data))));
     out.append(MarkdownDataQuality.section(data));
+    out.append(findings(findings));
+    out.append(MarkdownSlowest.section(data));
+    out.append(suggestions(Suggestions.of(data, findings)));
+    out.append(MarkdownAppendix.section(data));
   }
 
   private static String preamble(ReportData data) {
@@ -43,8 +48,8 @@ public final class MarkdownReportWriter implements ReportWriter {
             + " time). Warm-up: the client's flag%s.",
         MarkdownTable.escape(data.database()),
         data.generatedAt(),
-        plain(settings.negativeToleranceMs()),
-        plain(settings.negativeTolerancePct()),
+        MarkdownAppendix.plain(settings.negativeToleranceMs()),
+        MarkdownAppendix.plain(settings.negativeTolerancePct()),
         settings.warmupFirstN() == 0
             ? ""
             : " and the first "
@@ -52,68 +57,7 @@ public final class MarkdownReportWriter implements ReportWriter {
                 + " requests of each run and concurrency");
   }
 
-  private static String coreMetrics(ReportData data) {
-    StringBuilder out = new StringBuilder("## Core metrics\n\n");
-    out.append(
-        Prose.paragraph(
-            "FTL: request sent to first token, as the client saw it. MLT: (E2E - FTL) / (output tokens"
-                + " - 1), the time per token after the first (never E2E / tokens, which folds FTL in)."
-                + " TPOT: the server's decode time / (output tokens - 1). E2E: the client's end-to-end"
-                + " time. Over client requests with status ok, warm-up excluded; TPOT over attributed"
-                + " requests only."));
-    MarkdownTable table =
-        new MarkdownTable(
-            "metric", ">requests", ">P50 ms", ">P90 ms", ">P95 ms", ">P99 ms", ">mean ms");
-    for (String name : METRIC_ORDER) {
-      data.metrics("all").stream()
-          .filter(metric -> metric.metric().equals(name))
-          .forEach(
-              metric ->
-                  table.row(
-                      METRIC_LABELS.get(name),
-                      Long.toString(metric.requests()),
-                      Numbers.ms(metric.p50Ms()),
-                      Numbers.ms(metric.p90Ms()),
-                      Numbers.ms(metric.p95Ms()),
-                      Numbers.ms(metric.p99Ms()),
-                      Numbers.ms(metric.meanMs())));
-    }
-    out.append(
-        table.isEmpty()
-            ? "No client request with status ok is loaded.\n\n"
-            : table.render() + "\n");
-    out.append(concurrencyTable(data));
-    return out.toString();
-  }
-
-  private static String concurrencyTable(ReportData data) {
-    if (data.concurrency().size() < 2) {
-      return "";
-    }
-    MarkdownTable table =
-        new MarkdownTable(
-            ">concurrency",
-            ">requests",
-            ">FTL P50",
-            ">FTL P95",
-            ">MLT P50",
-            ">MLT P95",
-            ">FTL P50 change");
-    for (ReportData.ConcurrencyLevel level : data.concurrency()) {
-      boolean baseline = level.concurrency() == level.baselineConcurrency();
-      table.row(
-          Integer.toString(level.concurrency()),
-          Long.toString(level.requests()),
-          Numbers.ms(level.ftlP50Ms()),
-          Numbers.ms(level.ftlP95Ms()),
-          Numbers.ms(level.mltP50Ms()),
-          Numbers.ms(level.mltP95Ms()),
-          baseline ? "baseline" : Numbers.change(level.ftlP50GrowthPct()));
-    }
-    return "### By concurrency (ms)\n\n" + table.render() + "\n";
-  }
-
-  private static String attribution(ReportData data) {
+  private static String attribution(ReportData data, int runs) {
     StringBuilder out = new StringBuilder("## Latency attribution\n\n");
     List<ReportData.Component> overall = data.components("all");
     if (overall.isEmpty()) {
@@ -144,53 +88,72 @@ public final class MarkdownReportWriter implements ReportWriter {
           Long.toString(row.dominantRequests()));
     }
     out.append(table.render()).append('\n');
+    // levels are compared within a run only: with several runs, per run and level
+    out.append(
+        runs > 1
+            ? MarkdownShares.table(
+                data, "run_concurrency", "run @ concurrency", "### Shares by run and concurrency")
+            : MarkdownShares.table(
+                data, "concurrency", "concurrency", "### Shares by concurrency"));
     for (String grouping : GROUPINGS) {
-      out.append(groupTable(data, grouping));
+      if (!grouping.equals("instance") || !sameGroups(data, "run", "instance")) {
+        out.append(MarkdownShares.table(data, grouping, grouping, "### Shares by " + grouping));
+      }
     }
     return out.toString();
   }
 
-  /** Shares per group, when the grouping has more than one group. */
-  private static String groupTable(ReportData data, String grouping) {
-    List<ReportData.Component> rows = data.components(grouping);
-    List<String> groups =
-        rows.stream().map(row -> String.valueOf(row.groupValue())).distinct().toList();
-    if (groups.size() < 2) {
-      return "";
-    }
-    MarkdownTable table =
-        new MarkdownTable(
-            grouping,
-            ">requests",
-            ">network",
-            ">queueing (client)",
-            ">queueing (server)",
-            ">prefill",
-            ">decode");
-    for (String group : groups) {
-      List<ReportData.Component> of =
-          rows.stream().filter(row -> String.valueOf(row.groupValue()).equals(group)).toList();
-      table.row(
-          group,
-          Long.toString(of.get(0).requests()),
-          share(of, LatencyComponent.NETWORK),
-          share(of, LatencyComponent.CLIENT_QUEUE),
-          share(of, LatencyComponent.QUEUE),
-          share(of, LatencyComponent.PREFILL),
-          share(of, LatencyComponent.DECODE));
-    }
-    return "### Shares by " + grouping + "\n\n" + table.render() + "\n";
+  /** Whether two groupings name the same groups (each run on its own instance of its name). */
+  private static boolean sameGroups(ReportData data, String one, String other) {
+    return Objects.equals(groups(data, one), groups(data, other));
   }
 
-  private static String share(List<ReportData.Component> rows, LatencyComponent component) {
+  private static List<String> groups(ReportData data, String grouping) {
+    return data.components(grouping).stream()
+        .map(row -> String.valueOf(row.groupValue()))
+        .distinct()
+        .sorted()
+        .toList();
+  }
+
+  private static String findings(List<RunFinding> findings) {
+    if (findings.isEmpty()) {
+      return "";
+    }
+    StringBuilder out = new StringBuilder("## Findings by run\n\n");
+    out.append(
+        Prose.paragraph(
+            "Each run is one workload; its levels, prompts and batches are compared within the run"
+                + " only."));
+    for (RunFinding run : findings) {
+      out.append(
+          Prose.bullet(
+              MarkdownText.code(run.runId()) + ": " + String.join(" ", RunSentences.of(run))));
+    }
+    return out.append('\n').toString();
+  }
+
+  private static String suggestions(List<Suggestion> suggestions) {
+    StringBuilder out = new StringBuilder("## Suggestions\n\n");
+    if (suggestions.isEmpty()) {
+      return out.append(
+              Prose.paragraph(
+                  "Nothing in the data calls for a change: no queueing under load, no component"
+                      + " out of line, no server notice."))
+          .toString();
+    }
+    for (Suggestion suggestion : suggestions) {
+      out.append(Prose.bullet(suggestion.text()));
+    }
+    return out.append('\n').toString();
+  }
+
+  /** The share of one component in a group's rows, for the share tables. */
+  static String share(List<ReportData.Component> rows, LatencyComponent component) {
     return rows.stream()
         .filter(row -> row.component().equals(component.id()))
         .findFirst()
         .map(row -> Numbers.share(row.share()))
         .orElse("n/a");
-  }
-
-  private static String plain(double value) {
-    return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
   }
 }

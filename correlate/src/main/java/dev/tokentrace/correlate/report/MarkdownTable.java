@@ -38,6 +38,15 @@ final class MarkdownTable {
     return rows.isEmpty();
   }
 
+  /** The width of a rendered line. */
+  int width() {
+    int width = 1;
+    for (int column : widths()) {
+      width += column + 3;
+    }
+    return width;
+  }
+
   String render() {
     int[] widths = widths();
     StringBuilder out = new StringBuilder();

@@ -26,4 +26,16 @@ final class Numbers {
   static String percent(@Nullable Double percent) {
     return percent == null ? "n/a" : String.format(Locale.ROOT, "%.1f%%", percent);
   }
+
+  /**
+   * A rate or duration with the decimals its size needs: {@code 0.43}, {@code 12.5}, {@code 3562}.
+   */
+  static String rate(@Nullable Double value) {
+    if (value == null) {
+      return "n/a";
+    }
+    double size = Math.abs(value);
+    String format = size >= 100 ? "%.0f" : size >= 1 ? "%.1f" : "%.2f";
+    return String.format(Locale.ROOT, format, value);
+  }
 }

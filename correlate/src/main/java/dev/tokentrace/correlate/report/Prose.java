@@ -48,4 +48,14 @@ final class Prose {
     }
     return out.append('\n').toString();
   }
+
+  /**
+   * A sentence continued after a comma: "FTL P50 goes" stays, "Only concurrency" becomes "only".
+   */
+  static String uncapitalized(String text) {
+    if (text.length() > 1 && Character.isUpperCase(text.charAt(1))) {
+      return text;
+    }
+    return text.isEmpty() ? text : Character.toLowerCase(text.charAt(0)) + text.substring(1);
+  }
 }

@@ -5,15 +5,10 @@ import dev.tokentrace.correlate.attribution.ClockOffset;
 import dev.tokentrace.correlate.attribution.DataQuality;
 import dev.tokentrace.correlate.db.Database;
 import dev.tokentrace.correlate.db.Queries;
-import dev.tokentrace.correlate.db.SqlCatalog;
-import java.sql.Types;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.mapper.reflect.ConstructorMapper;
-import org.jspecify.annotations.Nullable;
 
 /** Reads {@link ReportData} from the attribution tables with the named SQL, in one handle. */
 final class ReportDataLoader {
@@ -23,51 +18,47 @@ final class ReportDataLoader {
   private ReportDataLoader() {}
 
   static ReportData load(Database database, Instant generatedAt, AttributionSettings settings) {
+    return load(database, generatedAt, settings, "");
+  }
+
+  static ReportData load(
+      Database database, Instant generatedAt, AttributionSettings settings, String command) {
     return database
         .jdbi()
         .withHandle(
             handle -> {
-              handle.registerColumnMapper(
-                  Instant.class,
-                  (result, column, context) -> utc(result.getObject(column, LocalDateTime.class)));
+              QueryRows.registerInstants(handle);
               return new ReportData(
                   database.name(),
                   generatedAt,
                   settings,
-                  list(handle, Queries.ENVIRONMENT_SOURCES, ReportData.Source.class),
-                  list(handle, Queries.ENVIRONMENT_FILES, ReportData.LoadedFile.class),
-                  list(handle, Queries.CORE_METRICS, ReportData.Metric.class),
+                  QueryRows.list(handle, Queries.ENVIRONMENT_SOURCES, ReportData.Source.class),
+                  QueryRows.list(handle, Queries.ENVIRONMENT_FILES, ReportData.LoadedFile.class),
+                  QueryRows.list(handle, Queries.CORE_METRICS, ReportData.Metric.class),
                   components(handle),
-                  concurrency(handle),
-                  handle
-                      .createQuery(SqlCatalog.get(Queries.DATA_QUALITY))
-                      .map(ConstructorMapper.of(DataQuality.class))
-                      .one(),
-                  list(handle, Queries.CLOCK_OFFSET_LIST, ClockOffset.class));
+                  concurrency(handle, "run"),
+                  quality(handle),
+                  QueryRows.list(handle, Queries.CLOCK_OFFSET_LIST, ClockOffset.class),
+                  EvidenceLoader.load(handle, command),
+                  null);
             });
   }
 
-  private static <T> List<T> list(Handle handle, String query, Class<T> type) {
-    return handle.createQuery(SqlCatalog.get(query)).map(ConstructorMapper.of(type)).list();
+  /** Every grouping of queries/attribution_summary. */
+  static List<ReportData.Component> components(Handle handle) {
+    return QueryRows.list(handle, Queries.ATTRIBUTION_SUMMARY, ReportData.Component.class);
   }
 
-  private static List<ReportData.Component> components(Handle handle) {
-    return handle
-        .createQuery(SqlCatalog.get(Queries.ATTRIBUTION_SUMMARY))
-        .bindNull("group_by", Types.VARCHAR)
-        .map(ConstructorMapper.of(ReportData.Component.class))
-        .list();
+  static DataQuality quality(Handle handle) {
+    return QueryRows.one(handle, Queries.DATA_QUALITY, DataQuality.class);
   }
 
-  private static List<ReportData.ConcurrencyLevel> concurrency(Handle handle) {
-    return handle
-        .createQuery(SqlCatalog.get(Queries.CONCURRENCY_SENSITIVITY))
-        .bind("threshold_pct", FTL_GROWTH_THRESHOLD_PCT)
-        .map(ConstructorMapper.of(ReportData.ConcurrencyLevel.class))
-        .list();
-  }
-
-  private static @Nullable Instant utc(@Nullable LocalDateTime value) {
-    return value == null ? null : value.toInstant(ZoneOffset.UTC);
+  /** queries/concurrency_sensitivity with the seed's threshold, per run or per instance. */
+  static List<ReportData.ConcurrencyLevel> concurrency(Handle handle, String groupBy) {
+    return QueryRows.list(
+        handle,
+        Queries.CONCURRENCY_SENSITIVITY,
+        ReportData.ConcurrencyLevel.class,
+        Map.of("threshold_pct", Double.toString(FTL_GROWTH_THRESHOLD_PCT), "group_by", groupBy));
   }
 }

@@ -238,6 +238,7 @@ final class AttributionTest {
                 h ->
                     h.createQuery(SqlCatalog.get(Queries.ATTRIBUTION_SUMMARY))
                         .bind("group_by", "all")
+                        .bindNull("run_id", java.sql.Types.VARCHAR)
                         .mapToMap()
                         .list());
     assertThat(all)
@@ -259,6 +260,7 @@ final class AttributionTest {
                 h ->
                     h.createQuery(SqlCatalog.get(Queries.ATTRIBUTION_SUMMARY))
                         .bind("group_by", "concurrency")
+                        .bindNull("run_id", java.sql.Types.VARCHAR)
                         .mapToMap()
                         .list());
     assertThat(byConcurrency.stream().filter(row -> row.get("component").equals("total")))
@@ -289,6 +291,8 @@ final class AttributionTest {
                 h ->
                     h.createQuery(SqlCatalog.get(Queries.CONCURRENCY_SENSITIVITY))
                         .bindNull("threshold_pct", java.sql.Types.DOUBLE)
+                        .bindNull("group_by", java.sql.Types.VARCHAR)
+                        .bindNull("run_id", java.sql.Types.VARCHAR)
                         .mapToMap()
                         .list());
     // concurrency 1: FTL [50, 50, 55, 60, 100] -> P50 55; concurrency 8: [40, 70, 75, 270, 330] ->

@@ -124,6 +124,7 @@ final class DuplicateRetryTest {
                 handle
                     .createQuery(SqlCatalog.get(Queries.ATTRIBUTION_SUMMARY))
                     .bindNull("group_by", Types.VARCHAR)
+                    .bindNull("run_id", Types.VARCHAR)
                     .mapToMap()
                     .list())
         .stream()

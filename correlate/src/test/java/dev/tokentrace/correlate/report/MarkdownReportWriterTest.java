@@ -35,19 +35,23 @@ final class MarkdownReportWriterTest {
         .containsExactly(
             "## Environment",
             "## Core metrics",
-            "### By concurrency (ms)",
+            "### By run and concurrency level (ms)",
+            "## Baseline comparison",
             "## Latency attribution",
             "### Shares by concurrency",
             "## Bottleneck",
-            "## Data quality");
+            "## Data quality",
+            "## Findings by run",
+            "## Slowest requests",
+            "## Suggestions",
+            "## Reproducibility");
     assertThat(report)
         .contains(
-            "| engine | instance | table           | source   | events | files | first (UTC)          | last (UTC)           |\n"
-                + "| ------ | -------- | --------------- | -------- | -----: | ----: | -------------------- | -------------------- |\n"
-                + "| vllm   | gpu-0    | request_arrived | text_log |      3 |     1 | 2026-03-01T12:00:07Z | 2026-03-01T12:00:07Z |\n"
-                + "| vllm   | gpu-0    | request_timing  | otlp     |     10 |     1 | 2026-03-01T12:00:30Z | 2026-03-01T12:00:30Z |\n")
+            "- `gpu-0`: vllm, 2 files, 10 per-request records (otlp), 3 text-log arrivals;"
+                + " 2026-03-01T12:00:07Z\n  to 2026-03-01T12:00:30Z.\n")
         .contains(
-            "| bench-1 | client:csv | " + dir.resolve("client.csv") + " |   608 | 5e00c2ab563a |")
+            "- `bench-1`: 1 csv file, 12 requests (1 warm-up, 1 with errors), concurrency 1,8, served"
+                + " by gpu-0; 4\n  attributed.\n")
         .contains(
             "| metric        | requests | P50 ms | P90 ms | P95 ms | P99 ms | mean ms |\n"
                 + "| ------------- | -------: | -----: | -----: | -----: | -----: | ------: |\n"
@@ -57,8 +61,16 @@ final class MarkdownReportWriterTest {
                 + "| E2E           |       10 |  280.0 |  511.0 |  560.5 |  600.1 |   307.0 |\n")
         .contains("never E2E / tokens, which folds FTL in")
         .contains(
-            "|           1 |        5 |    55.0 |    92.0 |    16.7 |    39.8 |       baseline |\n"
-                + "|           8 |        5 |    75.0 |   318.0 |    10.0 |    12.1 |         +36.4% |\n")
+            "`bench-1` (2 levels): 1.1 req/s, 27.3 output tokens/s over 9.2 s.\n\n"
+                + "| level | metric | requests |  P50 |   P90 |   P95 | change | req/s | out tok/s |\n"
+                + "| ----: | ------ | -------: | ---: | ----: | ----: | -----: | ----: | --------: |\n"
+                + "|     1 | FTL    |        5 | 55.0 |  84.0 |  92.0 |   base |  0.81 |      25.3 |\n"
+                + "|       | MLT    |          | 16.7 |  35.2 |  39.8 |        |       |           |\n"
+                + "|       | TPOT   |          | 12.0 |  18.4 |  19.2 |        |       |           |\n"
+                + "|     8 | FTL    |        5 | 75.0 | 306.0 | 318.0 | +36.4% |  0.61 |      11.4 |\n"
+                + "|       | MLT    |          | 10.0 |  11.8 |  12.1 | -40.0% |       |           |\n"
+                + "|       | TPOT   |          |  3.3 |   4.7 |   4.8 |        |       |           |\n")
+        .contains("No baseline given: `tokentrace report --baseline OTHER.duckdb` compares these")
         .contains(
             "| component         | P50 ms | P90 ms | P95 ms | P99 ms |  share | dominant in |\n"
                 + "| ----------------- | -----: | -----: | -----: | -----: | -----: | ----------: |\n"
@@ -86,7 +98,28 @@ final class MarkdownReportWriterTest {
         .contains(
             "- Low confidence: 1 request known only from text-log arrivals (vLLM text logs: 1 s timestamps, no\n")
         .contains("- Excluded: 1 warm-up request, 1 client error.\n")
-        .contains("- Rejected input: 1 client row, 1 server line (table `rejects`).\n");
+        .contains("- Rejected input: 1 client row, 1 server line (table `rejects`).\n")
+        .contains(
+            "- `bench-1`: Decode takes 57.1% of the end-to-end time, prefill 23.8% (4 of 10 requests"
+                + " attributed).\n  FTL P50 goes from 55.0 ms at concurrency 1 to 75.0 ms at 8"
+                + " (+36.4%): compute, not queueing. Its 1\n")
+        .contains(
+            "| request | E2E ms | FTL ms | dominant | running | waiting | KV % | batch | at s |\n"
+                + "| ------- | -----: | -----: | -------- | ------: | ------: | ---: | ----: | ---: |\n"
+                + "| r5      |  610.0 |  100.0 | decode   |     n/a |     n/a |  n/a |   n/a |  n/a |\n")
+        .contains(
+            "- Per-token speed (`bench-1`): decode takes 57.1% of the end-to-end time in `bench-1`"
+                + " with no sign\n")
+        .contains(
+            "- Report: `tokentrace report` on `:memory:` at 2026-03-01T13:00:00Z; rules: negative"
+                + " tolerance 5 ms\n  or 1%, warm-up first 0, match id.\n")
+        .contains(
+            "- Attribution `correlate-20260301T130000Z` (2026-03-01T13:00:00Z, 0 before it):"
+                + " parameters\n  `negative_tolerance_ms=5.0`, `negative_tolerance_pct=1.0`,"
+                + " `warmup_first_n=0`, `match=id`,\n  `match_window_ms=1000.0`.\n")
+        .contains(
+            "(client:csv, run `bench-1`): 608 bytes, sha256\n"
+                + "  5e00c2ab563a766b68eaa9dc224af1d593b94446de3d6bc611738d755405288e.\n");
     assertThat(report.lines().filter(line -> !line.startsWith("|")))
         .allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(Prose.WIDTH));
   }
@@ -232,8 +265,7 @@ final class MarkdownReportWriterTest {
             emptyQuality(),
             List.of());
     assertThat(render(data))
-        .contains(
-            "| vllm   | gpu\\|0 evil | request_timing | otlp   |      1 |     1 | n/a         | n/a        |");
+        .contains("| vllm   | gpu\\|0 evil | request_timing | otlp   |      1 |     1 |");
   }
 
   @Test
@@ -284,18 +316,19 @@ final class MarkdownReportWriterTest {
                 + " time and tokens.")
         .contains("Retries: 2 request keys arrived at the server more than once")
         .contains(
-            "Clock, run bench on gpu-0 (wall client clock): server minus client +10800041.0 ms,"
+            "Clock, run `bench` on `gpu-0` (wall client clock): server minus client +10800041.0 ms,"
                 + " spread 1.5 ms, 8 of 9 ID-paired requests [zone]: the clocks differ by 180 min:"
                 + " a log time zone (or date) set wrong.");
   }
 
   @Test
-  void refusesFormatsThatHaveNoWriterYet() {
+  void hasAWriterForEveryFormat() {
     assertThat(ReportService.writer(ReportFormat.fromId("markdown")))
         .isInstanceOf(MarkdownReportWriter.class);
-    assertThatThrownBy(() -> ReportService.writer(ReportFormat.fromId("html")))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("report format 'html' is not available yet (available: md)");
+    assertThat(ReportService.writer(ReportFormat.fromId("html")))
+        .isInstanceOf(HtmlReportWriter.class);
+    assertThat(ReportService.writer(ReportFormat.fromId("json")))
+        .isInstanceOf(JsonReportWriter.class);
     assertThatThrownBy(() -> ReportFormat.fromId("pdf"))
         .hasMessage("unknown report format 'pdf' (known: md, html, json)");
   }
