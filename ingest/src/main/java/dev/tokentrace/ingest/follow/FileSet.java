@@ -75,9 +75,7 @@ final class FileSet {
   private void scan(boolean initial) {
     Set<FileIdentity> seen = new HashSet<>();
     for (SourceSpec spec : settings.sources()) {
-      List<String> locations =
-          spec.isGlob() ? Globs.match(spec.pattern()) : List.of(spec.pattern());
-      for (String location : locations) {
+      for (String location : spec.files()) {
         FileIdentity identity = consider(location, spec, initial, null);
         if (identity != null) {
           seen.add(identity);
@@ -136,10 +134,7 @@ final class FileSet {
     if (engine == null) {
       engine = lastEngine.get(location);
     }
-    String instance =
-        spec.instance() != null
-            ? spec.instance()
-            : settings.naming().instanceOf(path, settings.instance());
+    String instance = spec.instanceOf(location, settings.naming(), settings.instance());
     FollowedFile.Origin origin = new FollowedFile.Origin(location, instance, engine);
     boolean atEnd = initial && firstRun && settings.startAt() == StartAt.END;
     TailPosition start = atEnd ? endOf(path) : TailPosition.START;

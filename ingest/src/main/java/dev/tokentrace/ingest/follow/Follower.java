@@ -141,6 +141,7 @@ public final class Follower {
    * retrying while Kafka is unreachable; false when stopped meanwhile.
    */
   private boolean connect() {
+    long started = System.nanoTime();
     while (!stopRequested) {
       try {
         try (Admin admin = Admin.create(kafka.adminProperties())) {
@@ -153,7 +154,8 @@ public final class Follower {
         Optional<Checkpoint> checkpoint =
             value.map(json -> Checkpoint.fromJson(settings.shipperId(), json));
         log.info(
-            "ship: shipper '{}' {}",
+            "ship: connected in {} ms; shipper '{}' {}",
+            Duration.ofNanos(System.nanoTime() - started).toMillis(),
             settings.shipperId(),
             checkpoint.isPresent()
                 ? "resumes from its checkpoint (" + checkpoint.get().files().size() + " files)"

@@ -23,7 +23,7 @@ public enum InstanceNaming {
           + " /logs/vllm-0.log -> vllm-0)";
 
   /** The instance of {@code path}; {@code fallback} when the path has no usable name here. */
-  String instanceOf(Path path, String fallback) {
+  public String instanceOf(Path path, String fallback) {
     String name = this == DIR ? directoryName(path) : this == FILE ? fileStem(path) : null;
     return name == null || name.isBlank() ? fallback : name;
   }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -47,6 +48,16 @@ public record SourceSpec(String pattern, @Nullable String instance) {
       }
     }
     return false;
+  }
+
+  /** The files this spec names now: the glob's matches (regular files, sorted), or its path. */
+  public List<String> files() {
+    return isGlob() ? Globs.match(pattern) : List.of(pattern);
+  }
+
+  /** The instance of a file this spec matched: its own, else by {@code naming}, else fallback. */
+  public String instanceOf(String file, InstanceNaming naming, String fallback) {
+    return instance != null ? instance : naming.instanceOf(Path.of(file), fallback);
   }
 
   /** True when {@code location} is this spec's path or matches its glob. */

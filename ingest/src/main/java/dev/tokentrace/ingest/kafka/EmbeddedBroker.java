@@ -207,6 +207,8 @@ public final class EmbeddedBroker implements AutoCloseable {
     config.put("offsets.topic.num.partitions", "1");
     config.put("transaction.state.log.replication.factor", "1");
     config.put("transaction.state.log.min.isr", "1");
+    // One node: Kafka's 50 partitions of transaction state only slow down the first transaction
+    config.put("transaction.state.log.num.partitions", "1");
     config.put("share.coordinator.state.topic.replication.factor", "1");
     config.put("share.coordinator.state.topic.min.isr", "1");
     config.put("group.initial.rebalance.delay.ms", "0");
