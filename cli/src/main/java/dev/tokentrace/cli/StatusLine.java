@@ -78,11 +78,12 @@ final class StatusLine implements AutoCloseable {
           new StringBuilder(
               String.format(
                   Locale.ROOT,
-                  "ship: %.0f lines/s, %.0f events/s, lag %s in %d files",
+                  "ship: %.0f lines/s, %.0f events/s, lag %s in %d files, %d records committed",
                   lines / seconds,
                   events / seconds,
                   bytes(now.lagBytes()),
-                  now.files()));
+                  now.files(),
+                  now.committedRecords()));
       if (lines > 0 && (double) rejected / lines > maxRejectRatio) {
         text.append(
             String.format(

@@ -244,15 +244,17 @@ public final class DuckDbEventSink implements AutoCloseable {
     return failure;
   }
 
-  /** Records behind the partitions' ends as of the last fetch (no request); -1 when unknown. */
+  /**
+   * Records behind the partitions' ends as of their last fetch (no request is made): the sum over
+   * the partitions fetched so far; -1 before any was.
+   */
   private long currentLag() {
-    long total = 0;
+    long total = -1;
     for (TopicPartition partition : layout.partitions()) {
       OptionalLong behind = consumer.currentLag(partition);
-      if (behind.isEmpty()) {
-        return -1;
+      if (behind.isPresent()) {
+        total = Math.max(total, 0) + behind.getAsLong();
       }
-      total += behind.getAsLong();
     }
     return total;
   }
