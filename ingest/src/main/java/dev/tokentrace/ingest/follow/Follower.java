@@ -15,6 +15,7 @@ import dev.tokentrace.parse.Rejection;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.BiFunction;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.ProducerFencedException;
@@ -52,6 +53,7 @@ public final class Follower {
   private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration CHECKPOINT_TIMEOUT = Duration.ofMinutes(2);
   private static final Duration RETRY_PAUSE = Duration.ofSeconds(2);
+  private static final Duration RECOVERY_PAUSE = Duration.ofMillis(500);
 
   private final FollowSettings settings;
   private final KafkaSettings kafka;
@@ -67,6 +69,7 @@ public final class Follower {
   private long transactions;
   private long rewinds;
   private long lastProgress;
+  private int failuresInARow;
 
   /**
    * @param kafka brokers (set) and topics
@@ -76,9 +79,22 @@ public final class Follower {
       FollowSettings settings,
       KafkaSettings kafka,
       BiFunction<Engine, ParseSettings, LineParser> parsers) {
+    this(settings, kafka, parsers, UnaryOperator.identity());
+  }
+
+  /**
+   * @param shipping wraps the sink that sends released output into the transaction (tests inject
+   *     failures there)
+   */
+  Follower(
+      FollowSettings settings,
+      KafkaSettings kafka,
+      BiFunction<Engine, ParseSettings, LineParser> parsers,
+      UnaryOperator<EventSink> shipping) {
     this.settings = requireNonNull(settings, "settings is null");
     this.kafka = requireNonNull(kafka, "kafka is null");
-    this.files = new FileSet(settings, new FollowContext(settings, parsers, new Shipping()));
+    EventSink downstream = shipping.apply(new Shipping());
+    this.files = new FileSet(settings, new FollowContext(settings, parsers, downstream));
   }
 
   /**
@@ -255,6 +271,7 @@ public final class Follower {
     files.committed();
     committedRecords += records;
     transactions++;
+    failuresInARow = 0;
   }
 
   /** A failed transaction: abort it (or replace a broken producer) and rewind every file. */
@@ -289,7 +306,9 @@ public final class Follower {
     }
     files.rewind();
     rewinds++;
-    pause(RETRY_PAUSE.dividedBy(4));
+    // The same failure again (a record Kafka refuses) must not spin: back off up to 30 s.
+    failuresInARow++;
+    pause(RECOVERY_PAUSE.multipliedBy(1L << Math.min(failuresInARow - 1, 6)));
   }
 
   private void rethrowIfFenced(RuntimeException e) {

@@ -9,8 +9,10 @@ import dev.tokentrace.event.RequestArrived;
 import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.ingest.kafka.EmbeddedBroker;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
+import dev.tokentrace.ingest.tail.EventSink;
 import dev.tokentrace.ingest.tail.LineSplitter;
 import dev.tokentrace.parse.Parsers;
+import dev.tokentrace.parse.Rejection;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -22,6 +24,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +34,7 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import java.util.zip.GZIPOutputStream;
+import org.apache.kafka.common.KafkaException;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -216,6 +220,38 @@ final class FollowerIT {
   }
 
   @Test
+  void aFailedTransactionIsAbortedAndEveryFileReadAgainFromTheCheckpoint() throws Exception {
+    Path first = dir.resolve("a.log");
+    Path second = dir.resolve("b.log");
+    append(first, requests("a", 1, 300));
+    append(second, requests("b", 1, 20) + VllmLines.warningWithTraceback());
+    AtomicInteger sent = new AtomicInteger();
+    Follower follower =
+        new Follower(
+            settings(false, Engine.VLLM, first.toString(), second.toString()),
+            kafka,
+            Parsers::create,
+            shipping -> new FailingAt(shipping, sent, 150, 420));
+    FutureTask<FollowSummary> task = new FutureTask<>(follower::run);
+    new Thread(task, "follower-it").start();
+    awaitIds(ids -> ids.size() == 320);
+    append(first, requests("a", 301, 310));
+    append(second, VllmLines.request("b", 21));
+    awaitIds(ids -> ids.size() == 331);
+    follower.stop();
+    FollowSummary summary = task.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+
+    List<String> expected = new ArrayList<>(ids("a", 1, 310));
+    expected.addAll(ids("b", 1, 21));
+    assertThat(requestIds()).containsExactlyInAnyOrderElementsOf(expected);
+    assertThat(CommittedRecords.read(kafka).events)
+        .filteredOn(event -> event instanceof ServerNotice)
+        .hasSize(2);
+    assertThat(summary.rewinds()).isEqualTo(2);
+    assertThat(summary.counts().lines()).isEqualTo(310 + 21 + 4);
+  }
+
+  @Test
   void unreadablePathsAreReportedWhileTheOtherFilesFlow() throws Exception {
     Path log = dir.resolve("server.log");
     append(log, requests("r", 1, 10));
@@ -236,6 +272,32 @@ final class FollowerIT {
   }
 
   // --- helpers
+
+  /** Fails the transaction at the given sends, as Kafka does when it refuses a record. */
+  private static final class FailingAt implements EventSink {
+    private final EventSink shipping;
+    private final AtomicInteger sent;
+    private final Set<Integer> failing;
+
+    FailingAt(EventSink shipping, AtomicInteger sent, Integer... failing) {
+      this.shipping = shipping;
+      this.sent = sent;
+      this.failing = Set.of(failing);
+    }
+
+    @Override
+    public void event(EngineEvent event) {
+      if (failing.contains(sent.incrementAndGet())) {
+        throw new KafkaException("injected: record refused");
+      }
+      shipping.event(event);
+    }
+
+    @Override
+    public void rejected(Rejection rejection, byte[] rawLine) {
+      shipping.rejected(rejection, rawLine);
+    }
+  }
 
   private FollowSettings settings(boolean once, @Nullable Engine engine, String... specs) {
     List<SourceSpec> sources = new ArrayList<>();
