@@ -31,15 +31,21 @@ import picocli.CommandLine.Spec;
           + " inference host; 'tokentrace sink' writes the topics into DuckDB.",
       "Without --follow: read the files once and return when Kafka has acknowledged every"
           + " record.",
-      "With --follow: tail the files (tail -F) until SIGTERM or Ctrl-C, through rotation, and"
-          + " resume after a restart from the checkpoint committed with the events (in"
-          + " <prefix>.checkpoints under --shipper-id), exactly once. While Kafka is"
+      "With --follow: tail the files (tail -F) until SIGTERM or Ctrl-C, through"
+          + " rotation, and resume after a restart from the checkpoint committed with the"
+          + " events (in <prefix>.checkpoints under --shipper-id), exactly once. While Kafka is"
           + " unreachable it waits, says so, and pauses reading. Every --status-interval a line"
           + " 'lines/s, events/s, lag' goes to stderr.",
+      "With --engine auto, " + FollowSettings.DETECT_DOC + ".",
+      "--max-reject-ratio in follow mode: the status line warns when an interval's rejects"
+          + " exceed it; the exit code (3) is decided at the stop, over all lines of the run.",
+      "A restart loses what the parser held, never a line: a record grouped across the resume"
+          + " point (a traceback) is read again whole, a step time derived from the line before"
+          + " the resume point is missing once, and a log's year is inferred again there.",
       "Examples:",
-      "  ship --follow --bootstrap-servers k:9092 --instance vllm-0 /var/log/vllm/server.log",
+      "  ship --follow --bootstrap-servers k:9092 /var/log/vllm/server.log",
       "  ship --follow --bootstrap-servers k:9092 gpu0=/logs/a.log gpu1=/logs/b.log",
-      "  ship --follow --bootstrap-servers k:9092 --instance-from dir '/logs/*/server.log'",
+      "  ship --follow --bootstrap-servers k:9092 --instance-from dir '/logs/*/*.log'",
       ""
     })
 final class ShipCommand implements Callable<Integer> {

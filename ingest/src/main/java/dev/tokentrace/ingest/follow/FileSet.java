@@ -43,6 +43,7 @@ final class FileSet {
   private final Map<String, Engine> lastEngine = new HashMap<>();
   private final List<String> failures = new ArrayList<>();
   private ParseCounts dropped = ParseCounts.ZERO;
+  private boolean backlog;
   private final Map<FileIdentity, Checkpoint.FileCheckpoint> resumable = new HashMap<>();
   private boolean firstRun;
 
@@ -213,17 +214,25 @@ final class FileSet {
    */
   long poll(byte[] buffer, long budget, BooleanSupplier full) {
     long total = 0;
+    backlog = false;
     for (FollowedFile file : List.copyOf(files.values())) {
       if (full.getAsBoolean()) {
+        backlog = true;
         break;
       }
       long read = pollOne(file, buffer, budget);
       total += read;
+      backlog |= read >= budget;
       if (read == 0 && !file.rotated() && !file.gzip() && file.failure() == null) {
         checkRotation(file);
       }
     }
     return total;
+  }
+
+  /** True when the last {@link #poll} left bytes unread (a file read its whole budget). */
+  boolean backlog() {
+    return backlog;
   }
 
   private long pollOne(FollowedFile file, byte[] buffer, long budget) {
@@ -281,15 +290,6 @@ final class FileSet {
     for (FollowedFile file : files.values()) {
       file.decideNow();
     }
-  }
-
-  boolean waitingForHeads() {
-    for (FollowedFile file : files.values()) {
-      if (file.waitingForHead() && file.failure() == null) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** After a failed transaction: every file back to its committed position. */

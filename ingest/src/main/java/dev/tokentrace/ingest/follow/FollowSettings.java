@@ -105,8 +105,8 @@ public record FollowSettings(
       int maxPendingRecords) {
     public static final Duration DEFAULT_POLL = Duration.ofMillis(100);
     public static final String POLL_DOC =
-        "how often files are checked for new lines when none arrived (they are read without"
-            + " pause while they grow)";
+        "how often files are checked for new lines; a file with more than 1 MiB waiting is read"
+            + " on without pause";
     public static final Duration DEFAULT_COMMIT = Duration.ofMillis(200);
     public static final String COMMIT_DOC =
         "how often the shipped events and the files' positions are committed to Kafka; the sink"

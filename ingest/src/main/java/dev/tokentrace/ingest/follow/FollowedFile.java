@@ -472,10 +472,6 @@ final class FollowedFile implements LineSplitter.Receiver {
     return finishCommitted;
   }
 
-  boolean waitingForHead() {
-    return head != null && failure == null;
-  }
-
   @Nullable String failure() {
     return failure;
   }

@@ -218,7 +218,9 @@ public final class Follower {
         endOnce();
         return;
       }
-      if (read == 0) {
+      // Read on at once only while a file is behind; otherwise wait a poll interval, so that a
+      // steady trickle of lines is read in batches instead of one busy loop per line.
+      if (!files.backlog()) {
         pause(timing.poll());
       }
     }
@@ -260,8 +262,13 @@ public final class Follower {
     }
     long records = current.pending();
     Checkpoint checkpoint = files.checkpoint(settings.shipperId());
+    long started = System.nanoTime();
     try {
       current.commit(settings.shipperId(), checkpoint.toJson());
+      log.debug(
+          "kafka: committed {} records in {} ms",
+          records,
+          Duration.ofNanos(System.nanoTime() - started).toMillis());
     } catch (KafkaUnavailableException e) {
       throw e;
     } catch (RuntimeException e) {

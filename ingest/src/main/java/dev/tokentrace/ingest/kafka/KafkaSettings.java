@@ -94,6 +94,23 @@ public record KafkaSettings(
    */
   public static final int DEFAULT_MAX_BLOCK_MS = 10_000;
 
+  /**
+   * Retry backoff of the transactional producer. With Kafka 4's transactions (KIP-890 v2) the first
+   * batch of a transaction can be refused with {@code CONCURRENT_TRANSACTIONS} while the previous
+   * commit's markers are being written; that lasts milliseconds, so retrying after 20 ms (as
+   * Kafka's client does for AddPartitionsToTxn) instead of the default 100 ms keeps the next
+   * transaction from waiting. See {@link TransactionalEventProducer} for the rest of the story.
+   */
+  public static final int TRANSACTIONAL_RETRY_BACKOFF_MS = 20;
+
+  /**
+   * Linger of the transactional producer: its records become visible only at the next commit (every
+   * 200 ms by default) anyway, so waiting up to 50 ms fills batches ten times fuller than the batch
+   * producer's 5 ms, and each batch costs an lz4 stream and a request (the largest CPU item of a
+   * shipper in a profile of 300 k vLLM lines).
+   */
+  public static final int TRANSACTIONAL_LINGER_MS = 50;
+
   static final String PRODUCER_PREFIX = "producer.";
   static final String CONSUMER_PREFIX = "consumer.";
   static final String ADMIN_PREFIX = "admin.";
@@ -196,18 +213,23 @@ public record KafkaSettings(
    */
   public Map<String, Object> transactionalProducerProperties(String transactionalId) {
     requireNonNull(transactionalId, "transactionalId is null");
-    Map<String, Object> properties = producerProperties();
+    Map<String, Object> properties = producerProperties(TRANSACTIONAL_LINGER_MS);
     properties.putIfAbsent(
         ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, DEFAULT_TRANSACTION_TIMEOUT_MS);
     properties.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, DEFAULT_MAX_BLOCK_MS);
+    properties.putIfAbsent(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, TRANSACTIONAL_RETRY_BACKOFF_MS);
     properties.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
     return properties;
   }
 
   /** Producer properties: String keys, byte[] values, idempotent, acks=all, lz4. */
   public Map<String, Object> producerProperties() {
+    return producerProperties(DEFAULT_LINGER_MS);
+  }
+
+  private Map<String, Object> producerProperties(int lingerMs) {
     Map<String, Object> properties = new HashMap<>();
-    properties.put(ProducerConfig.LINGER_MS_CONFIG, DEFAULT_LINGER_MS);
+    properties.put(ProducerConfig.LINGER_MS_CONFIG, lingerMs);
     properties.put(ProducerConfig.BATCH_SIZE_CONFIG, DEFAULT_BATCH_SIZE);
     properties.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, DEFAULT_COMPRESSION);
     properties.put(ProducerConfig.CLIENT_ID_CONFIG, "tokentrace-ship");

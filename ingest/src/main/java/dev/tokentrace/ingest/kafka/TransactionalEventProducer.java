@@ -6,6 +6,9 @@ import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.ingest.tail.EventSink;
 import dev.tokentrace.parse.Rejection;
 import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.producer.Callback;
@@ -152,7 +155,8 @@ public final class TransactionalEventProducer implements EventSink, AutoCloseabl
   }
 
   private void send(ProducerRecord<String, byte[]> record) {
-    if (!inTransaction) {
+    boolean first = !inTransaction;
+    if (first) {
       producer.beginTransaction();
       inTransaction = true;
     }
@@ -160,9 +164,40 @@ public final class TransactionalEventProducer implements EventSink, AutoCloseabl
     // errors) fails the record and makes the transaction abortable: the commit then throws and the
     // shipper rewinds. The shipper commits after a bounded number of records, so it is the commit,
     // not the send, that waits for an unreachable broker.
-    producer.send(record, callback);
+    Future<RecordMetadata> sending = producer.send(record, callback);
     sent++;
     pending++;
+    if (first) {
+      awaitFirst(sending);
+    }
+  }
+
+  /**
+   * Waits for the first record of a transaction. With Kafka 4's transactions (KIP-890 v2) a
+   * partition joins the transaction with its first batch, and right after a commit that batch is
+   * refused with {@code CONCURRENT_TRANSACTIONS} until the commit's markers are written. Batches
+   * already in flight behind it then arrive first and are refused as {@code
+   * OUT_OF_ORDER_SEQUENCE_NUMBER} (KAFKA-18202), and their retries stalled shipping for up to 2 s
+   * on Kafka 4.4.0. Once the first record is in, the transaction is open on the broker and the
+   * others join it in order. Costs one round trip per transaction.
+   */
+  private void awaitFirst(Future<RecordMetadata> sending) {
+    retrying(
+        "accept the first record of a transaction",
+        () -> {
+          try {
+            sending.get(KafkaSettings.DEFAULT_MAX_BLOCK_MS, TimeUnit.MILLISECONDS);
+          } catch (java.util.concurrent.TimeoutException e) {
+            throw new TimeoutException(
+                "no answer within " + KafkaSettings.DEFAULT_MAX_BLOCK_MS + " ms", e);
+          } catch (ExecutionException e) {
+            // The commit will fail with it and the shipper rewind; nothing to wait for here.
+            log.debug("kafka: first record of a transaction failed: {}", e.getCause().toString());
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaUnavailableException("kafka: interrupted while sending", e);
+          }
+        });
   }
 
   private void retrying(String what, Runnable call) {

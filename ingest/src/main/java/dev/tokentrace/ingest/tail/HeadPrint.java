@@ -15,7 +15,6 @@ import java.util.zip.CRC32;
  */
 public record HeadPrint(int length, long crc) {
   public static final int MAX_LENGTH = 256;
-  public static final HeadPrint EMPTY = new HeadPrint(0, new CRC32().getValue());
 
   public HeadPrint {
     if (length < 0 || length > MAX_LENGTH) {

@@ -63,13 +63,17 @@ final class KafkaSettingsTest {
         .containsOnly(
             entry(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9092"),
             entry(AdminClientConfig.CLIENT_ID_CONFIG, "tokentrace-admin"));
+    Map<String, Object> batch = new java.util.HashMap<>(connected.producerProperties());
+    batch.remove(ProducerConfig.LINGER_MS_CONFIG);
     assertThat(connected.transactionalProducerProperties("tokentrace-ship-host-1"))
-        .containsAllEntriesOf(connected.producerProperties())
+        .containsAllEntriesOf(batch)
         .contains(
+            entry(ProducerConfig.LINGER_MS_CONFIG, 50),
             entry(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "tokentrace-ship-host-1"),
             entry(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 60_000),
-            entry(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000))
-        .hasSize(connected.producerProperties().size() + 3);
+            entry(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000),
+            entry(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, 20))
+        .hasSize(connected.producerProperties().size() + 4);
     assertThat(settings.topics().checkpoints()).isEqualTo("tokentrace.checkpoints");
   }
 
