@@ -39,6 +39,9 @@ import picocli.CommandLine.Spec;
       "With --engine auto, " + FollowSettings.DETECT_DOC + ".",
       "--max-reject-ratio in follow mode: the status line warns when an interval's rejects"
           + " exceed it; the exit code (3) is decided at the stop, over all lines of the run.",
+      "Rotation: a renamed file is read to its end before its successor; with copytruncate,"
+          + " lines written between the copy and the truncation, or not yet read when the file is"
+          + " truncated, are only in the copy (inherent to copytruncate: prefer rename).",
       "A restart loses what the parser held, never a line: a record grouped across the resume"
           + " point (a traceback) is read again whole, a step time derived from the line before"
           + " the resume point is missing once, and a log's year is inferred again there.",
