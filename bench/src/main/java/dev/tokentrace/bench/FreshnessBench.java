@@ -149,8 +149,15 @@ public final class FreshnessBench {
           100 * cpu / wall,
           rssSum / options.seconds() / 1024,
           rssMax / 1024,
-          sampler.peakRssKib() / 1024);
+          sampler.peakRssKib() / 1024,
+          loadAverage());
     }
+  }
+
+  /** The 1- and 5-minute load averages now: the machine is shared, so they say how busy it was. */
+  private static String loadAverage() throws IOException {
+    String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ");
+    return fields[0] + " / " + fields[1];
   }
 
   private static void deleteRecursively(Path dir) throws IOException {
@@ -214,17 +221,19 @@ public final class FreshnessBench {
       double cpuPercent,
       long rssMeanMib,
       long rssMaxMib,
-      long rssPeakMib) {
+      long rssPeakMib,
+      String load) {
     static final String HEADER =
         "| target lines/s | files | lines measured | lines/s | freshness P50 ms | P95 ms | P99 ms"
-            + " | max ms | shipper CPU % of a core | shipper RSS mean / max MiB (peak) |\n"
-            + "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+            + " | max ms | shipper CPU % of a core | shipper RSS mean / max MiB (peak) | machine"
+            + " load 1/5 min |\n"
+            + "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
 
     String row() {
       boolean idle = freshnessMs.length == 0;
       return String.format(
           Locale.ROOT,
-          "| %d | %d | %d | %.0f | %s | %s | %s | %s | %.1f | %d / %d (%d) |",
+          "| %d | %d | %d | %.0f | %s | %s | %s | %s | %.1f | %d / %d (%d) | %s |",
           rate,
           files,
           idle ? 0 : lines,
@@ -236,7 +245,8 @@ public final class FreshnessBench {
           cpuPercent,
           rssMeanMib,
           rssMaxMib,
-          rssPeakMib);
+          rssPeakMib,
+          load);
     }
 
     private String percentile(double quantile) {
