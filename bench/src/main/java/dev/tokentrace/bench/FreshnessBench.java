@@ -112,11 +112,13 @@ public final class FreshnessBench {
       DuckDbEventSink sink)
       throws Exception {
     ProcessSampler sampler = new ProcessSampler(shipper.pid());
+    ProcessSampler self = new ProcessSampler(ProcessHandle.current().pid());
     try (LineWriter writer = new LineWriter(files, rate, freshness)) {
       writer.start();
       Thread.sleep(TimeUnit.SECONDS.toMillis(options.warmup()));
       long firstSerial = writer.written() + 1;
       double cpuStart = sampler.cpuSeconds();
+      double selfStart = self.cpuSeconds();
       long started = System.nanoTime();
       long rssSum = 0;
       long rssMax = 0;
@@ -135,6 +137,7 @@ public final class FreshnessBench {
             sink.progress().batches());
       }
       double cpu = sampler.cpuSeconds() - cpuStart;
+      double selfCpu = self.cpuSeconds() - selfStart;
       double wall = (System.nanoTime() - started) / 1e9;
       long lastSerial = writer.written();
       writer.close();
@@ -147,6 +150,7 @@ public final class FreshnessBench {
           (lastSerial - firstSerial + 1) / wall,
           window,
           100 * cpu / wall,
+          100 * selfCpu / wall,
           rssSum / options.seconds() / 1024,
           rssMax / 1024,
           sampler.peakRssKib() / 1024,
@@ -219,21 +223,22 @@ public final class FreshnessBench {
       double measuredRate,
       double[] freshnessMs,
       double cpuPercent,
+      double benchCpuPercent,
       long rssMeanMib,
       long rssMaxMib,
       long rssPeakMib,
       String load) {
     static final String HEADER =
         "| target lines/s | files | lines measured | lines/s | freshness P50 ms | P95 ms | P99 ms"
-            + " | max ms | shipper CPU % of a core | shipper RSS mean / max MiB (peak) | machine"
-            + " load 1/5 min |\n"
-            + "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+            + " | max ms | shipper CPU % of a core | shipper RSS mean / max MiB (peak) | broker +"
+            + " sink + writer CPU % | machine load 1/5 min |\n"
+            + "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
 
     String row() {
       boolean idle = freshnessMs.length == 0;
       return String.format(
           Locale.ROOT,
-          "| %d | %d | %d | %.0f | %s | %s | %s | %s | %.1f | %d / %d (%d) | %s |",
+          "| %d | %d | %d | %.0f | %s | %s | %s | %s | %.1f | %d / %d (%d) | %.0f | %s |",
           rate,
           files,
           idle ? 0 : lines,
@@ -246,6 +251,7 @@ public final class FreshnessBench {
           rssMeanMib,
           rssMaxMib,
           rssPeakMib,
+          benchCpuPercent,
           load);
     }
 
