@@ -34,7 +34,9 @@ import org.apache.kafka.clients.admin.Admin;
  *       what a user querying the sink's database would see, within a millisecond or two of the
  *       commit.
  *   <li>The shipper's CPU time and resident memory are read from {@code /proc} over the measured
- *       window, after a warm-up. Rate 0 is the baseline: the cost of following idle files.
+ *       window, which starts after a warm-up once the pipeline has caught up (rows seen within a
+ *       second's worth of lines of those written). Rate 0 is the baseline: the cost of following
+ *       idle files.
  * </ul>
  *
  * <p>Usage: {@code FreshnessBench [--rates 0,1000,20000] [--files 4] [--warmup 10] [--seconds 30]
@@ -42,6 +44,7 @@ import org.apache.kafka.clients.admin.Admin;
  */
 public final class FreshnessBench {
   static final int READ_POLL_MS = 1;
+  static final int MAX_STEADY_WAIT_SECONDS = 120;
 
   private final Options options;
   private final EmbeddedBroker broker;
@@ -81,7 +84,8 @@ public final class FreshnessBench {
     try (Admin admin = Admin.create(kafka.adminProperties())) {
       kafka.topics().ensureExist(admin, kafka.partitions(), Duration.ofSeconds(30));
     }
-    int capacity = Math.max(1, rate * (options.warmup() + options.seconds() + 5));
+    int seconds = options.warmup() + MAX_STEADY_WAIT_SECONDS + options.seconds() + 10;
+    int capacity = Math.max(1, rate * seconds);
     Freshness freshness = new Freshness(capacity);
     DuckDbEventSink sink =
         DuckDbEventSink.open(
@@ -116,6 +120,7 @@ public final class FreshnessBench {
     try (LineWriter writer = new LineWriter(files, rate, freshness)) {
       writer.start();
       Thread.sleep(TimeUnit.SECONDS.toMillis(options.warmup()));
+      awaitSteadyState(rate, writer, reader);
       long firstSerial = writer.written() + 1;
       double cpuStart = sampler.cpuSeconds();
       double selfStart = self.cpuSeconds();
@@ -156,6 +161,25 @@ public final class FreshnessBench {
           sampler.peakRssKib() / 1024,
           loadAverage());
     }
+  }
+
+  /**
+   * Waits (at most {@value #MAX_STEADY_WAIT_SECONDS} s) until the rows seen trail the lines written
+   * by no more than a second's worth: a cold JVM (JIT) on a busy machine falls behind at first, and
+   * a window that starts with that backlog measures the start, not the steady state.
+   */
+  private static void awaitSteadyState(int rate, LineWriter writer, RowReader reader)
+      throws InterruptedException {
+    long started = System.nanoTime();
+    long deadline = started + TimeUnit.SECONDS.toNanos(MAX_STEADY_WAIT_SECONDS);
+    while (writer.written() - reader.seen() > rate && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+    }
+    System.err.printf(
+        Locale.ROOT,
+        "  steady after %d ms more warm-up (%d lines behind)%n",
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+        writer.written() - reader.seen());
   }
 
   /** The 1- and 5-minute load averages now: the machine is shared, so they say how busy it was. */
