@@ -393,7 +393,9 @@ final class FileSet {
     Problem known = problems.get(location);
     long now = System.nanoTime();
     if (known == null || !known.reason().equals(reason)) {
-      if (waiting) {
+      if (waiting && lastEngine.containsKey(location)) {
+        log.info("{}: rotated away; following its successor once it appears", location);
+      } else if (waiting) {
         log.warn("{}: no such file (yet); following it once it appears", location);
       } else {
         log.error("{}: cannot follow: {}; the other files keep flowing", location, reason);
