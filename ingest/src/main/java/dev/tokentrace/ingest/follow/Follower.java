@@ -39,7 +39,9 @@ import org.slf4j.LoggerFactory;
  * that it does) and reading pauses, so at most {@link FollowSettings.Timing#maxPendingRecords()}
  * records are held.
  *
- * <p>{@link #run()} on one thread; {@link #stop()} and {@link #progress()} from any thread.
+ * <p>{@link #run()} on one thread; {@link #stop()} and {@link #progress()} from any thread. Longer
+ * than the house's 200 lines because connecting, the loop, committing and recovering share the
+ * producer and the rewind rules; apart they would have to pass both around.
  */
 public final class Follower {
   private static final Logger log = LoggerFactory.getLogger(Follower.class);
