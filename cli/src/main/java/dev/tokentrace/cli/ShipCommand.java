@@ -4,8 +4,12 @@ import dev.tokentrace.ingest.Ingest;
 import dev.tokentrace.ingest.IngestSettings;
 import dev.tokentrace.ingest.ShipSummary;
 import dev.tokentrace.ingest.SourceFile;
+import dev.tokentrace.ingest.follow.FollowSettings;
+import dev.tokentrace.ingest.follow.FollowSummary;
+import dev.tokentrace.ingest.follow.Follower;
+import dev.tokentrace.ingest.kafka.KafkaSettings;
+import dev.tokentrace.parse.Parsers;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -25,37 +29,120 @@ import picocli.CommandLine.Spec;
       "Parse server logs and exports and send the events to Kafka (<prefix>.events, keyed by"
           + " request key or instance) and rejected lines to <prefix>.rejects. Run one per"
           + " inference host; 'tokentrace sink' writes the topics into DuckDB.",
-      "Returns when Kafka has acknowledged every record."
+      "Without --follow: read the files once and return when Kafka has acknowledged every"
+          + " record.",
+      "With --follow: tail the files (tail -F) until SIGTERM or Ctrl-C, through"
+          + " rotation, and resume after a restart from the checkpoint committed with the"
+          + " events (in <prefix>.checkpoints under --shipper-id), exactly once. While Kafka is"
+          + " unreachable it waits, says so, and pauses reading. Every --status-interval a line"
+          + " 'lines/s, events/s, lag' goes to stderr.",
+      "With --engine auto, " + FollowSettings.DETECT_DOC + ".",
+      "--max-reject-ratio in follow mode: the status line warns when an interval's rejects"
+          + " exceed it; the exit code (3) is decided at the stop, over all lines of the run.",
+      "Rotation: a renamed file is read to its end before its successor; with copytruncate,"
+          + " lines written between the copy and the truncation, or not yet read when the file is"
+          + " truncated, are only in the copy (inherent to copytruncate: prefer rename).",
+      "A restart loses what the parser held, never a line: a record grouped across the resume"
+          + " point (a traceback) is read again whole, a step time derived from the line before"
+          + " the resume point is missing once, and a log's year is inferred again there.",
+      "Examples:",
+      "  ship --follow --bootstrap-servers k:9092 /var/log/vllm/server.log",
+      "  ship --follow --bootstrap-servers k:9092 gpu0=/logs/a.log gpu1=/logs/b.log",
+      "  ship --follow --bootstrap-servers k:9092 --instance-from dir '/logs/*/*.log'",
+      ""
     })
 final class ShipCommand implements Callable<Integer> {
+  static final String FILES_DOC =
+      "[NAME=]FILE|GLOB: a server log or export (plain or gzip; a rotated .gz is read when"
+          + " listed). NAME= sets the instance of that file's events (else --instance-from and"
+          + " --instance decide). Quote a glob ('/logs/*.log', ** spans directories) so that"
+          + " tokentrace matches it, again and again with --follow, picking up new files";
+
   @Spec CommandSpec spec;
 
   @Mixin ParseOptions parse = new ParseOptions();
+
+  @Mixin FollowOptions follow = new FollowOptions();
 
   @Mixin KafkaOptions kafka = new KafkaOptions();
 
   @Parameters(
       paramLabel = "FILE",
       arity = "1..*",
-      description = "server log or export files (plain or gzip)",
+      description = FILES_DOC,
       showDefaultValue = Help.Visibility.NEVER)
-  List<Path> paths = List.of();
+  List<String> files = List.of();
 
   @Override
   public Integer call() {
+    return follow.enabled() ? follow() : once();
+  }
+
+  private int once() {
     IngestSettings settings =
         new IngestSettings(
             kafka.requireExternal("ship"),
             parse.maxLineBytes,
             IngestSettings.DEFAULT_ADMIN_TIMEOUT);
-    List<SourceFile> files = SourceFiles.resolve(paths, parse);
+    List<SourceFile> sources = BatchFiles.resolve(files, parse, follow.instanceFrom);
     PrintWriter err = spec.commandLine().getErr();
     try (Ingest ingest = Ingest.open(settings)) {
-      ShipSummary summary = ingest.ship(files);
+      ShipSummary summary = ingest.ship(sources);
       summary.failedFiles().forEach(problem -> err.println("cannot read " + problem));
       err.println(
           "ship: " + summary.describe() + " -> " + summary.records() + " records acknowledged");
       return Tolerance.report(summary.counts(), parse.maxRejectRatio, 0, err);
     }
+  }
+
+  private int follow() {
+    KafkaSettings kafkaSettings = kafka.requireExternal("ship --follow");
+    FollowSettings settings = follow.settings(files, parse);
+    PrintWriter err = spec.commandLine().getErr();
+    err.println(
+        "ship: following "
+            + settings.sources().size()
+            + " file(s)/glob(s) as shipper '"
+            + settings.shipperId()
+            + "' to "
+            + kafkaSettings.bootstrapServers()
+            + (settings.once() ? " (--once: until their ends)" : "; SIGTERM or Ctrl-C stops"));
+    err.flush();
+    Follower follower = new Follower(settings, kafkaSettings, Parsers::create);
+    try (ShutdownHook hook = ShutdownHook.install("ship", err, follower::stop);
+        StatusLine status =
+            StatusLine.start(
+                err,
+                follow.status,
+                new StatusLine.Ship(follower::progress, parse.maxRejectRatio))) {
+      try {
+        int code = report(follower.run(), parse.maxRejectRatio, err);
+        hook.finished(code);
+        return code;
+      } catch (RuntimeException e) {
+        hook.failed(err, "ship", e);
+        throw e;
+      }
+    }
+  }
+
+  /**
+   * Prints the summary of a follow run and returns its exit code: 3 when rejects exceeded the
+   * tolerance (over all lines committed in the run), else 1 when a file could not be followed or
+   * the last lines could not be committed, else 0.
+   */
+  static int report(FollowSummary summary, double maxRejectRatio, PrintWriter err) {
+    summary.problems().forEach(problem -> err.println("cannot follow " + problem));
+    err.println("ship: " + summary.describe());
+    if (summary.uncommitted()) {
+      err.println(
+          "ship: kafka was unreachable at the stop: the lines read since the last commit are"
+              + " shipped again from the checkpoint on the next run (none lost, none twice)");
+    }
+    int code = Tolerance.report(summary.counts(), maxRejectRatio, 0, err);
+    if (code == ExitCodes.OK && (!summary.problems().isEmpty() || summary.uncommitted())) {
+      return ExitCodes.INFRASTRUCTURE;
+    }
+    return code;
   }
 }

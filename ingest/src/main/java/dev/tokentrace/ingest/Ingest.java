@@ -3,6 +3,8 @@ package dev.tokentrace.ingest;
 import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.event.Engine;
+import dev.tokentrace.ingest.follow.FollowSettings;
+import dev.tokentrace.ingest.follow.Follower;
 import dev.tokentrace.ingest.kafka.EmbeddedBroker;
 import dev.tokentrace.ingest.kafka.EventProducer;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
@@ -16,6 +18,7 @@ import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Parsers;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -71,15 +74,34 @@ public final class Ingest implements AutoCloseable {
   }
 
   /**
+   * Opens like {@link #open(IngestSettings)}, but an embedded broker (no brokers configured) keeps
+   * its data in {@code brokerDataDir} across runs: what {@code ingest --follow} needs, since its
+   * checkpoints live in the broker and the sink's stored offsets refer to its topics.
+   */
+  public static Ingest open(IngestSettings settings, Path brokerDataDir) {
+    requireNonNull(brokerDataDir, "brokerDataDir is null");
+    return open(settings, Clock.systemUTC(), Parsers::create, brokerDataDir);
+  }
+
+  /**
    * @param clock stamps {@code rejects.ingested_ts}
    * @param parsers creates the parser for each file (tests pass their own)
    */
   static Ingest open(
       IngestSettings settings, Clock clock, BiFunction<Engine, ParseSettings, LineParser> parsers) {
+    return open(settings, clock, parsers, null);
+  }
+
+  private static Ingest open(
+      IngestSettings settings,
+      Clock clock,
+      BiFunction<Engine, ParseSettings, LineParser> parsers,
+      @Nullable Path brokerDataDir) {
     requireNonNull(settings, "settings is null");
     requireNonNull(clock, "clock is null");
     requireNonNull(parsers, "parsers is null");
-    EmbeddedBroker broker = settings.kafka().embedded() ? EmbeddedBroker.start() : null;
+    EmbeddedBroker broker =
+        settings.kafka().embedded() ? EmbeddedBroker.start(0, brokerDataDir) : null;
     try {
       KafkaSettings kafka =
           broker == null
@@ -172,6 +194,22 @@ public final class Ingest implements AutoCloseable {
       log.info("ingest: {}", summary.describe());
       return summary;
     }
+  }
+
+  /**
+   * A follower of live files ({@code ship --follow}): call {@link Follower#run()} on one thread and
+   * {@link Follower#stop()} from another (a shutdown hook).
+   */
+  public Follower follower(FollowSettings followSettings) {
+    return new Follower(followSettings, kafka, parsers);
+  }
+
+  /**
+   * A sink for the caller to run ({@code sink --follow}): {@link DuckDbEventSink#runUntilStopped()}
+   * on one thread, {@link DuckDbEventSink#stop()} from another, then close it on the first.
+   */
+  public DuckDbEventSink openSink(SinkSettings sinkSettings) {
+    return DuckDbEventSink.open(sinkSettings, kafka, clock);
   }
 
   /** Stops the embedded broker, if one was started. */

@@ -28,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * A real single-node Kafka broker (KRaft, broker and controller in one) running inside this JVM,
  * listening on loopback only, with its data in a temporary directory {@code tokentrace-kraft-*}
  * that is deleted on {@link #close()} and when startup fails (STACK.md A.1). Used when no {@code
- * --bootstrap-servers} is given, and by the integration tests.
+ * --bootstrap-servers} is given, and by the integration tests. {@link #start(int, Path)} instead
+ * keeps the data in a given directory across restarts (formatted on first use only), on a fixed
+ * port if asked: {@code tokentrace broker --data-dir D --port P} and {@code ingest --follow}.
  *
  * <p>Built on Kafka internals ({@code kafka.tools.StorageTool}, {@code kafka.server.
  * KafkaRaftServer}); they are the same on Kafka 4.1 and 4.4, and this class is the only place that
@@ -56,15 +58,26 @@ public final class EmbeddedBroker implements AutoCloseable {
    */
   private static final String CLEANER_DEDUPE_BUFFER_BYTES = String.valueOf(8 * 1024 * 1024);
 
+  /**
+   * Written into the data directory by {@code StorageTool format}; its presence means formatted.
+   */
+  private static final String META_PROPERTIES = "meta.properties";
+
   private final Path dir;
+  private final boolean temporary;
   private final KafkaRaftServer server;
   private final String bootstrapServers;
   private final Duration startupTime;
   private boolean closed;
 
   private EmbeddedBroker(
-      Path dir, KafkaRaftServer server, String bootstrapServers, Duration startupTime) {
+      Path dir,
+      boolean temporary,
+      KafkaRaftServer server,
+      String bootstrapServers,
+      Duration startupTime) {
     this.dir = dir;
+    this.temporary = temporary;
     this.server = server;
     this.bootstrapServers = bootstrapServers;
     this.startupTime = startupTime;
@@ -77,10 +90,24 @@ public final class EmbeddedBroker implements AutoCloseable {
    * @throws IllegalStateException when every attempt failed; the last failure is the cause
    */
   public static EmbeddedBroker start() {
+    return start(0, null);
+  }
+
+  /**
+   * Starts a broker on {@code port} (0: any free port) with its data in {@code dataDir}, which is
+   * created and formatted when new and kept on {@link #close()}; without a directory, a temporary
+   * one is used and deleted. Retries like {@link #start()}.
+   *
+   * @throws IllegalStateException when every attempt failed (e.g. the port is taken)
+   */
+  public static EmbeddedBroker start(int port, @Nullable Path dataDir) {
+    if (port < 0 || port > 65_535) {
+      throw new IllegalArgumentException("port must be 0..65535: " + port);
+    }
     RuntimeException last = null;
     for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
       try {
-        return startOnce();
+        return startOnce(port, dataDir);
       } catch (RuntimeException e) {
         last = e;
         log.warn("embedded kafka broker: start attempt {} failed: {}", attempt, e.toString());
@@ -90,26 +117,34 @@ public final class EmbeddedBroker implements AutoCloseable {
         "embedded kafka broker: could not start after " + START_ATTEMPTS + " attempts", last);
   }
 
-  private static EmbeddedBroker startOnce() {
+  private static EmbeddedBroker startOnce(int port, @Nullable Path dataDir) {
     long started = System.nanoTime();
-    Path dir = createTempDir();
+    boolean temporary = dataDir == null;
+    Path dir = temporary ? createTempDir() : createDir(dataDir);
     KafkaRaftServer server = null;
     FatalFaults.acquire();
     try {
-      int brokerPort = freePort();
+      int brokerPort = port == 0 ? freePort() : port;
       int controllerPort = freePort();
       Properties config = brokerConfig(dir, brokerPort, controllerPort);
-      format(dir, config);
+      Path file = writeConfig(dir, config);
+      // The controller's port may differ from the last run: static voters live in the config
+      // only, so a kept directory needs no new format.
+      if (!Files.exists(dir.resolve("data").resolve(META_PROPERTIES))) {
+        format(file);
+      }
       server = new KafkaRaftServer(KafkaConfig.fromProps(config, false), Time.SYSTEM);
       server.startup();
       Duration startup = Duration.ofNanos(System.nanoTime() - started);
       String bootstrap = "127.0.0.1:" + brokerPort;
       log.info("embedded kafka broker on {} started in {} ms", bootstrap, startup.toMillis());
-      return new EmbeddedBroker(dir, server, bootstrap, startup);
+      return new EmbeddedBroker(dir, temporary, server, bootstrap, startup);
     } catch (RuntimeException e) {
       stopQuietly(server, e);
       FatalFaults.release();
-      deleteRecursively(dir, e);
+      if (temporary) {
+        deleteRecursively(dir, e);
+      }
       throw e;
     }
   }
@@ -124,7 +159,7 @@ public final class EmbeddedBroker implements AutoCloseable {
     return startupTime;
   }
 
-  /** The data directory (deleted on close). */
+  /** The data directory (deleted on close unless it was given to {@link #start(int, Path)}). */
   public Path directory() {
     return dir;
   }
@@ -149,7 +184,9 @@ public final class EmbeddedBroker implements AutoCloseable {
       server.awaitShutdown();
     } finally {
       FatalFaults.release();
-      deleteRecursively(dir, null);
+      if (temporary) {
+        deleteRecursively(dir, null);
+      }
     }
   }
 
@@ -170,6 +207,8 @@ public final class EmbeddedBroker implements AutoCloseable {
     config.put("offsets.topic.num.partitions", "1");
     config.put("transaction.state.log.replication.factor", "1");
     config.put("transaction.state.log.min.isr", "1");
+    // One node: Kafka's 50 partitions of transaction state only slow down the first transaction
+    config.put("transaction.state.log.num.partitions", "1");
     config.put("share.coordinator.state.topic.replication.factor", "1");
     config.put("share.coordinator.state.topic.min.isr", "1");
     config.put("group.initial.rebalance.delay.ms", "0");
@@ -178,14 +217,18 @@ public final class EmbeddedBroker implements AutoCloseable {
     return config;
   }
 
-  /** Equivalent of {@code kafka-storage.sh format -t <id> -c server.properties}. */
-  private static void format(Path dir, Properties config) {
+  private static Path writeConfig(Path dir, Properties config) {
     Path file = dir.resolve("server.properties");
     try (Writer writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
       config.store(writer, "tokentrace embedded broker");
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + file, e);
     }
+    return file;
+  }
+
+  /** Equivalent of {@code kafka-storage.sh format -t <id> -c server.properties}. */
+  private static void format(Path file) {
     ByteArrayOutputStream output = new ByteArrayOutputStream();
     String[] args = {"format", "-t", Uuid.randomUuid().toString(), "-c", file.toString()};
     int status = StorageTool.execute(args, new PrintStream(output, true, StandardCharsets.UTF_8));
@@ -203,6 +246,14 @@ public final class EmbeddedBroker implements AutoCloseable {
       return Files.createTempDirectory(DIR_PREFIX);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create a temporary directory for kafka", e);
+    }
+  }
+
+  private static Path createDir(Path dir) {
+    try {
+      return Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the kafka data directory " + dir, e);
     }
   }
 

@@ -1,10 +1,8 @@
 package dev.tokentrace.ingest.kafka;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.event.EngineEvent;
-import dev.tokentrace.event.json.EventJson;
 import dev.tokentrace.ingest.tail.EventSink;
 import dev.tokentrace.parse.Rejection;
 import java.util.concurrent.atomic.AtomicLong;
@@ -15,7 +13,6 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.header.Headers;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -57,23 +54,12 @@ public final class EventProducer implements EventSink, AutoCloseable {
 
   @Override
   public void event(EngineEvent event) {
-    byte[] value = EventJson.write(event).getBytes(UTF_8);
-    send(new ProducerRecord<>(topics.events(), event.kafkaKey(), value), eventsCallback);
+    send(EventRecords.event(topics, event), eventsCallback);
   }
 
   @Override
   public void rejected(Rejection rejection, byte[] rawLine) {
-    ProducerRecord<String, byte[]> record =
-        new ProducerRecord<>(topics.rejects(), rejection.position().path(), rawLine);
-    Headers headers = record.headers();
-    headers.add(RejectHeaders.PATH, utf8(rejection.position().path()));
-    headers.add(RejectHeaders.LINE, utf8(Long.toString(rejection.position().line())));
-    headers.add(RejectHeaders.OFFSET, utf8(Long.toString(rejection.position().offset())));
-    if (rejection.engine() != null) {
-      headers.add(RejectHeaders.ENGINE, utf8(rejection.engine().id()));
-    }
-    headers.add(RejectHeaders.REASON, utf8(rejection.reason()));
-    send(record, rejectsCallback);
+    send(EventRecords.rejected(topics, rejection, rawLine), rejectsCallback);
   }
 
   /** Blocks until every record sent so far is acknowledged; throws the first failure. */
@@ -119,10 +105,6 @@ public final class EventProducer implements EventSink, AutoCloseable {
     if (first != null) {
       throw first;
     }
-  }
-
-  private static byte[] utf8(String text) {
-    return text.getBytes(UTF_8);
   }
 
   private final class Acknowledgement implements Callback {

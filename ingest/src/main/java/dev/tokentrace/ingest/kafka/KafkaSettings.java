@@ -80,6 +80,37 @@ public record KafkaSettings(
    */
   public static final int DEFAULT_MAX_POLL_RECORDS = 5_000;
 
+  /**
+   * How long a shipping transaction may stay open before the transaction coordinator aborts it. A
+   * killed shipper's open transaction holds back the sink ({@code read_committed}) on its
+   * partitions until its restart aborts it, or until this timeout; a shipper commits every few
+   * hundred milliseconds, so a minute is far beyond normal use.
+   */
+  public static final int DEFAULT_TRANSACTION_TIMEOUT_MS = 60_000;
+
+  /**
+   * How long one producer call may block on an unreachable broker before it returns to the shipper,
+   * which logs that it is waiting and tries again (so it notices a stop request).
+   */
+  public static final int DEFAULT_MAX_BLOCK_MS = 10_000;
+
+  /**
+   * Retry backoff of the transactional producer. With Kafka 4's transactions (KIP-890 v2) the first
+   * batch of a transaction can be refused with {@code CONCURRENT_TRANSACTIONS} while the previous
+   * commit's markers are being written; that lasts milliseconds, so retrying after 20 ms (as
+   * Kafka's client does for AddPartitionsToTxn) instead of the default 100 ms keeps the next
+   * transaction from waiting. See {@link TransactionalEventProducer} for the rest of the story.
+   */
+  public static final int TRANSACTIONAL_RETRY_BACKOFF_MS = 20;
+
+  /**
+   * Linger of the transactional producer: its records become visible only at the next commit (every
+   * 200 ms by default) anyway, so waiting up to 50 ms fills batches ten times fuller than the batch
+   * producer's 5 ms, and each batch costs an lz4 stream and a request (the largest CPU item of a
+   * shipper in a profile of 300 k vLLM lines).
+   */
+  public static final int TRANSACTIONAL_LINGER_MS = 50;
+
   static final String PRODUCER_PREFIX = "producer.";
   static final String CONSUMER_PREFIX = "consumer.";
   static final String ADMIN_PREFIX = "admin.";
@@ -89,6 +120,14 @@ public record KafkaSettings(
       Map.of(
           ProducerConfig.ACKS_CONFIG, "all",
           ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+
+  /** Keys tokentrace sets itself: a --kafka-config file may not set them at all. */
+  private static final Map<String, String> RESERVED =
+      Map.of(
+          ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+          "tokentrace derives it from --shipper-id",
+          ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+          "the sink reads read_committed, so that it sees only what shippers committed");
 
   public KafkaSettings {
     requireNonNull(topicPrefix, "topicPrefix is null");
@@ -166,10 +205,31 @@ public record KafkaSettings(
     return new Topics(topicPrefix);
   }
 
+  /**
+   * Properties of a follow-mode shipper's producer: {@link #producerProperties()} plus the
+   * transactional id (events and the shipper's checkpoint are committed in one transaction), the
+   * transaction timeout and a short {@code max.block.ms} (calls return while the broker is
+   * unreachable, so that the shipper can say it is waiting and notice a stop request).
+   */
+  public Map<String, Object> transactionalProducerProperties(String transactionalId) {
+    requireNonNull(transactionalId, "transactionalId is null");
+    Map<String, Object> properties = producerProperties(TRANSACTIONAL_LINGER_MS);
+    properties.putIfAbsent(
+        ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, DEFAULT_TRANSACTION_TIMEOUT_MS);
+    properties.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, DEFAULT_MAX_BLOCK_MS);
+    properties.putIfAbsent(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, TRANSACTIONAL_RETRY_BACKOFF_MS);
+    properties.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+    return properties;
+  }
+
   /** Producer properties: String keys, byte[] values, idempotent, acks=all, lz4. */
   public Map<String, Object> producerProperties() {
+    return producerProperties(DEFAULT_LINGER_MS);
+  }
+
+  private Map<String, Object> producerProperties(int lingerMs) {
     Map<String, Object> properties = new HashMap<>();
-    properties.put(ProducerConfig.LINGER_MS_CONFIG, DEFAULT_LINGER_MS);
+    properties.put(ProducerConfig.LINGER_MS_CONFIG, lingerMs);
     properties.put(ProducerConfig.BATCH_SIZE_CONFIG, DEFAULT_BATCH_SIZE);
     properties.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, DEFAULT_COMPRESSION);
     properties.put(ProducerConfig.CLIENT_ID_CONFIG, "tokentrace-ship");
@@ -184,7 +244,8 @@ public record KafkaSettings(
   /**
    * Consumer properties: String keys, byte[] values, no group (the sink assigns partitions and
    * keeps its offsets in DuckDB), no auto commit, reading from the beginning when DuckDB has no
-   * offset yet.
+   * offset yet, and {@code read_committed}: a follow-mode shipper writes in transactions, and what
+   * a killed shipper left uncommitted is shipped again by its successor, so it must never be read.
    */
   public Map<String, Object> consumerProperties() {
     Map<String, Object> properties = new HashMap<>();
@@ -193,6 +254,7 @@ public record KafkaSettings(
     properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "tokentrace-sink");
     layer(properties, CONSUMER_PREFIX);
     properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     properties.put(
         ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
     properties.put(
@@ -238,6 +300,18 @@ public record KafkaSettings(
 
   private static List<String> fixedSettingProblems(Map<String, String> properties) {
     List<String> problems = new ArrayList<>();
+    for (Map.Entry<String, String> reserved : RESERVED.entrySet()) {
+      for (String prefix : List.of("", PRODUCER_PREFIX, CONSUMER_PREFIX)) {
+        if (properties.containsKey(prefix + reserved.getKey())) {
+          problems.add(
+              "kafka config: "
+                  + prefix
+                  + reserved.getKey()
+                  + " is not allowed: "
+                  + reserved.getValue());
+        }
+      }
+    }
     for (Map.Entry<String, String> fixed : PRODUCER_FIXED.entrySet()) {
       for (String key : List.of(fixed.getKey(), PRODUCER_PREFIX + fixed.getKey())) {
         String value = properties.get(key);

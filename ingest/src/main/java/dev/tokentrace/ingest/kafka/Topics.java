@@ -24,13 +24,24 @@ import org.apache.kafka.common.errors.TopicExistsException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The two topics of a tokentrace pipeline: {@code <prefix>.events} (one JSON event per record) and
- * {@code <prefix>.rejects} (raw rejected lines with {@code x-reject.*} headers). Immutable.
+ * The topics of a tokentrace pipeline: {@code <prefix>.events} (one JSON event per record) and
+ * {@code <prefix>.rejects} (raw rejected lines with {@code x-reject.*} headers), the two the sink
+ * reads ({@link #all()}), plus {@code <prefix>.checkpoints}, where follow-mode shippers commit
+ * their file positions in the same transaction as the events (compacted, one partition, keyed by
+ * shipper id). Immutable.
  */
 public record Topics(String prefix) {
   public static final String DEFAULT_PREFIX = "tokentrace";
   public static final String EVENTS_SUFFIX = ".events";
   public static final String REJECTS_SUFFIX = ".rejects";
+  public static final String CHECKPOINTS_SUFFIX = ".checkpoints";
+
+  /**
+   * Checkpoint topic settings: compacted, so only each shipper's latest checkpoint is kept, with
+   * hourly segments so that compaction (which never touches the active segment) keeps it small.
+   */
+  private static final Map<String, String> CHECKPOINTS_CONFIG =
+      Map.of("cleanup.policy", "compact", "segment.ms", "3600000");
 
   /** Kafka's legal topic characters; the longest suffix must still fit in 249 characters. */
   private static final Pattern LEGAL = Pattern.compile("[a-zA-Z0-9._-]+");
@@ -55,6 +66,12 @@ public record Topics(String prefix) {
     return prefix + REJECTS_SUFFIX;
   }
 
+  /** Where follow-mode shippers keep their checkpoints (see {@link CheckpointTopic}). */
+  public String checkpoints() {
+    return prefix + CHECKPOINTS_SUFFIX;
+  }
+
+  /** The topics the sink reads: events and rejects. */
   public List<String> all() {
     return List.of(events(), rejects());
   }
@@ -81,6 +98,20 @@ public record Topics(String prefix) {
     for (String name : all()) {
       wanted.add(new NewTopic(name, Optional.of(partitions), Optional.empty()));
     }
+    create(admin, wanted, all(), timeout);
+  }
+
+  /**
+   * Creates the checkpoints topic (one partition, compacted) if it is missing and waits for its
+   * leader, like {@link #ensureExist}. Only follow-mode shippers need it.
+   */
+  public void ensureCheckpointsExist(Admin admin, Duration timeout) {
+    NewTopic topic =
+        new NewTopic(checkpoints(), Optional.of(1), Optional.empty()).configs(CHECKPOINTS_CONFIG);
+    create(admin, List.of(topic), List.of(checkpoints()), timeout);
+  }
+
+  private void create(Admin admin, List<NewTopic> wanted, List<String> names, Duration timeout) {
     Map<String, KafkaFuture<Void>> results = admin.createTopics(wanted).values();
     IllegalStateException creationFailure = null;
     for (Map.Entry<String, KafkaFuture<Void>> result : results.entrySet()) {
@@ -95,15 +126,18 @@ public record Topics(String prefix) {
         }
       }
     }
-    awaitLeaders(admin, timeout, creationFailure);
+    awaitLeaders(admin, names, timeout, creationFailure);
   }
 
-  private void awaitLeaders(
-      Admin admin, Duration timeout, @Nullable IllegalStateException creationFailure) {
+  private static void awaitLeaders(
+      Admin admin,
+      List<String> names,
+      Duration timeout,
+      @Nullable IllegalStateException creationFailure) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       try {
-        Map<TopicPartition, OffsetSpec> latest = latestOfEveryPartition(admin, timeout);
+        Map<TopicPartition, OffsetSpec> latest = latestOfEveryPartition(admin, names, timeout);
         await("waiting for partition leaders", admin.listOffsets(latest).all(), timeout);
         return;
       } catch (ExecutionException e) {
@@ -114,17 +148,17 @@ public record Topics(String prefix) {
             throw creationFailure;
           }
           throw new IllegalStateException(
-              "kafka: topics " + all() + " not ready: " + e.getCause(), e.getCause());
+              "kafka: topics " + names + " not ready: " + e.getCause(), e.getCause());
         }
         pause(LEADER_RETRY_BACKOFF);
       }
     }
   }
 
-  private Map<TopicPartition, OffsetSpec> latestOfEveryPartition(Admin admin, Duration timeout)
-      throws ExecutionException {
+  private static Map<TopicPartition, OffsetSpec> latestOfEveryPartition(
+      Admin admin, List<String> names, Duration timeout) throws ExecutionException {
     Map<String, TopicDescription> descriptions =
-        await("describing topics", admin.describeTopics(all()).allTopicNames(), timeout);
+        await("describing topics", admin.describeTopics(names).allTopicNames(), timeout);
     Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
     for (TopicDescription description : descriptions.values()) {
       for (TopicPartitionInfo partition : description.partitions()) {
@@ -163,7 +197,7 @@ public record Topics(String prefix) {
       throw new IllegalArgumentException(
           "topic prefix must match [a-zA-Z0-9._-]+: '" + prefix + "'");
     }
-    if (prefix.length() + REJECTS_SUFFIX.length() > MAX_TOPIC_LENGTH) {
+    if (prefix.length() + CHECKPOINTS_SUFFIX.length() > MAX_TOPIC_LENGTH) {
       throw new IllegalArgumentException("topic prefix too long: " + prefix.length() + " chars");
     }
   }

@@ -12,6 +12,8 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -53,6 +55,9 @@ public final class DuckDbEventSink implements AutoCloseable {
   private final Map<SinkTable, Long> written = new EnumMap<>(SinkTable.class);
   private volatile boolean stopRequested;
   private volatile boolean drainRequested;
+  private final AtomicLong rowsCommitted = new AtomicLong();
+  private volatile long batchesCommitted;
+  private volatile long lag = -1;
   private BatchHook hook = BatchHook.NONE;
   private long batches;
   private long undecodable;
@@ -148,6 +153,20 @@ public final class DuckDbEventSink implements AutoCloseable {
     }
   }
 
+  /** Rows and batches committed since the sink was opened, and the consumer lag. Thread-safe. */
+  public SinkProgress progress() {
+    return new SinkProgress(System.nanoTime(), rowsCommitted.get(), batchesCommitted, lag);
+  }
+
+  /**
+   * Another connection to the sink's database, for readers in this process: DuckDB lets one process
+   * write a file, and a connection of that process sees each batch once it committed (what {@code
+   * bench/} measures freshness with). Close it before the sink.
+   */
+  public DuckDBConnection readerConnection() throws SQLException {
+    return database.duplicate();
+  }
+
   /** Test hook: runs around each commit (see {@link BatchHook}). */
   void hook(BatchHook hook) {
     this.hook = requireNonNull(hook, "hook is null");
@@ -155,7 +174,7 @@ public final class DuckDbEventSink implements AutoCloseable {
 
   /** Test access: another connection to the same database, with its own transactions. */
   DuckDBConnection duplicateConnection() throws SQLException {
-    return database.duplicate();
+    return readerConnection();
   }
 
   private SinkSummary run() {
@@ -173,6 +192,7 @@ public final class DuckDbEventSink implements AutoCloseable {
             writeBatch(records);
             drain.progressed();
           }
+          lag = currentLag();
         } catch (WakeupException e) {
           // stop() or stopWhenCaughtUp() interrupted a consumer call; the loop re-reads the flags.
           log.debug("duckdb sink: woken up");
@@ -203,6 +223,8 @@ public final class DuckDbEventSink implements AutoCloseable {
       throw rollBack(records.count(), e);
     }
     batches++;
+    batchesCommitted++;
+    rowsCommitted.addAndGet(records.count());
     counts.forEach((table, rows) -> written.merge(table, rows, Long::sum));
     undecodable += writer.takeUndecodable();
     log.debug("duckdb sink: batch {} committed, {} records", batches, records.count());
@@ -220,6 +242,21 @@ public final class DuckDbEventSink implements AutoCloseable {
       failure.addSuppressed(e);
     }
     return failure;
+  }
+
+  /**
+   * Records behind the partitions' ends as of their last fetch (no request is made): the sum over
+   * the partitions fetched so far; -1 before any was.
+   */
+  private long currentLag() {
+    long total = -1;
+    for (TopicPartition partition : layout.partitions()) {
+      OptionalLong behind = consumer.currentLag(partition);
+      if (behind.isPresent()) {
+        total = Math.max(total, 0) + behind.getAsLong();
+      }
+    }
+    return total;
   }
 
   /** Seeks every partition to its offset in {@code kafka_offsets}, or to its beginning. */

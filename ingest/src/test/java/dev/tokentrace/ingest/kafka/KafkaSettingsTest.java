@@ -54,6 +54,7 @@ final class KafkaSettingsTest {
             entry(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000),
             entry(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
             entry(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"),
+            entry(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
             entry(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName()),
             entry(
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
@@ -62,6 +63,18 @@ final class KafkaSettingsTest {
         .containsOnly(
             entry(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9092"),
             entry(AdminClientConfig.CLIENT_ID_CONFIG, "tokentrace-admin"));
+    Map<String, Object> batch = new java.util.HashMap<>(connected.producerProperties());
+    batch.remove(ProducerConfig.LINGER_MS_CONFIG);
+    assertThat(connected.transactionalProducerProperties("tokentrace-ship-host-1"))
+        .containsAllEntriesOf(batch)
+        .contains(
+            entry(ProducerConfig.LINGER_MS_CONFIG, 50),
+            entry(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "tokentrace-ship-host-1"),
+            entry(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 60_000),
+            entry(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000),
+            entry(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, 20))
+        .hasSize(connected.producerProperties().size() + 4);
+    assertThat(settings.topics().checkpoints()).isEqualTo("tokentrace.checkpoints");
   }
 
   @Test
@@ -123,6 +136,35 @@ final class KafkaSettingsTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("kafka config: acks=1 is not allowed")
         .hasMessageContaining("producer.enable.idempotence=false is not allowed");
+  }
+
+  @Test
+  void refusesConfigThatSetsWhatTokentraceSetsItself() throws IOException {
+    Path config =
+        Files.writeString(
+            dir.resolve("c.properties"),
+            "producer.transactional.id=mine\nconsumer.isolation.level=read_uncommitted\n");
+
+    assertThatThrownBy(() -> KafkaSettings.from(null, null, null, config))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(
+            "kafka config: producer.transactional.id is not allowed: tokentrace derives it from"
+                + " --shipper-id")
+        .hasMessageContaining("kafka config: consumer.isolation.level is not allowed");
+  }
+
+  @Test
+  void aConfigFileMayTuneTheTransactionsOfFollowMode() throws IOException {
+    Path config =
+        Files.writeString(
+            dir.resolve("c.properties"),
+            "producer.transaction.timeout.ms=30000\nproducer.max.block.ms=5000\n");
+
+    assertThat(
+            KafkaSettings.from("b:9092", null, null, config)
+                .transactionalProducerProperties("tokentrace-ship-x"))
+        .containsEntry(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, "30000")
+        .containsEntry(ProducerConfig.MAX_BLOCK_MS_CONFIG, "5000");
   }
 
   @Test

@@ -1,0 +1,114 @@
+package dev.tokentrace.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ingest --follow}: shipper, embedded broker and sink in one process, stopped with SIGTERM
+ * after everything written was committed, then run again ({@code --once}) on the same DuckDB file:
+ * the embedded broker kept its data (and the checkpoint) next to it, so the second run ships only
+ * the new lines and the sink writes each once.
+ */
+final class IngestFollowIT {
+  private static final Pattern COMMITTED = Pattern.compile("(\\d+) records committed");
+
+  @TempDir Path dir;
+
+  @Test
+  void ingestFollowStopsCleanlyOnSigtermAndResumesExactlyWhereItStopped() throws Exception {
+    Path log = dir.resolve("server.log");
+    Path db = dir.resolve("live.duckdb");
+    List<String> ids;
+    try (LogWriter writer = new LogWriter(log, "f", 300).start();
+        ChildJvm ingest =
+            ChildJvm.start(
+                dir,
+                "ingest",
+                "512m",
+                "ingest",
+                "--follow",
+                "--db",
+                db.toString(),
+                "--engine",
+                "vllm",
+                "--year",
+                "2026",
+                "--status-interval",
+                "100ms",
+                "--commit-interval",
+                "100ms",
+                log.toString())) {
+      ingest.await(line -> committedAtLeast(line, 1), ChildJvm.START_TIMEOUT, "a commit");
+      ids = writer.finish();
+      ingest.await(
+          line -> committedAtLeast(line, ids.size()), ChildJvm.START_TIMEOUT, "all committed");
+      assertThat(ingest.stop()).as(ingest.output()).isZero();
+      assertThat(ingest.stderr())
+          .contains("ingest: stop requested (SIGTERM or Ctrl-C): finishing and committing")
+          .contains("ingest: sink events=" + ids.size() + " rejects=0");
+    }
+    assertThat(idCounts(db))
+        .hasSize(ids.size())
+        .allSatisfy((id, count) -> assertThat(count).isOne());
+
+    List<String> all = new ArrayList<>(ids);
+    try (LogWriter more = new LogWriter(log, "g", 1)) {
+      more.write(100);
+      all.addAll(more.ids());
+    }
+    try (ChildJvm again =
+        ChildJvm.start(
+            dir,
+            "ingest-once",
+            "512m",
+            "ingest",
+            "--once",
+            "--db",
+            db.toString(),
+            "--engine",
+            "vllm",
+            "--year",
+            "2026",
+            "--status-interval",
+            "0s",
+            log.toString())) {
+      assertThat(again.waitFor()).as(again.output()).isZero();
+      assertThat(again.stderr()).contains("resuming at line " + (ids.size() + 1));
+    }
+    Map<String, Long> counts = idCounts(db);
+    assertThat(counts.keySet()).containsExactlyInAnyOrderElementsOf(all);
+    assertThat(counts.values()).allSatisfy(count -> assertThat(count).isOne());
+  }
+
+  private static boolean committedAtLeast(String line, long records) {
+    Matcher matcher = COMMITTED.matcher(line);
+    return matcher.find() && Long.parseLong(matcher.group(1)) >= records;
+  }
+
+  private static Map<String, Long> idCounts(Path db) throws Exception {
+    Map<String, Long> counts = new HashMap<>();
+    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:" + db);
+        Statement statement = connection.createStatement();
+        ResultSet rows =
+            statement.executeQuery(
+                "SELECT request_id, count(*) FROM request_arrived GROUP BY request_id")) {
+      while (rows.next()) {
+        counts.put(rows.getString(1), rows.getLong(2));
+      }
+    }
+    return counts;
+  }
+}

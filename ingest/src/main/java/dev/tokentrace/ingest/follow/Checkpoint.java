@@ -1,0 +1,117 @@
+package dev.tokentrace.ingest.follow;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tokentrace.ingest.tail.FileIdentity;
+import dev.tokentrace.ingest.tail.HeadPrint;
+import dev.tokentrace.ingest.tail.TailPosition;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A shipper's checkpoint: for every file it follows, where reading resumes. Committed to {@code
+ * <prefix>.checkpoints} in the same transaction as the events of the lines before those positions.
+ * JSON, so an operator can read it with any Kafka tool. Immutable.
+ *
+ * @param version {@value #VERSION}; a newer version is refused rather than misread
+ * @param shipper the shipper id (also the record key)
+ * @param files one entry per file
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+record Checkpoint(
+    @JsonProperty("version") int version,
+    @JsonProperty("shipper") String shipper,
+    @JsonProperty("files") List<FileCheckpoint> files) {
+  static final int VERSION = 1;
+
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+  Checkpoint {
+    requireNonNull(shipper, "shipper is null");
+    files = List.copyOf(requireNonNull(files, "files is null"));
+  }
+
+  byte[] toJson() {
+    try {
+      return MAPPER.writeValueAsBytes(this);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the checkpoint of " + shipper, e);
+    }
+  }
+
+  /**
+   * @throws IllegalStateException when the record is not a checkpoint this version can read
+   */
+  static Checkpoint fromJson(String shipper, byte[] json) {
+    Checkpoint checkpoint;
+    try {
+      checkpoint = MAPPER.readValue(json, Checkpoint.class);
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalStateException(
+          "the checkpoint of shipper '"
+              + shipper
+              + "' in kafka is unreadable: "
+              + e.getMessage()
+              + "; start over with another --shipper-id",
+          e);
+    }
+    if (checkpoint.version() != VERSION) {
+      throw new IllegalStateException(
+          "the checkpoint of shipper '"
+              + shipper
+              + "' has version "
+              + checkpoint.version()
+              + ", this tokentrace reads version "
+              + VERSION);
+    }
+    return checkpoint;
+  }
+
+  /**
+   * Where one file resumes.
+   *
+   * @param path the file's name as it was followed (its events' {@code source.path})
+   * @param instance the instance its events carry
+   * @param identity {@link FileIdentity} of the file, so a renamed file is found again
+   * @param headLength length of the {@link HeadPrint} of its first bytes
+   * @param headCrc checksum of the {@link HeadPrint}
+   * @param offset byte offset of the first line not yet shipped
+   * @param line number of that line
+   * @param engine the file's engine id, once detected
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record FileCheckpoint(
+      @JsonProperty("path") String path,
+      @JsonProperty("instance") String instance,
+      @JsonProperty("identity") String identity,
+      @JsonProperty("head_length") int headLength,
+      @JsonProperty("head_crc") long headCrc,
+      @JsonProperty("offset") long offset,
+      @JsonProperty("line") long line,
+      @JsonProperty("engine") @Nullable String engine) {
+    FileCheckpoint {
+      requireNonNull(path, "path is null");
+      requireNonNull(instance, "instance is null");
+      requireNonNull(identity, "identity is null");
+    }
+
+    FileIdentity fileIdentity() {
+      return new FileIdentity(identity);
+    }
+
+    HeadPrint head() {
+      return new HeadPrint(headLength, headCrc);
+    }
+
+    TailPosition position() {
+      return new TailPosition(offset, line);
+    }
+  }
+}

@@ -1,0 +1,445 @@
+package dev.tokentrace.ingest.follow;
+
+import dev.tokentrace.event.Engine;
+import dev.tokentrace.ingest.tail.FileIdentity;
+import dev.tokentrace.ingest.tail.FileProblems;
+import dev.tokentrace.ingest.tail.ParseCounts;
+import dev.tokentrace.ingest.tail.TailPosition;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The files a {@link Follower} reads: finds them from the specs (literal paths and globs, matched
+ * again every rescan), resumes them from the checkpoint by identity (a file rotated while the
+ * shipper was down is found again under its new name in the same directory), notices rotation (the
+ * followed name now points to another file, or to none) and reports files it cannot read without
+ * stopping the others. Not thread-safe.
+ */
+final class FileSet {
+  private static final Logger log = LoggerFactory.getLogger(FileSet.class);
+
+  private static final Duration PROBLEM_LOG_INTERVAL = Duration.ofSeconds(60);
+
+  private final FollowSettings settings;
+  private final FollowContext context;
+  private final Map<FileIdentity, FollowedFile> files = new LinkedHashMap<>();
+  private final Map<String, Problem> problems = new LinkedHashMap<>();
+  private final Map<String, Engine> lastEngine = new HashMap<>();
+  private final List<String> failures = new ArrayList<>();
+  private ParseCounts dropped = ParseCounts.ZERO;
+  private boolean backlog;
+  private final Map<FileIdentity, Checkpoint.FileCheckpoint> resumable = new HashMap<>();
+  private boolean firstRun;
+
+  FileSet(FollowSettings settings, FollowContext context) {
+    this.settings = settings;
+    this.context = context;
+  }
+
+  /** Finds the files and resumes them from {@code checkpoint} (null: the shipper's first run). */
+  void start(@Nullable Checkpoint checkpoint) {
+    firstRun = checkpoint == null;
+    resumable.clear();
+    if (checkpoint != null) {
+      for (Checkpoint.FileCheckpoint entry : checkpoint.files()) {
+        resumable.put(entry.fileIdentity(), entry);
+      }
+    }
+    scan(true);
+    for (Checkpoint.FileCheckpoint entry : List.copyOf(resumable.values())) {
+      resumeRotated(entry);
+    }
+    resumable.clear();
+  }
+
+  /** Matches the specs again: new files, files rotated away, files readable again. */
+  void rescan() {
+    scan(false);
+  }
+
+  private void scan(boolean initial) {
+    Set<FileIdentity> seen = new HashSet<>();
+    for (SourceSpec spec : settings.sources()) {
+      for (String location : spec.files()) {
+        FileIdentity identity = consider(location, spec, initial, null);
+        if (identity != null) {
+          seen.add(identity);
+        }
+      }
+    }
+    files.values().removeIf(file -> forget(file, seen));
+  }
+
+  /** Drops a file whose end is committed and that no spec matches anymore. */
+  private boolean forget(FollowedFile file, Set<FileIdentity> seen) {
+    if (!file.done() || seen.contains(file.identity())) {
+      return false;
+    }
+    dropped = dropped.plus(file.counts());
+    file.close();
+    return true;
+  }
+
+  /**
+   * Follows the file now at {@code location} unless it is followed already.
+   *
+   * @param hint the engine of the file it replaces (a rotation), if known
+   * @return its identity, or null when it cannot be read
+   */
+  private @Nullable FileIdentity consider(
+      String location, SourceSpec spec, boolean initial, @Nullable Engine hint) {
+    Path path = Path.of(location);
+    FileIdentity identity;
+    try {
+      identity = FileIdentity.of(path);
+      if (!files.containsKey(identity)) {
+        files.put(identity, open(location, spec, identity, initial, hint));
+      }
+    } catch (IOException e) {
+      problem(location, spec, e);
+      return null;
+    }
+    resolved(location);
+    return identity;
+  }
+
+  private FollowedFile open(
+      String location,
+      SourceSpec spec,
+      FileIdentity identity,
+      boolean initial,
+      @Nullable Engine hint)
+      throws IOException {
+    Path path = Path.of(location);
+    Checkpoint.FileCheckpoint entry = resumable.remove(identity);
+    if (entry != null) {
+      return resume(entry, path);
+    }
+    Engine engine = settings.engine() != null ? settings.engine() : hint;
+    if (engine == null) {
+      engine = lastEngine.get(location);
+    }
+    String instance = spec.instanceOf(location, settings.naming(), settings.instance());
+    FollowedFile.Origin origin = new FollowedFile.Origin(location, instance, engine);
+    boolean atEnd = initial && firstRun && settings.startAt() == StartAt.END;
+    TailPosition start = atEnd ? endOf(path) : TailPosition.START;
+    if (!initial || !firstRun) {
+      log.info("{}: new file ({}), following it from its start", location, instance);
+    }
+    return FollowedFile.open(origin, path, start, context);
+  }
+
+  private FollowedFile resume(Checkpoint.FileCheckpoint entry, Path location) throws IOException {
+    Engine engine = entry.engine() == null ? settings.engine() : Engine.fromId(entry.engine());
+    FollowedFile.Origin origin = new FollowedFile.Origin(entry.path(), entry.instance(), engine);
+    FollowedFile file = FollowedFile.open(origin, location, entry.position(), context);
+    if (!file.startsWith(entry.head(), entry.offset())) {
+      log.warn(
+          "{}: shorter than its checkpoint or rewritten since (truncated while the shipper was"
+              + " down?): reading it again from its start",
+          entry.path());
+      file.close();
+      return FollowedFile.open(origin, location, TailPosition.START, context);
+    }
+    log.info("{}: resuming at line {} (offset {})", entry.path(), entry.line(), entry.offset());
+    return file;
+  }
+
+  /** A checkpointed file that no spec matches now: rotated away while the shipper was down. */
+  private void resumeRotated(Checkpoint.FileCheckpoint entry) {
+    resumable.remove(entry.fileIdentity());
+    Path found = findSibling(Path.of(entry.path()), entry.fileIdentity());
+    if (found == null) {
+      log.warn(
+          "{}: the file checkpointed at line {} (identity {}) is gone; lines it got after the"
+              + " checkpoint are not shipped (list a compressed rotated copy explicitly to ship"
+              + " it whole)",
+          entry.path(),
+          entry.line(),
+          entry.identity());
+      return;
+    }
+    try {
+      FollowedFile file = resume(entry, found);
+      file.markRotated();
+      files.put(file.identity(), file);
+      log.info(
+          "{}: rotated to {} while the shipper was down; reading it to its end",
+          entry.path(),
+          found);
+    } catch (IOException e) {
+      log.warn("{}: cannot read it to its end: {}", found, FileProblems.describe(e));
+    }
+  }
+
+  private static @Nullable Path findSibling(Path path, FileIdentity identity) {
+    Path directory = path.toAbsolutePath().getParent();
+    if (directory == null) {
+      return null;
+    }
+    try (DirectoryStream<Path> siblings = Files.newDirectoryStream(directory)) {
+      for (Path sibling : siblings) {
+        if (identity.equals(identityOrNull(sibling))) {
+          Path parent = path.getParent();
+          return parent == null ? sibling.getFileName() : parent.resolve(sibling.getFileName());
+        }
+      }
+    } catch (IOException e) {
+      log.debug("cannot list {}: {}", directory, e.toString());
+    }
+    return null;
+  }
+
+  /**
+   * Reads every file once, up to {@code budget} bytes each; stops early when {@code full} says the
+   * transaction holds enough. Files that read nothing are checked for rotation.
+   *
+   * @return bytes read in all
+   */
+  long poll(byte[] buffer, long budget, BooleanSupplier full) {
+    long total = 0;
+    backlog = false;
+    for (FollowedFile file : List.copyOf(files.values())) {
+      if (full.getAsBoolean()) {
+        backlog = true;
+        break;
+      }
+      long read = pollOne(file, buffer, budget);
+      total += read;
+      backlog |= read >= budget;
+      if (read == 0 && !file.rotated() && !file.gzip() && file.failure() == null) {
+        checkRotation(file);
+      }
+    }
+    return total;
+  }
+
+  /** True when the last {@link #poll} left bytes unread (a file read its whole budget). */
+  boolean backlog() {
+    return backlog;
+  }
+
+  private long pollOne(FollowedFile file, byte[] buffer, long budget) {
+    try {
+      long read = file.poll(buffer, budget);
+      Engine engine = file.engine();
+      if (engine != null) {
+        lastEngine.put(file.location(), engine);
+      }
+      return read;
+    } catch (IOException e) {
+      String failure = file.name() + ": cannot read: " + FileProblems.describe(e);
+      log.error("{}; the other files keep flowing", failure);
+      failures.add(failure);
+      dropped = dropped.plus(file.counts());
+      files.remove(file.identity());
+      file.close();
+      return 0;
+    }
+  }
+
+  private void checkRotation(FollowedFile file) {
+    String location = file.location();
+    FileIdentity now = identityOrNull(file.path());
+    if (file.identity().equals(now)) {
+      return;
+    }
+    file.markRotated();
+    SourceSpec spec = specOf(location);
+    if (now != null && spec != null) {
+      consider(location, spec, false, file.engine());
+    }
+  }
+
+  private @Nullable SourceSpec specOf(String location) {
+    for (SourceSpec spec : settings.sources()) {
+      if (spec.matches(location)) {
+        return spec;
+      }
+    }
+    return null;
+  }
+
+  /** Finishes rotated files idle for {@code graceNanos} (all rotated ones when 0). */
+  void finishRotated(long graceNanos) {
+    for (FollowedFile file : files.values()) {
+      if (!file.finished() && file.idleRotated(graceNanos)) {
+        file.finish();
+      }
+    }
+  }
+
+  /** {@code --once} at the end of the input: decide waiting heads with what they have. */
+  void decideHeads() {
+    for (FollowedFile file : files.values()) {
+      file.decideNow();
+    }
+  }
+
+  /** After a failed transaction: every file back to its committed position. */
+  void rewind() {
+    for (FollowedFile file : List.copyOf(files.values())) {
+      try {
+        file.rewind();
+      } catch (IOException e) {
+        pollFailure(file, e);
+      }
+    }
+  }
+
+  private void pollFailure(FollowedFile file, IOException e) {
+    String failure = file.name() + ": cannot read: " + FileProblems.describe(e);
+    log.error("{}; the other files keep flowing", failure);
+    failures.add(failure);
+    files.remove(file.identity());
+    file.close();
+  }
+
+  Checkpoint checkpoint(String shipperId) {
+    List<Checkpoint.FileCheckpoint> entries = new ArrayList<>();
+    for (FollowedFile file : files.values()) {
+      if (file.failure() == null) {
+        entries.add(file.checkpoint());
+      }
+    }
+    return new Checkpoint(Checkpoint.VERSION, shipperId, entries);
+  }
+
+  /** The checkpoint was committed: files whose end it holds are closed. */
+  void committed() {
+    for (FollowedFile file : files.values()) {
+      boolean wasDone = file.done();
+      file.committed();
+      if (file.done() && !wasDone) {
+        file.close();
+      }
+    }
+  }
+
+  boolean dirty() {
+    for (FollowedFile file : files.values()) {
+      if (file.dirty()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  ParseCounts counts() {
+    ParseCounts total = dropped;
+    for (FollowedFile file : files.values()) {
+      total = total.plus(file.counts());
+    }
+    return total;
+  }
+
+  ParseCounts committedCounts() {
+    ParseCounts total = dropped;
+    for (FollowedFile file : files.values()) {
+      total = total.plus(file.committedCounts());
+    }
+    return total;
+  }
+
+  long lag() {
+    long total = 0;
+    for (FollowedFile file : files.values()) {
+      total += file.lag();
+    }
+    return total;
+  }
+
+  int size() {
+    return files.size();
+  }
+
+  /** Files that failed and paths that cannot be followed now, as {@code path: reason}. */
+  List<String> problems() {
+    List<String> all = new ArrayList<>(failures);
+    for (FollowedFile file : files.values()) {
+      if (file.failure() != null) {
+        all.add(file.failure());
+      }
+    }
+    problems.forEach((location, problem) -> all.add(location + ": " + problem.reason()));
+    return all;
+  }
+
+  void close() {
+    for (FollowedFile file : files.values()) {
+      file.close();
+    }
+  }
+
+  private void problem(String location, SourceSpec spec, IOException e) {
+    String reason = FileProblems.describe(e);
+    boolean waiting = e instanceof NoSuchFileException && !spec.isGlob();
+    Problem known = problems.get(location);
+    long now = System.nanoTime();
+    if (known == null || !known.reason().equals(reason)) {
+      if (waiting && lastEngine.containsKey(location)) {
+        log.info("{}: rotated away; following its successor once it appears", location);
+      } else if (waiting) {
+        log.warn("{}: no such file (yet); following it once it appears", location);
+      } else {
+        log.error("{}: cannot follow: {}; the other files keep flowing", location, reason);
+      }
+      problems.put(location, new Problem(reason, now));
+    } else if (!waiting && now - known.logged() > PROBLEM_LOG_INTERVAL.toNanos()) {
+      log.error("{}: still cannot follow: {}", location, reason);
+      problems.put(location, new Problem(reason, now));
+    }
+  }
+
+  private void resolved(String location) {
+    if (problems.remove(location) != null) {
+      log.info("{}: readable now, following it", location);
+    }
+  }
+
+  private static @Nullable FileIdentity identityOrNull(Path path) {
+    try {
+      return FileIdentity.of(path);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /** After the last complete line, with its number (for {@link StartAt#END}). */
+  private static TailPosition endOf(Path path) throws IOException {
+    long offset = 0;
+    long lines = 0;
+    long position = 0;
+    byte[] buffer = new byte[64 * 1024];
+    try (InputStream input = Files.newInputStream(path)) {
+      for (int count = input.read(buffer); count > 0; count = input.read(buffer)) {
+        for (int i = 0; i < count; i++) {
+          if (buffer[i] == '\n') {
+            lines++;
+            offset = position + i + 1;
+          }
+        }
+        position += count;
+      }
+    }
+    return new TailPosition(offset, lines + 1);
+  }
+
+  private record Problem(String reason, long logged) {}
+}

@@ -1,0 +1,28 @@
+package dev.tokentrace.ingest.follow;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tokentrace.event.Engine;
+import dev.tokentrace.ingest.tail.EventSink;
+import dev.tokentrace.parse.LineParser;
+import dev.tokentrace.parse.ParseSettings;
+import java.util.function.BiFunction;
+
+/**
+ * What every {@link FollowedFile} of a {@link Follower} shares: the settings, the parser factory
+ * and the sink that takes released output (the open Kafka transaction).
+ */
+record FollowContext(
+    FollowSettings settings,
+    BiFunction<Engine, ParseSettings, LineParser> parsers,
+    EventSink downstream) {
+  FollowContext {
+    requireNonNull(settings, "settings is null");
+    requireNonNull(parsers, "parsers is null");
+    requireNonNull(downstream, "downstream is null");
+  }
+
+  long detectTimeoutNanos() {
+    return settings.timing().detect().toNanos();
+  }
+}
