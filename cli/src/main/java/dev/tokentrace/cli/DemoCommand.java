@@ -43,7 +43,9 @@ import picocli.CommandLine.Spec;
       "Run the whole pipeline on the checked-in samples: server logs of vLLM, SGLang and"
           + " TensorRT-LLM -> embedded Kafka broker -> DuckDB, client timings loaded, latency"
           + " attributed, report printed and written as HTML (its path printed last). The DuckDB"
-          + " file is left for your own SQL."
+          + " file is left for your own SQL.",
+      "Unless --match is given, requests are matched by ID and, where no ID can match (the"
+          + " TensorRT-LLM samples), by time and tokens (--match heuristic)."
     })
 final class DemoCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -66,6 +68,11 @@ final class DemoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    if (!spec.commandLine().getParseResult().hasMatchedOption("--match")) {
+      // the TensorRT-LLM samples carry no client IDs (its perf metrics count requests itself),
+      // so the demo pairs them by time; ID-joined engines are unaffected by this mode
+      rules.match = "heuristic";
+    }
     long started = System.nanoTime();
     PrintWriter err = spec.commandLine().getErr();
     List<SampleScenarios.Scenario> scenarios = SampleScenarios.find(samples);
