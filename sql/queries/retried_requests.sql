@@ -8,10 +8,11 @@
 -- has a record of it: a retry the client may not have recorded. multi_record: more than one
 -- request_timing row of one source_kind with at most one arrival (n > 1 children, two instances,
 -- the same file ingested twice). A key can be of several kinds; the first in this order is shown.
--- Keys seen twice on a side are 'duplicate' in request_attribution and never attributed
--- (attributed_rows 0): listed, never double-counted. An aborted key with a single arrival and a single
--- record (the aborted attempt left no record, the retry did) is still attributed, once; it is listed
--- for review. Client rows with local IDs (never seen by the server) are left out.
+-- Never double-counted: a key the client sent twice is 'duplicate' in request_attribution and not
+-- attributed (attributed_rows 0); a server retry is attributed once when its final attempt can be
+-- told apart (sql/attribution/per_request.sql, retries; attributed_rows 1), else it is 'duplicate'
+-- too. An aborted key with a single arrival and a single record (the aborted attempt left no record,
+-- the retry did) is attributed, once; it is listed for review. Client rows with local IDs (never seen by the server) are left out.
 WITH client AS (
     SELECT request_key, count(*) AS client_rows, min(start_ts) AS client_first_start_ts,
            max(start_ts) AS client_last_start_ts
@@ -28,7 +29,10 @@ timings AS (
     SELECT request_key, count(*) AS server_timing_rows, max(kind_rows) AS kind_rows,
            string_agg(DISTINCT instance, ',') AS instances
     FROM (SELECT request_key, instance,
-                 count(*) OVER (PARTITION BY request_key, source_kind) AS kind_rows
+                 -- TensorRT-LLM's own request IDs repeat on every instance (formats/trtllm.md 3.3)
+                 count(*) OVER (PARTITION BY request_key, source_kind,
+                                CASE WHEN source_kind IN ('perf_metrics', 'perf_time_events')
+                                     THEN instance END) AS kind_rows
           FROM request_timing)
     GROUP BY request_key
 ),

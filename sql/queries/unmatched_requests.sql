@@ -5,10 +5,13 @@
 --
 -- client_only: the server never logged the key (failed or retried requests, wrong ID mapping).
 -- server_only: a server key no client row has (other tenants, health checks), one row per key from
--- request_timing or request_arrived. arrival_only: known only from text-log arrivals, no durations.
--- duplicate: a key with several client rows, server records or server arrivals; never attributed
--- (queries/retried_requests says which). Rows paired by --match heuristic count as paired; server
--- keys they took are not server_only.
+-- request_timing or request_arrived, per instance (an engine's own IDs, such as TensorRT-LLM's
+-- perf_metrics counters, repeat on every instance). arrival_only: known only from text-log arrivals,
+-- no durations. duplicate: a key the client sent more than once, or whose server records or arrivals
+-- cannot be told apart as one final attempt (sql/attribution/per_request.sql, retries); never
+-- attributed. A server retry whose final attempt is told apart is attributed once and is not listed
+-- here (queries/retried_requests lists every retry). Rows paired by --match heuristic count as
+-- paired; the (instance, key) they took is not server_only.
 -- status: the client's status (NULL for server_only). reason: client_only 'client error: <status>'
 -- (failed or timed out before the server logged it), 'id never sent' (a local ID: pair it with
 -- --match heuristic) or 'no server record'; server_only 'no client row'; arrival_only 'text-log
@@ -42,12 +45,15 @@ server_records AS (
 server_side AS (
     SELECT 'server_only' AS kind, request_key, request_id, CAST(NULL AS VARCHAR) AS run_id, engine,
            instance, source_path, source_line, 0 AS client_rows,
-           count(*) OVER (PARTITION BY request_key) AS server_rows, CAST(NULL AS VARCHAR) AS status,
-           'no client row' AS reason
+           count(*) OVER (PARTITION BY instance, request_key) AS server_rows,
+           CAST(NULL AS VARCHAR) AS status, 'no client row' AS reason
     FROM server_records r
     WHERE NOT EXISTS (SELECT 1 FROM client_timing c WHERE c.request_key = r.request_key)
-      AND NOT EXISTS (SELECT 1 FROM request_matches m WHERE m.server_request_key = r.request_key)
-    QUALIFY row_number() OVER (PARTITION BY request_key ORDER BY source_path, source_line) = 1
+      AND NOT EXISTS (SELECT 1 FROM request_matches m
+                      WHERE m.server_request_key = r.request_key
+                        AND coalesce(m.server_instance, r.instance) = r.instance)
+    QUALIFY row_number() OVER (PARTITION BY instance, request_key
+                               ORDER BY source_path, source_line) = 1
 )
 SELECT kind, request_key, request_id, run_id, engine, instance, source_path, source_line,
        client_rows, server_rows, status, reason

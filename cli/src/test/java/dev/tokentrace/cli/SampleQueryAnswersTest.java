@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -34,6 +35,7 @@ final class SampleQueryAnswersTest {
   private SampleScenarios.Scenario retries;
   private SampleScenarios.Scenario preemption;
   private List<String> dropped;
+  private @Nullable String clientRetry;
 
   @BeforeAll
   void load(@TempDir Path dir) throws Exception {
@@ -53,6 +55,11 @@ final class SampleQueryAnswersTest {
         dropped.add(id);
       } else {
         kept.add(line);
+        if (clientRetry == null && !retried().contains(id)) {
+          // The client retried this one with the same ID: two client rows, one server record.
+          clientRetry = id;
+          kept.add(line);
+        }
       }
     }
     kept.add(GHOST + ",2026-02-24T09:00:01.000000Z,30.000,900.000,100,0.000,300,16,ok,false");
@@ -76,20 +83,31 @@ final class SampleQueryAnswersTest {
         .singleElement()
         .satisfies(row -> assertThat(row.get("reason")).isEqualTo("no server record"));
     assertThat(keysOf(rows, "server_only")).containsExactlyInAnyOrderElementsOf(dropped);
-    assertThat(keysOf(rows, "duplicate")).containsExactlyInAnyOrderElementsOf(retried());
+    // Server-side retries whose final attempt is told apart are attributed once (retried_requests
+    // lists them); a key the client itself sent twice stays a duplicate, never attributed.
+    // (one row per client row).
+    assertThat(keysOf(rows, "duplicate")).containsExactly(clientRetry, clientRetry);
     assertThat(rows)
         .filteredOn(row -> row.get("kind").equals("duplicate"))
-        .allSatisfy(
-            row -> assertThat((String) row.get("reason")).contains("retry: server arrivals"));
+        .allSatisfy(row -> assertThat((String) row.get("reason")).isEqualTo("retry: client rows"));
     assertThat(SqlRuns.rows(db, "unmatched_requests", "kind=server_only")).hasSize(2);
   }
 
   @Test
-  void retriedRequestsAreTheAttemptsTheServerSawTwice() {
-    assertThat(
-            SqlRuns.rows(db, "retried_requests", "kind=server_retry").stream()
-                .map(row -> (String) row.get("request_key")))
+  void retriedRequestsAreTheAttemptsTheServerSawTwiceEachAttributedOnce() {
+    List<Map<String, Object>> serverRetries =
+        SqlRuns.rows(db, "retried_requests", "kind=server_retry");
+    assertThat(serverRetries.stream().map(row -> (String) row.get("request_key")))
         .containsExactlyInAnyOrderElementsOf(retried());
+    assertThat(serverRetries)
+        .allSatisfy(row -> assertThat(SqlRuns.number(row, "attributed_rows")).isEqualTo(1));
+    assertThat(SqlRuns.rows(db, "retried_requests", "kind=client_retry"))
+        .singleElement()
+        .satisfies(
+            row -> {
+              assertThat(row.get("request_key")).isEqualTo(clientRetry);
+              assertThat(SqlRuns.number(row, "attributed_rows")).isZero();
+            });
   }
 
   @Test

@@ -51,7 +51,9 @@ final class SimulatedQueryAnswersTest {
                 root,
                 "sweep",
                 11,
-                "--scenario concurrency-sweep --requests 12 --iteration-log true"),
+                "--scenario concurrency-sweep --requests 12 --max-batch "
+                    + MAX_BATCH
+                    + " --iteration-log true"),
             ScenarioDatabase.simulate(root, "baseline", 12, "--scenario baseline --requests 12"),
             ScenarioDatabase.simulate(
                 root,
