@@ -5,16 +5,19 @@ import org.jspecify.annotations.Nullable;
 /**
  * One clock offset estimate: a row of {@code sql/queries/clock_offsets.sql} (definitions in {@code
  * sql/attribution/clock_offsets.sql}). {@code offsetMs} is server minus client: add it to a client
- * time to put it on the server's clock. The table's method columns (id_pairs or time_series,
- * schema/005_attribution) are not components yet: the listing query does not select them, and a
- * component without a column fails the mapping at run time (jspecify's {@code @Nullable} is not on
- * the runtime class path, so Jdbi cannot see it).
+ * time to put it on the server's clock. {@code method} is id_pairs (requests paired by ID) or
+ * time_series (a steady server clock lined up with the client's sends; {@code fitMs}, {@code
+ * runnerUpFitMs}, {@code clientRequests} and {@code serverRequests} describe that fit and are null
+ * for id_pairs). Nullable columns are boxed: Jdbi maps SQL NULL to them (jspecify's {@code
+ * Nullable} is not on the runtime class path).
  */
 public record ClockOffset(
     String runId,
     String instance,
     @Nullable String engine,
+    String method,
     String clientClock,
+    @Nullable String serverClock,
     String serverSource,
     int pairs,
     int usedPairs,
@@ -24,5 +27,15 @@ public record ClockOffset(
     double minMs,
     double maxMs,
     @Nullable Integer zoneShiftMinutes,
+    @Nullable Integer clientRequests,
+    @Nullable Integer serverRequests,
+    @Nullable Double fitMs,
+    @Nullable Double runnerUpFitMs,
     @Nullable String flag,
-    @Nullable String hint) {}
+    @Nullable String hint) {
+
+  /** Whether the offset comes from lining up time series (no ID pairs). */
+  public boolean timeSeries() {
+    return "time_series".equals(method);
+  }
+}

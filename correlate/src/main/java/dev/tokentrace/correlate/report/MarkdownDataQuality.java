@@ -136,26 +136,37 @@ final class MarkdownDataQuality {
       notes.add(
           format(
               "Retries: %s arrived at the server more than once (a client retrying with the same"
-                  + " ID); listed as duplicates, never attributed: `tokentrace sql"
-                  + " retried_requests`.",
-              Prose.count(q.serverRetriedKeys(), "request key")));
+                  + " ID); %s attributed once, from the final attempt's record, the others listed"
+                  + " as duplicates and not attributed: `tokentrace sql retried_requests`.",
+              Prose.count(q.serverRetriedKeys(), "request key"),
+              Prose.count(q.retriedAttributedRows(), "client request")));
     }
   }
 
   /** One note per clock offset estimate; a flagged one says what to do. */
   private static void clocks(ReportData data, List<String> notes) {
     for (ClockOffset clock : data.clocks()) {
+      String basis =
+          clock.timeSeries()
+              ? format(
+                  "lined up by time series (%s client and %s server requests, fit %.1f ms%s)",
+                  clock.clientRequests(),
+                  clock.serverRequests(),
+                  clock.fitMs(),
+                  clock.runnerUpFitMs() == null
+                      ? ""
+                      : format(", next best %.1f ms", clock.runnerUpFitMs()))
+              : format("%d of %d ID-paired requests", clock.usedPairs(), clock.pairs());
       notes.add(
           format(
               "Clock, run %s on %s (%s client clock): server minus client %+.1f ms, spread %.1f ms,"
-                  + " %d of %d ID-paired requests%s.",
+                  + " %s%s.",
               MarkdownText.code(clock.runId()),
               MarkdownText.code(clock.instance()),
               clock.clientClock(),
               clock.offsetMs(),
               clock.spreadMs(),
-              clock.usedPairs(),
-              clock.pairs(),
+              basis,
               clock.flag() == null ? "" : format(" [%s]: %s", clock.flag(), clock.hint())));
     }
   }

@@ -86,6 +86,14 @@ final class SteadyClockMatchTest {
     assertThat(attributor.clockOffsets())
         .extracting(ClockOffset::runId, ClockOffset::instance, ClockOffset::flag)
         .containsExactly(tuple("a", "trt-0", null), tuple("b", "trt-1", null));
+    assertThat(attributor.clockOffsets())
+        .allSatisfy(
+            clock -> {
+              assertThat(clock.timeSeries()).isTrue();
+              assertThat(clock.serverClock()).isEqualTo("steady");
+              assertThat(clock.fitMs()).isNotNull();
+              assertThat(clock.serverRequests()).isEqualTo(REQUESTS);
+            });
     List<Map<String, Object>> clocks =
         TestQueries.rows(
             database,

@@ -273,12 +273,14 @@ final class MarkdownReportWriterTest {
     DataQuality quality =
         new DataQuality(
             10, 10, 0, 0, 4, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 6, 5, 0, 0, 0, 0, 0.9, 3, 1, 1, 2, 1, 1,
-            1);
+            1, 1, 0);
     ClockOffset clock =
         new ClockOffset(
             "bench",
             "gpu-0",
             "vllm",
+            "id_pairs",
+            "wall",
             "wall",
             "request_timing",
             9,
@@ -289,6 +291,10 @@ final class MarkdownReportWriterTest {
             10_800_039.0,
             10_800_044.0,
             180,
+            null,
+            null,
+            null,
+            null,
             "zone",
             "the clocks differ by 180 min: a log time zone (or date) set wrong");
     ReportData data =
@@ -314,7 +320,10 @@ final class MarkdownReportWriterTest {
                 + " LLMPerf, GuideLLM without response_id, vLLM bench without"
                 + " --request-id-prefix); `tokentrace correlate --match heuristic` pairs them by"
                 + " time and tokens.")
-        .contains("Retries: 2 request keys arrived at the server more than once")
+        .contains(
+            "Retries: 2 request keys arrived at the server more than once (a client retrying with"
+                + " the same ID); 1 client request attributed once, from the final attempt's"
+                + " record, the others listed as duplicates and not attributed")
         .contains(
             "Clock, run `bench` on `gpu-0` (wall client clock): server minus client +10800041.0 ms,"
                 + " spread 1.5 ms, 8 of 9 ID-paired requests [zone]: the clocks differ by 180 min:"
