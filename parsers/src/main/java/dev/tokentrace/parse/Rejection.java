@@ -12,7 +12,10 @@ import org.jspecify.annotations.Nullable;
  */
 public record Rejection(
     SourcePosition position, @Nullable Engine engine, String reason, String excerpt) {
-  /** Excerpts never exceed this many characters (the whole line goes to the rejects topic). */
+  /**
+   * Excerpts never exceed this many characters (the whole line goes to the rejects topic, unless it
+   * carries user text: then the redacted excerpt does).
+   */
   public static final int MAX_EXCERPT = 512;
 
   public Rejection {
@@ -31,9 +34,13 @@ public record Rejection(
     return new Rejection(position, engine, reason, line);
   }
 
-  /** The line shortened to {@value #MAX_EXCERPT} characters, without a trailing {@code \r}. */
+  /**
+   * The line shortened to {@value #MAX_EXCERPT} characters, without a trailing {@code \r}, with any
+   * prompt or response text removed ({@link UserText}).
+   */
   public static String excerptOf(String line) {
-    String text = line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
+    String text =
+        UserText.redact(line.endsWith("\r") ? line.substring(0, line.length() - 1) : line);
     return text.length() <= MAX_EXCERPT ? text : text.substring(0, MAX_EXCERPT - 1) + "…";
   }
 

@@ -9,6 +9,7 @@ import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseSink;
 import dev.tokentrace.parse.Rejection;
+import dev.tokentrace.parse.UserText;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -66,7 +67,8 @@ public final class SourceParser implements LineSplitter.Receiver {
     lines++;
     SourcePosition position = new SourcePosition(path, number, offset);
     outcomes.rejected++;
-    sink.rejected(Rejection.of(position, engine, reason, excerptOf(raw)), raw);
+    Rejection rejection = Rejection.of(position, engine, reason, excerptOf(raw));
+    sink.rejected(rejection, withoutUserText(raw, rejection));
   }
 
   /** End of the source: lets the parser emit what it still groups. */
@@ -89,12 +91,24 @@ public final class SourceParser implements LineSplitter.Receiver {
   private byte[] rawOf(Rejection rejection) {
     String line = currentLine;
     if (line != null && rejection.position().equals(currentPosition)) {
+      if (UserText.redact(line) != line) {
+        return rejection.excerpt().getBytes(UTF_8);
+      }
       byte[] bytes = line.getBytes(UTF_8);
       return bytes.length <= LineSplitter.MAX_RAW_BYTES
           ? bytes
           : Arrays.copyOf(bytes, LineSplitter.MAX_RAW_BYTES);
     }
     return rejection.excerpt().getBytes(UTF_8);
+  }
+
+  /**
+   * The rejects topic carries the raw line, unless it holds prompt or response text: then only the
+   * redacted excerpt (user data never leaves the host in a reject).
+   */
+  private static byte[] withoutUserText(byte[] raw, Rejection rejection) {
+    String text = new String(raw, UTF_8);
+    return UserText.redact(text) == text ? raw : rejection.excerpt().getBytes(UTF_8);
   }
 
   private final class Outcomes implements ParseSink {

@@ -9,6 +9,7 @@ import dev.tokentrace.ingest.TinyParser;
 import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseSink;
 import dev.tokentrace.parse.Rejection;
+import dev.tokentrace.parse.UserText;
 import org.junit.jupiter.api.Test;
 
 final class SourceParserTest {
@@ -70,5 +71,23 @@ final class SourceParserTest {
     grouped.line("second", 2, 6);
 
     assertThat(sink.raws.get(0)).isEqualTo("held text".getBytes(UTF_8));
+  }
+
+  @Test
+  void neverPassesPromptTextOfARejectedRequestLineToTheRejectsTopic() {
+    String line = "[2026-03-02 09:00:00] Receive: obj=GenerateReqInput(rid='r1', text='my secret";
+
+    source.line(line, 3, 40);
+    source.invalid(4, 90, "invalid utf-8 at byte 70", (line + "\u00ff").getBytes(UTF_8));
+
+    assertThat(sink.rejections)
+        .extracting(Rejection::excerpt)
+        .allSatisfy(excerpt -> assertThat(excerpt).doesNotContain("secret"));
+    assertThat(sink.raws)
+        .allSatisfy(
+            raw ->
+                assertThat(new String(raw, UTF_8))
+                    .doesNotContain("secret")
+                    .endsWith("text=" + UserText.REMOVED));
   }
 }
