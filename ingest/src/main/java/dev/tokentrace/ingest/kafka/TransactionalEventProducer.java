@@ -16,6 +16,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -104,6 +105,11 @@ public final class TransactionalEventProducer implements EventSink, AutoCloseabl
    * checkpoint that moved past ignored lines alone is committed too.
    */
   public void commit(String shipperId, byte[] checkpoint) {
+    Exception failed = failure;
+    if (failed != null) {
+      throw new KafkaException(
+          "a record of the transaction failed: " + failed.getMessage(), failed);
+    }
     send(new ProducerRecord<>(topics.checkpoints(), shipperId, checkpoint));
     retrying("commit a transaction of " + pending + " records", producer::commitTransaction);
     ended();
@@ -155,6 +161,13 @@ public final class TransactionalEventProducer implements EventSink, AutoCloseabl
   }
 
   private void send(ProducerRecord<String, byte[]> record) {
+    if (failure != null) {
+      // The transaction is lost already: its commit fails and the shipper rewinds to the
+      // checkpoint, so the records after a failure need not be sent. Sending them would cost the
+      // most when the broker is gone: each send waits max.block.ms for metadata before failing,
+      // which held the shipper for minutes, silently, before it reached the commit that says so.
+      return;
+    }
     boolean first = !inTransaction;
     if (first) {
       producer.beginTransaction();
