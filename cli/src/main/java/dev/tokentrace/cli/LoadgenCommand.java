@@ -57,8 +57,8 @@ final class LoadgenCommand implements Callable<Integer> {
   @Option(
       names = "--api",
       paramLabel = "API",
-      defaultValue = "completions",
-      description = "completions (/v1/completions) or chat (/v1/chat/completions).")
+      defaultValue = "chat",
+      description = "chat (/v1/chat/completions) or completions (/v1/completions).")
   String api;
 
   @Option(
