@@ -10,10 +10,12 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -186,33 +188,53 @@ final class LoadgenCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
+  /** The settings, or every problem with the options at once (exit 2). */
   private LoadSettings settings() {
+    List<String> problems = new ArrayList<>();
+    Endpoint endpoint = parsed(problems, () -> Endpoint.of(api), Endpoint.CHAT);
+    Arrivals.Kind kind = parsed(problems, () -> Arrivals.Kind.of(arrival), Arrivals.Kind.POISSON);
+    boolean sglang = parsed(problems, this::sglang, false);
+    String prefix =
+        idPrefix != null
+            ? idPrefix
+            : "tt-" + HexFormat.of().toHexDigits(new SplittableRandom().nextInt()) + "-";
+    long measured = requests != null ? requests : duration == null ? 100 : Long.MAX_VALUE;
     try {
-      String prefix =
-          idPrefix != null
-              ? idPrefix
-              : "tt-" + HexFormat.of().toHexDigits(new SplittableRandom().nextInt()) + "-";
-      long measured = requests != null ? requests : duration == null ? 100 : Long.MAX_VALUE;
-      return new LoadSettings(
-          url,
-          Endpoint.of(api),
-          model,
-          promptTokens,
-          maxTokens,
-          concurrency != null ? concurrency : rate == null ? 1 : 0,
-          rate,
-          arrivalKind(),
-          measured,
-          duration,
-          warmup,
-          prefix,
-          sglang(),
-          timeout,
-          seed,
-          out,
-          itlOut);
+      LoadSettings settings =
+          new LoadSettings(
+              url,
+              endpoint,
+              model,
+              promptTokens,
+              maxTokens,
+              concurrency != null ? concurrency : rate == null ? 1 : 0,
+              rate,
+              kind,
+              measured,
+              duration,
+              warmup,
+              prefix,
+              sglang,
+              timeout,
+              seed,
+              out,
+              itlOut);
+      if (problems.isEmpty()) {
+        return settings;
+      }
     } catch (IllegalArgumentException e) {
-      throw new UsageException(List.of(e.getMessage().split("\n")));
+      problems.addAll(List.of(e.getMessage().split("\n")));
+    }
+    throw new UsageException(problems);
+  }
+
+  /** The value, or {@code fallback} after adding the value's problems to {@code problems}. */
+  private static <T> T parsed(List<String> problems, Supplier<T> value, T fallback) {
+    try {
+      return value.get();
+    } catch (IllegalArgumentException e) {
+      problems.addAll(List.of(e.getMessage().split("\n")));
+      return fallback;
     }
   }
 
@@ -222,9 +244,5 @@ final class LoadgenCommand implements Callable<Integer> {
           "--engine '" + engine + "' is not one of vllm, sglang, trtllm");
     }
     return engine.equals("sglang");
-  }
-
-  private Arrivals.Kind arrivalKind() {
-    return Arrivals.Kind.of(arrival);
   }
 }
