@@ -331,6 +331,9 @@ final class LiveEndToEndIT {
         min(network),
         median(network),
         max(network),
+        min(decodeSeen),
+        median(decodeSeen),
+        max(decodeSeen),
         median(measured.stream().map(row -> truth.get(row.key()).queueMs()).toList()));
     assertThat(matched).as("joined by ID").isEqualTo(measured.size());
     assertThat(max(errors)).as("attribution error, ms").isLessThanOrEqualTo(ROUNDING_MS);
