@@ -43,7 +43,15 @@ import picocli.CommandLine.Spec;
           + " server's outputs in a chosen engine format, the client timing file and the ground"
           + " truth (truth.csv) of every request's client queue, network, queue, prefill and decode"
           + " time.",
-      "Same parameters and seed give byte-identical files."
+      "Same parameters and seed give byte-identical files.",
+      "With --serve PORT: run the simulated server live instead, an OpenAI-compatible endpoint"
+          + " (--api's path) on loopback that streams SSE in real time as the simulated engine"
+          + " queues, prefills and decodes, while the engine's logs (and vLLM's otlp.jsonl) and"
+          + " server_truth.csv (each request's true queue, prefill and decode time) grow in --out,"
+          + " appended and flushed per line. Requests are named by X-Request-Id (else SGLang's"
+          + " body rid); the prompt counts one token per word; max_tokens tokens are generated."
+          + " Workload, network and client parameters do not apply; it runs until SIGTERM or"
+          + " Ctrl-C."
     })
 public final class SimulateCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
@@ -62,6 +70,19 @@ public final class SimulateCommand implements Callable<Integer> {
           "Directory to write into; created if missing, files of the same names replaced.")
   private Path out;
 
+  @Option(
+      names = "--serve",
+      paramLabel = "PORT",
+      description = "Serve live on this port (0: any free port, printed at start) instead.")
+  private @Nullable Integer serve;
+
+  @Option(
+      names = "--bind",
+      paramLabel = "ADDRESS",
+      defaultValue = "127.0.0.1",
+      description = "With --serve: the address to listen on.")
+  private String bind = "127.0.0.1";
+
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
@@ -73,6 +94,9 @@ public final class SimulateCommand implements Callable<Integer> {
         err.println("simulate: " + problem);
       }
       return 2;
+    }
+    if (serve != null) {
+      return new LiveServe(spec.commandLine(), out).run(settings, bind, serve);
     }
     long startNanos = System.nanoTime();
     try {

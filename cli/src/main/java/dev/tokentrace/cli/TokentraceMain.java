@@ -38,6 +38,7 @@ import picocli.CommandLine.Command;
       ReportCommand.class,
       SqlCommand.class,
       SimulateCommand.class,
+      LoadgenCommand.class,
       BrokerCommand.class,
       CommandLine.HelpCommand.class
     })

@@ -4,6 +4,8 @@
  * chunked prefill, KV capacity with preemption, warm-up, timeouts and retries. It does no I/O;
  * writers in {@code dev.tokentrace.samples.sim.output} observe it through {@link
  * dev.tokentrace.samples.sim.SimObserver}. Same settings and seed give the same event sequence.
+ * {@link dev.tokentrace.samples.sim.LiveEngine} drives the same scheduler in real time instead, for
+ * the live server; it is neither deterministic nor free of threads, and still does no I/O.
  */
 @NullMarked
 package dev.tokentrace.samples.sim;

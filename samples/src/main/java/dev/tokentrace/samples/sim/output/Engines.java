@@ -16,15 +16,26 @@ final class Engines {
       Path dir,
       List<SimObserver> observers,
       List<Closeable> files) {
+    open(simulation, output, dir, observers, files, false);
+  }
+
+  /** As above; {@code live} files are appended to and flushed line by line (a live server). */
+  static void open(
+      SimulationSettings simulation,
+      OutputSettings output,
+      Path dir,
+      List<SimObserver> observers,
+      List<Closeable> files,
+      boolean live) {
     switch (output.format().engine()) {
       case VLLM:
-        openVllm(simulation, output, dir, observers, files);
+        openVllm(simulation, output, dir, observers, files, live);
         break;
       case SGLANG:
-        openSglang(simulation, output, dir, observers, files);
+        openSglang(simulation, output, dir, observers, files, live);
         break;
       case TRTLLM:
-        openTrtLlm(simulation, output, dir, observers, files);
+        openTrtLlm(simulation, output, dir, observers, files, live);
         break;
       default:
         throw new IllegalStateException("unhandled engine: " + output.format().engine());
@@ -36,21 +47,21 @@ final class Engines {
       OutputSettings output,
       Path dir,
       List<SimObserver> observers,
-      List<Closeable> files) {
+      List<Closeable> files,
+      boolean live) {
     int maxBatch = simulation.server().maxBatch();
     TrtLlmLogWriter log =
-        new TrtLlmLogWriter(TextFile.create(dir.resolve("server.log")), output, maxBatch);
+        new TrtLlmLogWriter(file(live, dir.resolve("server.log")), output, maxBatch);
     files.add(log);
     log.startup(startup(simulation), Pids.api(simulation.seed()));
     observers.add(log);
     TrtLlmStatsWriter stats =
-        new TrtLlmStatsWriter(
-            TextFile.create(dir.resolve("iteration_stats.jsonl")), output, maxBatch);
+        new TrtLlmStatsWriter(file(live, dir.resolve("iteration_stats.jsonl")), output, maxBatch);
     files.add(stats);
     observers.add(stats);
     TrtLlmPerfMetricsWriter perf =
         new TrtLlmPerfMetricsWriter(
-            TextFile.create(dir.resolve("perf_metrics.jsonl")),
+            file(live, dir.resolve("perf_metrics.jsonl")),
             simulation.seed(),
             simulation.server().blockSize());
     files.add(perf);
@@ -62,8 +73,9 @@ final class Engines {
       OutputSettings output,
       Path dir,
       List<SimObserver> observers,
-      List<Closeable> files) {
-    SglangLogWriter log = new SglangLogWriter(TextFile.create(dir.resolve("server.log")), output);
+      List<Closeable> files,
+      boolean live) {
+    SglangLogWriter log = new SglangLogWriter(file(live, dir.resolve("server.log")), output);
     files.add(log);
     log.startup(startup(simulation));
     observers.add(log);
@@ -79,18 +91,23 @@ final class Engines {
       OutputSettings output,
       Path dir,
       List<SimObserver> observers,
-      List<Closeable> files) {
+      List<Closeable> files,
+      boolean live) {
     VllmLogWriter log =
-        new VllmLogWriter(TextFile.create(dir.resolve("server.log")), output, simulation);
+        new VllmLogWriter(file(live, dir.resolve("server.log")), output, simulation);
     files.add(log);
     log.startup(startup(simulation));
     observers.add(log);
     if (output.otlp()) {
       OtlpWriter otlp =
-          new OtlpWriter(TextFile.create(dir.resolve("otlp.jsonl")), output, simulation.seed());
+          new OtlpWriter(file(live, dir.resolve("otlp.jsonl")), output, simulation.seed());
       files.add(otlp);
       observers.add(otlp);
     }
+  }
+
+  private static TextFile file(boolean live, Path path) {
+    return live ? TextFile.live(path) : TextFile.create(path);
   }
 
   static ServerStartup startup(SimulationSettings simulation) {

@@ -9,6 +9,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 /**
  * One output file written line by line through a reused {@link StringBuilder}: {@link #begin()}
@@ -18,13 +19,27 @@ final class TextFile implements Closeable {
   private final Path path;
   private final Writer writer;
   private final StringBuilder line = new StringBuilder(1024);
+  private final boolean live;
 
-  private TextFile(Path path, Writer writer) {
+  private TextFile(Path path, Writer writer, boolean live) {
     this.path = path;
     this.writer = writer;
+    this.live = live;
   }
 
   static TextFile create(Path path) {
+    return open(path, false);
+  }
+
+  /**
+   * A file a live server appends to: opened for append and flushed after every write, so a tailer
+   * sees each line whole as soon as it is written, as with a real server's log.
+   */
+  static TextFile live(Path path) {
+    return open(path, true);
+  }
+
+  private static TextFile open(Path path, boolean live) {
     try {
       Path parent = path.toAbsolutePath().getParent();
       if (parent != null) {
@@ -32,8 +47,14 @@ final class TextFile implements Closeable {
       }
       Writer writer =
           new BufferedWriter(
-              new OutputStreamWriter(Files.newOutputStream(path), StandardCharsets.UTF_8), 1 << 16);
-      return new TextFile(path, writer);
+              new OutputStreamWriter(
+                  live
+                      ? Files.newOutputStream(
+                          path, StandardOpenOption.CREATE, StandardOpenOption.APPEND)
+                      : Files.newOutputStream(path),
+                  StandardCharsets.UTF_8),
+              1 << 16);
+      return new TextFile(path, writer, live);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create " + path, e);
     }
@@ -59,6 +80,9 @@ final class TextFile implements Closeable {
   void write(CharSequence text) {
     try {
       writer.append(text);
+      if (live) {
+        writer.flush();
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + path, e);
     }

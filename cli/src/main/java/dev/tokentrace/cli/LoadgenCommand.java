@@ -1,0 +1,248 @@
+package dev.tokentrace.cli;
+
+import dev.tokentrace.cli.loadgen.Arrivals;
+import dev.tokentrace.cli.loadgen.Endpoint;
+import dev.tokentrace.cli.loadgen.LoadRunner;
+import dev.tokentrace.cli.loadgen.LoadSettings;
+import dev.tokentrace.cli.loadgen.LoadSummary;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code tokentrace loadgen}: options → {@link LoadSettings} → {@link LoadRunner}. */
+@Command(
+    name = "loadgen",
+    mixinStandardHelpOptions = true,
+    showDefaultValues = true,
+    sortOptions = false,
+    description = {
+      "Send OpenAI-compatible streaming requests (stream: true) to an inference server and write"
+          + " each request's client timing to our client CSV (the file 'clients --format csv'"
+          + " loads): start, TTFT, end-to-end time, output tokens, client queue, status, warm-up.",
+      "Every request is named PREFIX + index, sent as the X-Request-Id header (vLLM turns it into"
+          + " cmpl-/chatcmpl-<id>) and, with --engine sglang, as the body's rid, so 'correlate'"
+          + " joins it with the server's events by ID. The prompt is --prompt-tokens words; no"
+          + " prompt or response text is stored.",
+      "Load: --concurrency N workers (closed loop), or --rate R requests/s (constant or Poisson"
+          + " gaps, at most --concurrency in flight when given; the wait for a slot is recorded"
+          + " as client queue). Stops after --requests measured requests or --duration, whichever"
+          + " comes first; --warmup requests go first and are marked. Failed requests are never"
+          + " retried (a retry would load the server twice); they are written with their status.",
+      "TTFT is the first chunk with non-empty text or delta content: SSE comments (heartbeats),"
+          + " empty and role-only chunks, the usage chunk and [DONE] are not tokens. Output tokens"
+          + " are the server's usage count when it sends one, else the content chunks.",
+      ""
+    })
+final class LoadgenCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--url",
+      paramLabel = "URL",
+      defaultValue = "http://127.0.0.1:8000",
+      description = "Server base URL; the endpoint path is added.")
+  URI url;
+
+  @Option(
+      names = "--api",
+      paramLabel = "API",
+      defaultValue = "chat",
+      description = "chat (/v1/chat/completions) or completions (/v1/completions).")
+  String api;
+
+  @Option(
+      names = "--model",
+      paramLabel = "NAME",
+      defaultValue = "default",
+      description = "The body's model field (vLLM checks it against --served-model-name).")
+  String model;
+
+  @Option(
+      names = "--engine",
+      paramLabel = "ENGINE",
+      defaultValue = "vllm",
+      description = "vllm, sglang or trtllm; sglang also sends the ID as the body's rid.")
+  String engine;
+
+  @Option(
+      names = "--concurrency",
+      paramLabel = "N",
+      description =
+          "Workers of a closed loop (default 1); with --rate, most requests in flight"
+              + " (default: no cap).")
+  @Nullable Integer concurrency;
+
+  @Option(
+      names = "--rate",
+      paramLabel = "R",
+      description = "Requests per second instead of a closed loop.")
+  @Nullable Double rate;
+
+  @Option(
+      names = "--arrival",
+      paramLabel = "KIND",
+      defaultValue = "poisson",
+      description = "With --rate: constant or poisson gaps.")
+  String arrival;
+
+  @Option(
+      names = "--requests",
+      paramLabel = "N",
+      description = "Measured requests (warm-up not counted); default 100 without --duration.")
+  @Nullable Long requests;
+
+  @Option(
+      names = "--duration",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description = "Issue measured requests for this long (250ms, 30s, 5m).")
+  @Nullable Duration duration;
+
+  @Option(
+      names = "--warmup",
+      paramLabel = "N",
+      defaultValue = "0",
+      description = "Warm-up requests sent first and marked warmup=true.")
+  int warmup;
+
+  @Option(
+      names = "--prompt-tokens",
+      paramLabel = "N",
+      defaultValue = "128",
+      description = "Prompt length in words (about one token each).")
+  int promptTokens;
+
+  @Option(
+      names = "--max-tokens",
+      paramLabel = "N",
+      defaultValue = "64",
+      description = "max_tokens; ignore_eos is set, so servers that honour it generate exactly N.")
+  int maxTokens;
+
+  @Option(
+      names = "--id-prefix",
+      paramLabel = "PREFIX",
+      description = "Request ID prefix (default: tt-<8 random hex>-).")
+  @Nullable String idPrefix;
+
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      defaultValue = "10m",
+      converter = DurationConverter.class,
+      description = "Per request, until the response headers arrive.")
+  Duration timeout;
+
+  @Option(
+      names = "--seed",
+      paramLabel = "N",
+      defaultValue = "1",
+      description = "Seed of the Poisson arrival gaps.")
+  long seed;
+
+  @Option(
+      names = "--out",
+      required = true,
+      paramLabel = "FILE",
+      description = "Client CSV to write (replaced), rows flushed as requests complete.")
+  Path out;
+
+  @Option(
+      names = "--itl-out",
+      paramLabel = "FILE",
+      description = "Also write each request's inter-token latencies (ms) here.")
+  @Nullable Path itlOut;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    LoadSettings settings = settings();
+    PrintWriter err = spec.commandLine().getErr();
+    LoadSummary summary;
+    try {
+      summary = new LoadRunner(settings).run();
+    } catch (UncheckedIOException e) {
+      err.println("loadgen: " + e.getMessage() + ": " + e.getCause().getMessage());
+      err.flush();
+      return ExitCodes.INFRASTRUCTURE;
+    }
+    if (summary.unreachable()) {
+      err.println("loadgen: cannot connect to " + settings.url() + ": connection refused");
+      err.flush();
+      return ExitCodes.INFRASTRUCTURE;
+    }
+    err.println("loadgen: " + summary.describe() + " -> " + settings.out());
+    err.flush();
+    return ExitCodes.OK;
+  }
+
+  /** The settings, or every problem with the options at once (exit 2). */
+  private LoadSettings settings() {
+    List<String> problems = new ArrayList<>();
+    Endpoint endpoint = parsed(problems, () -> Endpoint.of(api), Endpoint.CHAT);
+    Arrivals.Kind kind = parsed(problems, () -> Arrivals.Kind.of(arrival), Arrivals.Kind.POISSON);
+    boolean sglang = parsed(problems, this::sglang, false);
+    String prefix =
+        idPrefix != null
+            ? idPrefix
+            : "tt-" + HexFormat.of().toHexDigits(new SplittableRandom().nextInt()) + "-";
+    long measured = requests != null ? requests : duration == null ? 100 : Long.MAX_VALUE;
+    try {
+      LoadSettings settings =
+          new LoadSettings(
+              url,
+              endpoint,
+              model,
+              promptTokens,
+              maxTokens,
+              concurrency != null ? concurrency : rate == null ? 1 : 0,
+              rate,
+              kind,
+              measured,
+              duration,
+              warmup,
+              prefix,
+              sglang,
+              timeout,
+              seed,
+              out,
+              itlOut);
+      if (problems.isEmpty()) {
+        return settings;
+      }
+    } catch (IllegalArgumentException e) {
+      problems.addAll(List.of(e.getMessage().split("\n")));
+    }
+    throw new UsageException(problems);
+  }
+
+  /** The value, or {@code fallback} after adding the value's problems to {@code problems}. */
+  private static <T> T parsed(List<String> problems, Supplier<T> value, T fallback) {
+    try {
+      return value.get();
+    } catch (IllegalArgumentException e) {
+      problems.addAll(List.of(e.getMessage().split("\n")));
+      return fallback;
+    }
+  }
+
+  private boolean sglang() {
+    if (!List.of("vllm", "sglang", "trtllm").contains(engine)) {
+      throw new IllegalArgumentException(
+          "--engine '" + engine + "' is not one of vllm, sglang, trtllm");
+    }
+    return engine.equals("sglang");
+  }
+}
