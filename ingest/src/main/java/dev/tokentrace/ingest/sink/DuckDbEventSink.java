@@ -33,12 +33,12 @@ import org.slf4j.LoggerFactory;
  * statement that opens it), then appends the rows of one or more polls with one Appender per table,
  * upserts the offsets reached, closes the Appenders (flushing inside the transaction) and commits
  * (STACK.md B.2). A transaction ends with the first poll that is not full or leaves nothing behind
- * (live tailing: one poll, one commit, as fresh as before), else after {@value
- * #TRANSACTION_RECORDS} records or {@link #TRANSACTION_TIME}: working off a backlog, fewer and
- * larger commits cost less (BENCHMARKS.md, "Ingest end to end"). On startup the consumer is
- * assigned every partition and seeks to the offsets in DuckDB, so no consumer group is involved. A
- * failed batch is rolled back, the consumer re-seeks to the committed offsets, and the failure is
- * thrown; the sink can run again from there.
+ * (live tailing: one poll, one commit, as fresh as before), else after {@value #TRANSACTION_POLLS}
+ * polls or {@link #TRANSACTION_TIME}: working off a backlog, fewer and larger commits cost less
+ * (BENCHMARKS.md, "Ingest end to end"). On startup the consumer is assigned every partition and
+ * seeks to the offsets in DuckDB, so no consumer group is involved. A failed batch is rolled back,
+ * the consumer re-seeks to the committed offsets, and the failure is thrown; the sink can run again
+ * from there.
  *
  * <p>Memory is bounded by one poll ({@code max.poll.records}, {@link
  * KafkaSettings#DEFAULT_MAX_POLL_RECORDS}) and DuckDB's {@code memory_limit}.
@@ -53,14 +53,19 @@ public final class DuckDbEventSink implements AutoCloseable {
   private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(30);
 
   /**
-   * Records after which a transaction is committed while polls keep coming back full. Each commit
-   * costs an offsets upsert, Appender set-up and flush, and DuckDB's commit; per 1 M events one
-   * transaction per 5,000-record poll took 24 s of CPU in the sink, 200,000-record transactions 19
-   * s (BENCHMARKS.md). The rows wait in DuckDB, not on the heap: the heap holds one poll.
+   * Full polls after which a transaction is committed while records are still behind. Each commit
+   * costs two offsets upserts, Appender set-up and flush, and DuckDB's commit (a JFR profile of the
+   * sink put a third of its time there with one transaction per 5,000-record poll); per 1 M events
+   * the sink took 24-25 s of CPU that way and 18-22 s with transactions of 30-50 k records
+   * (BENCHMARKS.md, "Ingest end to end"). Counted in polls, not records, so a sink configured with
+   * small polls still commits in small steps; the rows wait in DuckDB, the heap holds one poll.
    */
-  static final int TRANSACTION_RECORDS = 200_000;
+  static final int TRANSACTION_POLLS = 10;
 
-  /** The longest a transaction stays open while polls keep coming back full. */
+  /**
+   * The longest a transaction stays open while polls keep coming back full: how late rows of a
+   * backlog become visible; live tailing commits every poll.
+   */
   static final Duration TRANSACTION_TIME = Duration.ofSeconds(2);
 
   private final SinkDatabase database;
@@ -80,8 +85,9 @@ public final class DuckDbEventSink implements AutoCloseable {
   private final Map<TopicPartition, Long> pendingOffsets = new HashMap<>();
   private @Nullable Appenders appenders;
   private int pendingRecords;
+  private int pendingPolls;
   private long transactionStarted;
-  private int transactionRecords = TRANSACTION_RECORDS;
+  private int transactionPolls = TRANSACTION_POLLS;
   private BatchHook hook = BatchHook.NONE;
   private long batches;
   private long undecodable;
@@ -202,9 +208,9 @@ public final class DuckDbEventSink implements AutoCloseable {
     this.hook = requireNonNull(hook, "hook is null");
   }
 
-  /** Test hook: records after which a transaction commits (1: one poll per transaction). */
-  void transactionRecords(int records) {
-    this.transactionRecords = records;
+  /** Test hook: full polls after which a transaction commits (1: one per transaction). */
+  void transactionPolls(int polls) {
+    this.transactionPolls = polls;
   }
 
   /** Test access: another connection to the same database, with its own transactions. */
@@ -261,6 +267,7 @@ public final class DuckDbEventSink implements AutoCloseable {
       }
       pendingOffsets.putAll(nextOffsets(records));
       pendingRecords += records.count();
+      pendingPolls++;
     } catch (SQLException | RuntimeException e) {
       throw rollBack(e);
     }
@@ -274,7 +281,7 @@ public final class DuckDbEventSink implements AutoCloseable {
     return appenders != null
         && (polled < maxPollRecords
             || lag <= 0
-            || pendingRecords >= transactionRecords
+            || pendingPolls >= transactionPolls
             || System.nanoTime() - transactionStarted >= TRANSACTION_TIME.toNanos());
   }
 
@@ -333,6 +340,7 @@ public final class DuckDbEventSink implements AutoCloseable {
     pending.clear();
     pendingOffsets.clear();
     pendingRecords = 0;
+    pendingPolls = 0;
   }
 
   private static Map<TopicPartition, Long> nextOffsets(ConsumerRecords<String, byte[]> records) {
