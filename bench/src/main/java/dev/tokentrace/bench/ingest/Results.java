@@ -24,8 +24,8 @@ final class Results {
             runs.size(),
             heap));
     out.append(
-        "| stage | events/s (median) | runs s | vs read_json | target | met? | peak heap used / live MiB | peak RSS MiB |\n");
-    out.append("| --- | ---: | --- | ---: | --- | --- | ---: | ---: |\n");
+        "| stage | events/s (median) | runs s | vs read_json | CPU s | events per CPU-s | target | met? | peak heap used / live MiB | peak RSS MiB |\n");
+    out.append("| --- | ---: | --- | ---: | ---: | ---: | --- | --- | ---: | ---: |\n");
     double baseline = events / median(runs, "read_json").seconds();
     for (Measured first : runs.get(0)) {
       Measured median = median(runs, first.stage());
@@ -33,11 +33,13 @@ final class Results {
       out.append(
           String.format(
               Locale.ROOT,
-              "| %s | %,.0f | %s | %.0f %% | %s | %s | %d / %d | %d |%n",
+              "| %s | %,.0f | %s | %.0f %% | %.1f | %,.0f | %s | %s | %d / %d | %d |%n",
               first.stage(),
               rate,
               seconds(runs, first.stage()),
               100 * rate / baseline,
+              median.cpuSeconds(),
+              events / median.cpuSeconds(),
               target(first.stage()),
               met(first.stage(), rate, baseline, median),
               median.peakHeapMib(),
