@@ -9,12 +9,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -27,12 +29,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Consumes {@code <prefix>.events} and {@code <prefix>.rejects} into a DuckDB file, exactly once:
- * each poll is one transaction that first upserts the partitions' next offsets into {@code
- * kafka_offsets} (the statement that opens the transaction), then appends the rows with one
- * Appender per table, closes the Appenders (flushing inside the transaction) and commits (STACK.md
- * B.2). On startup the consumer is assigned every partition and seeks to the offsets in DuckDB, so
- * no consumer group is involved. A failed batch is rolled back, the consumer re-seeks to the
- * committed offsets, and the failure is thrown; the sink can run again from there.
+ * each transaction first upserts the partitions' next offsets into {@code kafka_offsets} (the
+ * statement that opens it), then appends the rows of one or more polls with one Appender per table,
+ * upserts the offsets reached, closes the Appenders (flushing inside the transaction) and commits
+ * (STACK.md B.2). A transaction ends with the first poll that is not full or leaves nothing behind
+ * (live tailing: one poll, one commit, as fresh as before), else after {@value #TRANSACTION_POLLS}
+ * polls or {@link #TRANSACTION_TIME}: working off a backlog, fewer and larger commits cost less
+ * (BENCHMARKS.md, "Ingest end to end"). On startup the consumer is assigned every partition and
+ * seeks to the offsets in DuckDB, so no consumer group is involved. A failed batch is rolled back,
+ * the consumer re-seeks to the committed offsets, and the failure is thrown; the sink can run again
+ * from there.
  *
  * <p>Memory is bounded by one poll ({@code max.poll.records}, {@link
  * KafkaSettings#DEFAULT_MAX_POLL_RECORDS}) and DuckDB's {@code memory_limit}.
@@ -46,6 +52,22 @@ public final class DuckDbEventSink implements AutoCloseable {
   /** How long describing the topics at startup may take (Kafka's own API timeout is 60 s). */
   private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(30);
 
+  /**
+   * Full polls after which a transaction is committed while records are still behind. Each commit
+   * costs two offsets upserts, Appender set-up and flush, and DuckDB's commit (a JFR profile of the
+   * sink put a third of its time there with one transaction per 5,000-record poll); per 1 M events
+   * the sink took 24-25 s of CPU that way and 18-22 s with transactions of 30-50 k records
+   * (BENCHMARKS.md, "Ingest end to end"). Counted in polls, not records, so a sink configured with
+   * small polls still commits in small steps; the rows wait in DuckDB, the heap holds one poll.
+   */
+  static final int TRANSACTION_POLLS = 10;
+
+  /**
+   * The longest a transaction stays open while polls keep coming back full: how late rows of a
+   * backlog become visible; live tailing commits every poll.
+   */
+  static final Duration TRANSACTION_TIME = Duration.ofSeconds(2);
+
   private final SinkDatabase database;
   private final Consumer<String, byte[]> consumer;
   private final TopicLayout layout;
@@ -58,6 +80,14 @@ public final class DuckDbEventSink implements AutoCloseable {
   private final AtomicLong rowsCommitted = new AtomicLong();
   private volatile long batchesCommitted;
   private volatile long lag = -1;
+  private final int maxPollRecords;
+  private final Map<SinkTable, Long> pending = new EnumMap<>(SinkTable.class);
+  private final Map<TopicPartition, Long> pendingOffsets = new HashMap<>();
+  private @Nullable Appenders appenders;
+  private int pendingRecords;
+  private int pendingPolls;
+  private long transactionStarted;
+  private int transactionPolls = TRANSACTION_POLLS;
   private BatchHook hook = BatchHook.NONE;
   private long batches;
   private long undecodable;
@@ -68,13 +98,15 @@ public final class DuckDbEventSink implements AutoCloseable {
       TopicLayout layout,
       Topics topics,
       SinkSettings settings,
-      Clock clock) {
+      Clock clock,
+      int maxPollRecords) {
     this.database = database;
     this.consumer = consumer;
     this.layout = layout;
     this.settings = settings;
     this.clock = clock;
     this.writer = new RecordWriter(topics);
+    this.maxPollRecords = maxPollRecords;
   }
 
   /**
@@ -93,10 +125,14 @@ public final class DuckDbEventSink implements AutoCloseable {
     SinkDatabase database = SinkDatabase.open(settings);
     Consumer<String, byte[]> consumer = null;
     try {
-      consumer = new KafkaConsumer<>(kafka.consumerProperties());
+      Map<String, Object> properties = kafka.consumerProperties();
+      consumer = new KafkaConsumer<>(properties);
       consumer.assign(layout.partitions());
+      int maxPollRecords =
+          Integer.parseInt(properties.get(ConsumerConfig.MAX_POLL_RECORDS_CONFIG).toString());
       DuckDbEventSink sink =
-          new DuckDbEventSink(database, consumer, layout, kafka.topics(), settings, clock);
+          new DuckDbEventSink(
+              database, consumer, layout, kafka.topics(), settings, clock, maxPollRecords);
       sink.seekToCommitted();
       return sink;
     } catch (SQLException e) {
@@ -172,6 +208,11 @@ public final class DuckDbEventSink implements AutoCloseable {
     this.hook = requireNonNull(hook, "hook is null");
   }
 
+  /** Test hook: full polls after which a transaction commits (1: one per transaction). */
+  void transactionPolls(int polls) {
+    this.transactionPolls = polls;
+  }
+
   /** Test access: another connection to the same database, with its own transactions. */
   DuckDBConnection duplicateConnection() throws SQLException {
     return readerConnection();
@@ -189,15 +230,19 @@ public final class DuckDbEventSink implements AutoCloseable {
           }
           ConsumerRecords<String, byte[]> records = consumer.poll(settings.pollTimeout());
           if (!records.isEmpty()) {
-            writeBatch(records);
+            append(records);
             drain.progressed();
           }
           lag = currentLag();
+          if (transactionEnds(records.count())) {
+            commit();
+          }
         } catch (WakeupException e) {
           // stop() or stopWhenCaughtUp() interrupted a consumer call; the loop re-reads the flags.
           log.debug("duckdb sink: woken up");
         }
       }
+      commit(); // caught up or stopped: what was appended is committed before returning
     } finally {
       stopRequested = false;
       drainRequested = false;
@@ -207,34 +252,81 @@ public final class DuckDbEventSink implements AutoCloseable {
     return summary;
   }
 
-  private void writeBatch(ConsumerRecords<String, byte[]> records) {
-    Map<SinkTable, Long> counts = new EnumMap<>(SinkTable.class);
+  /** Appends one poll's rows, opening a transaction first if none is open. */
+  private void append(ConsumerRecords<String, byte[]> records) {
     try {
-      database.storeOffsets(records, layout); // first statement: opens the tx (STACK.md B.2)
+      if (appenders == null) {
+        // first statement: opens the transaction the Appenders write into (STACK.md B.2)
+        database.storeOffsets(nextOffsets(records), layout);
+        appenders = database.appenders();
+        transactionStarted = System.nanoTime();
+      }
       Instant ingested = clock.instant();
-      try (Appenders appenders = database.appenders()) {
-        for (ConsumerRecord<String, byte[]> record : records) {
-          counts.merge(writer.write(record, appenders, ingested), 1L, Long::sum);
-        }
-      } // closing flushes every Appender into the still open transaction, also on failure
+      for (ConsumerRecord<String, byte[]> record : records) {
+        pending.merge(writer.write(record, appenders, ingested), 1L, Long::sum);
+      }
+      pendingOffsets.putAll(nextOffsets(records));
+      pendingRecords += records.count();
+      pendingPolls++;
+    } catch (SQLException | RuntimeException e) {
+      throw rollBack(e);
+    }
+  }
+
+  /**
+   * Whether the open transaction ends after a poll of {@code polled} records: when the poll was not
+   * full or nothing is left behind (live: commit at once), or the transaction is big or old.
+   */
+  private boolean transactionEnds(int polled) {
+    return appenders != null
+        && (polled < maxPollRecords
+            || lag <= 0
+            || pendingPolls >= transactionPolls
+            || System.nanoTime() - transactionStarted >= TRANSACTION_TIME.toNanos());
+  }
+
+  /** Stores the offsets reached, flushes the Appenders into the transaction and commits it. */
+  private void commit() {
+    Appenders open = appenders;
+    if (open == null) {
+      return;
+    }
+    try {
+      database.storeOffsets(pendingOffsets, layout);
+      appenders = null;
+      open.close(); // flushes every Appender into the still open transaction
       hook.beforeCommit(batches + 1);
       database.commit();
     } catch (SQLException | RuntimeException e) {
-      throw rollBack(records.count(), e);
+      throw rollBack(e);
     }
     batches++;
     batchesCommitted++;
-    rowsCommitted.addAndGet(records.count());
-    counts.forEach((table, rows) -> written.merge(table, rows, Long::sum));
+    rowsCommitted.addAndGet(pendingRecords);
+    pending.forEach((table, rows) -> written.merge(table, rows, Long::sum));
     undecodable += writer.takeUndecodable();
-    log.debug("duckdb sink: batch {} committed, {} records", batches, records.count());
+    log.debug("duckdb sink: batch {} committed, {} records", batches, pendingRecords);
+    clearPending();
     hook.afterCommit(batches);
   }
 
-  private IllegalStateException rollBack(int records, Exception cause) {
+  private IllegalStateException rollBack(Exception cause) {
     IllegalStateException failure =
-        failure(database, "a batch of " + records + " records failed and was rolled back", cause);
+        failure(
+            database,
+            "a batch of " + pendingRecords + " records failed and was rolled back",
+            cause);
     writer.takeUndecodable();
+    Appenders open = appenders;
+    appenders = null;
+    clearPending();
+    try {
+      if (open != null) {
+        open.close(); // before the rollback: closed after it, they would flush in auto-commit
+      }
+    } catch (SQLException | RuntimeException e) {
+      failure.addSuppressed(e);
+    }
     try {
       database.rollback();
       seekToCommitted();
@@ -242,6 +334,22 @@ public final class DuckDbEventSink implements AutoCloseable {
       failure.addSuppressed(e);
     }
     return failure;
+  }
+
+  private void clearPending() {
+    pending.clear();
+    pendingOffsets.clear();
+    pendingRecords = 0;
+    pendingPolls = 0;
+  }
+
+  private static Map<TopicPartition, Long> nextOffsets(ConsumerRecords<String, byte[]> records) {
+    Map<TopicPartition, Long> next = new HashMap<>();
+    for (TopicPartition partition : records.partitions()) {
+      List<ConsumerRecord<String, byte[]>> inPartition = records.records(partition);
+      next.put(partition, inPartition.get(inPartition.size() - 1).offset() + 1);
+    }
+    return next;
   }
 
   /**

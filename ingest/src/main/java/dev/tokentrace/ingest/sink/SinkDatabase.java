@@ -10,13 +10,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 import org.duckdb.DuckDBConnection;
 import org.jspecify.annotations.Nullable;
@@ -89,17 +86,16 @@ final class SinkDatabase implements AutoCloseable {
   }
 
   /**
-   * Upserts the next offset of every partition in {@code records}. Called first in each batch: as
-   * the first statement it opens the transaction that the Appenders then write into (STACK.md B.2).
+   * Upserts the next offset of every partition in {@code nextOffsets}. Called first in each
+   * transaction: as the first statement it opens the transaction that the Appenders then write into
+   * (STACK.md B.2); and again before the commit with the offsets the transaction reached.
    */
-  void storeOffsets(ConsumerRecords<String, byte[]> records, TopicLayout layout)
-      throws SQLException {
-    for (TopicPartition partition : records.partitions()) {
-      List<ConsumerRecord<String, byte[]>> inPartition = records.records(partition);
-      upsertOffset.setString(1, partition.topic());
-      upsertOffset.setInt(2, partition.partition());
-      upsertOffset.setLong(3, inPartition.get(inPartition.size() - 1).offset() + 1);
-      upsertOffset.setString(4, layout.topicIds().get(partition.topic()));
+  void storeOffsets(Map<TopicPartition, Long> nextOffsets, TopicLayout layout) throws SQLException {
+    for (Map.Entry<TopicPartition, Long> partition : nextOffsets.entrySet()) {
+      upsertOffset.setString(1, partition.getKey().topic());
+      upsertOffset.setInt(2, partition.getKey().partition());
+      upsertOffset.setLong(3, partition.getValue());
+      upsertOffset.setString(4, layout.topicIds().get(partition.getKey().topic()));
       upsertOffset.executeUpdate();
     }
   }

@@ -67,6 +67,7 @@ final class SinkRestartIT {
 
     SinkSummary first;
     try (DuckDbEventSink sink = open(kafka)) {
+      sink.transactionPolls(1); // one poll per transaction: many small batches
       sink.hook(stopAfterBatch(sink, 4));
       first = sink.runUntilStopped();
       try (Connection connection = sink.duplicateConnection()) {
@@ -96,6 +97,7 @@ final class SinkRestartIT {
     long committed;
 
     try (DuckDbEventSink sink = open(kafka)) {
+      sink.transactionPolls(1);
       sink.hook(fault);
       assertThatThrownBy(sink::runUntilCaughtUp)
           .isInstanceOf(IllegalStateException.class)
@@ -112,6 +114,32 @@ final class SinkRestartIT {
 
       SinkSummary resumed = sink.runUntilCaughtUp();
       assertThat(resumed.records()).isEqualTo(730 - committed);
+    }
+    assertExactlyOnce(kafka, 730);
+  }
+
+  @Test
+  void failureRollsBackEveryPollOfAMultiPollTransaction() throws Exception {
+    KafkaSettings kafka = KafkaToDuckDbIT.createTopics(broker, "multipoll", SMALL_POLLS);
+    produce(kafka, "logs/multi.log", 700, 30);
+    long committed;
+
+    try (DuckDbEventSink sink = open(kafka)) {
+      sink.transactionPolls(4); // a backlog of full 50-record polls: 4 per transaction
+      sink.hook(new FailOnce(2));
+      assertThatThrownBy(sink::runUntilCaughtUp).hasMessageContaining("failed and was rolled back");
+      try (Connection connection = sink.duplicateConnection()) {
+        Map<TopicPartition, Long> offsets = storedOffsets(connection);
+        List<String> rows = rowKeys(connection);
+        committed = offsets.values().stream().mapToLong(Long::longValue).sum();
+        assertThat(committed).isBetween(1L, 200L); // the first transaction only
+        assertThat(rows).hasSize((int) committed).doesNotHaveDuplicates();
+        assertThat(new HashSet<>(rows)).isEqualTo(recordsBelow(kafka, offsets));
+      }
+
+      SinkSummary resumed = sink.runUntilCaughtUp();
+      assertThat(resumed.records()).isEqualTo(730 - committed);
+      assertThat(resumed.batches()).isLessThan(730 / 50);
     }
     assertExactlyOnce(kafka, 730);
   }
