@@ -1,5 +1,6 @@
 package dev.tokentrace.bench.correlate;
 
+import static java.lang.Double.NaN;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import java.io.IOException;
@@ -18,21 +19,21 @@ import java.util.Locale;
  *
  * <pre>
  * CorrelateBench [--sizes 100000,1000000] [--repeat 3] [--out bench/target/correlate]
- *                [--child-opts "-Xmx512m"]
+ *                [--child-opts "-Xmx512m"] [--steps bare,correlate,report]
  * </pre>
  *
  * A size's database is generated once and kept ({@code DIR/requests-N.duckdb}); delete it to
  * regenerate. Each step's output is in {@code DIR/N-step-run.log}.
  */
 public final class CorrelateBench {
-  private static final List<String> STEPS = List.of("bare", "correlate", "report");
-
   private final Path out;
   private final List<String> childOptions;
+  private final List<String> steps;
 
-  private CorrelateBench(Path out, List<String> childOptions) {
+  private CorrelateBench(Path out, List<String> childOptions, List<String> steps) {
     this.out = out;
     this.childOptions = childOptions;
+    this.steps = steps;
   }
 
   public static void main(String[] args) throws IOException, InterruptedException {
@@ -40,6 +41,7 @@ public final class CorrelateBench {
     int repeat = 3;
     Path out = Path.of("bench/target/correlate");
     List<String> childOptions = List.of("-Xmx512m");
+    List<String> steps = List.of("bare", "correlate", "report");
     for (int i = 0; i + 1 < args.length; i += 2) {
       String value = args[i + 1];
       switch (args[i]) {
@@ -52,6 +54,9 @@ public final class CorrelateBench {
         case "--out":
           out = Path.of(value);
           break;
+        case "--steps":
+          steps = List.of(value.split(","));
+          break;
         case "--child-opts":
           childOptions = List.of(value.strip().split("\\s+"));
           break;
@@ -60,16 +65,16 @@ public final class CorrelateBench {
       }
     }
     Files.createDirectories(out);
-    CorrelateBench bench = new CorrelateBench(out, childOptions);
+    CorrelateBench bench = new CorrelateBench(out, childOptions, steps);
     List<String> rows = new ArrayList<>();
     for (long size : sizes) {
       rows.addAll(bench.size(size, repeat));
     }
     System.out.println();
     System.out.println(
-        "| requests | step | wall s (median) | all runs s | CPU s (median) | vs bare join"
-            + " | peak heap MiB | peak RSS MiB | load 1 min |");
-    System.out.println("| ---: | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |");
+        "| requests | step | wall s (median) | all runs s | CPU s (median) | wall vs bare"
+            + " | CPU vs bare | peak heap MiB | peak RSS MiB | load 1 min |");
+    System.out.println("| ---: | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
     rows.forEach(System.out::println);
   }
 
@@ -79,18 +84,22 @@ public final class CorrelateBench {
     if (!Files.exists(db)) {
       double[] generated =
           run(size + "-generate-1", "generate", db.toString(), Long.toString(size));
-      rows.add(row(size, "generate (setup)", List.of(generated), Double.NaN));
+      rows.add(row(size, "generate (setup)", List.of(generated), new double[] {NaN, NaN}));
     }
     List<List<double[]>> byStep = new ArrayList<>();
-    STEPS.forEach(step -> byStep.add(new ArrayList<>()));
+    steps.forEach(step -> byStep.add(new ArrayList<>()));
     for (int r = 1; r <= repeat; r++) {
-      for (int s = 0; s < STEPS.size(); s++) {
-        byStep.get(s).add(run(size + "-" + STEPS.get(s) + "-" + r, arguments(STEPS.get(s), db)));
+      for (int s = 0; s < steps.size(); s++) {
+        byStep.get(s).add(run(size + "-" + steps.get(s) + "-" + r, arguments(steps.get(s), db)));
       }
     }
-    double bare = median(byStep.get(0), 0);
-    for (int s = 0; s < STEPS.size(); s++) {
-      rows.add(row(size, STEPS.get(s), byStep.get(s), bare));
+    int bareIndex = steps.indexOf("bare");
+    double[] bare =
+        bareIndex < 0
+            ? new double[] {Double.NaN, Double.NaN}
+            : new double[] {median(byStep.get(bareIndex), 0), median(byStep.get(bareIndex), 1)};
+    for (int s = 0; s < steps.size(); s++) {
+      rows.add(row(size, steps.get(s), byStep.get(s), bare));
     }
     return rows;
   }
@@ -142,8 +151,10 @@ public final class CorrelateBench {
     return values;
   }
 
-  private static String row(long size, String step, List<double[]> runs, double bare) {
+  /** A table row; {@code bare} holds the bare join's median wall and CPU seconds, or NaNs. */
+  private static String row(long size, String step, List<double[]> runs, double[] bare) {
     double wall = median(runs, 0);
+    double cpu = median(runs, 1);
     StringBuilder all = new StringBuilder();
     double heap = 0;
     double rss = 0;
@@ -156,13 +167,14 @@ public final class CorrelateBench {
     }
     return String.format(
         Locale.ROOT,
-        "| %,d | %s | %.1f | %s | %.1f | %s | %.0f | %.0f | ≤ %.1f |",
+        "| %,d | %s | %.1f | %s | %.1f | %s | %s | %.0f | %.0f | ≤ %.1f |",
         size,
         step,
         wall,
         all,
-        median(runs, 1),
-        Double.isNaN(bare) ? "-" : String.format(Locale.ROOT, "%.2f×", wall / bare),
+        cpu,
+        Double.isNaN(bare[0]) ? "-" : String.format(Locale.ROOT, "%.2f×", wall / bare[0]),
+        Double.isNaN(bare[1]) ? "-" : String.format(Locale.ROOT, "%.2f×", cpu / bare[1]),
         heap,
         rss,
         load);
