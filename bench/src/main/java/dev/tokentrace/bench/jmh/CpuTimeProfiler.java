@@ -1,7 +1,8 @@
 package dev.tokentrace.bench.jmh;
 
-import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.util.Collection;
 import java.util.List;
 import org.openjdk.jmh.infra.BenchmarkParams;
@@ -13,39 +14,54 @@ import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.ScalarResult;
 
 /**
- * Operations per second of CPU time of the whole benchmark JVM (all threads, GC included), next to
- * JMH's operations per second of wall time. On a shared machine a single-threaded benchmark gets a
- * varying share of a core, so wall-clock throughput mostly measures the neighbours; operations per
- * CPU-second is what "per core" means and does not depend on them (cache sharing aside). Use with
- * {@code -prof dev.tokentrace.bench.jmh.CpuTimeProfiler}.
+ * Operations per second of CPU time of the benchmark's worker threads ({@code *-jmh-worker-*}),
+ * next to JMH's operations per second of wall time. On a shared machine a single-threaded benchmark
+ * gets a varying share of a core, so wall-clock throughput mostly measures the neighbours;
+ * operations per CPU-second of the thread doing the work is what "per core" means and does not
+ * depend on them (cache sharing aside). JIT compiler and GC threads are not counted: the first is
+ * warm-up, the second is reported by {@code -prof gc}. Use with {@code -prof
+ * dev.tokentrace.bench.jmh.CpuTimeProfiler}.
  */
 public final class CpuTimeProfiler implements InternalProfiler {
   /** Label of the secondary result. */
   static final String LABEL = "cpu";
 
-  private final OperatingSystemMXBean os =
-      (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+  private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private long cpuStart;
   private long wallStart;
 
   @Override
   public String getDescription() {
-    return "operations per CPU-second of the benchmark JVM";
+    return "operations per CPU-second of the benchmark's worker threads";
   }
 
   @Override
   public void beforeIteration(BenchmarkParams benchmark, IterationParams iteration) {
     wallStart = System.nanoTime();
-    cpuStart = os.getProcessCpuTime();
+    cpuStart = workerCpuNanos();
   }
 
   @Override
   public Collection<? extends Result> afterIteration(
       BenchmarkParams benchmark, IterationParams iteration, IterationResult result) {
-    long cpu = os.getProcessCpuTime() - cpuStart;
+    long cpu = workerCpuNanos() - cpuStart;
     long wall = System.nanoTime() - wallStart;
+    if (result.getRawPrimaryResults().isEmpty() || cpu <= 0) {
+      return List.of(); // the iteration failed (JMH reports why)
+    }
     double operations = result.getPrimaryResult().getScore() * wall / 1e9;
     return List.of(
         new ScalarResult(LABEL, operations / (cpu / 1e9), "ops/cpu-s", AggregationPolicy.AVG));
+  }
+
+  /** CPU time of the live JMH worker threads (JMH keeps them from one iteration to the next). */
+  private long workerCpuNanos() {
+    long total = 0;
+    for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+      if (info != null && info.getThreadName().contains("jmh-worker")) {
+        total += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
+      }
+    }
+    return total;
   }
 }

@@ -83,9 +83,4 @@ enum LineKind {
         || this == TRTLLM_ITER_LOG
         || this == TRTLLM_STATS_JSON;
   }
-
-  /** Whether this is a whole log: some lines are ignored noise and give no event. */
-  boolean mixed() {
-    return name().endsWith("_MIXED");
-  }
 }

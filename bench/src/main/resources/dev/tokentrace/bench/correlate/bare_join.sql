@@ -22,8 +22,10 @@ long AS (
     INTO NAME metric VALUE value_ms
 )
 SELECT concurrency, metric, count(value_ms) AS requests,
-       quantile_cont(value_ms, 0.50) AS p50_ms, quantile_cont(value_ms, 0.90) AS p90_ms,
-       quantile_cont(value_ms, 0.95) AS p95_ms, quantile_cont(value_ms, 0.99) AS p99_ms,
+       (quantile_cont(value_ms, [0.50, 0.90, 0.95, 0.99]))[1] AS p50_ms,
+       (quantile_cont(value_ms, [0.50, 0.90, 0.95, 0.99]))[2] AS p90_ms,
+       (quantile_cont(value_ms, [0.50, 0.90, 0.95, 0.99]))[3] AS p95_ms,
+       (quantile_cont(value_ms, [0.50, 0.90, 0.95, 0.99]))[4] AS p99_ms,
        avg(value_ms) AS mean_ms
 FROM long
 GROUP BY GROUPING SETS ((metric), (metric, concurrency))
