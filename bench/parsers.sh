@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Parser throughput (BENCHMARKS.md, "Parser throughput (JMH)"): lines/s of one thread per engine
 # and line kind, against splitting the same bytes into lines (the I/O-free limit).
-#   bench/parsers.sh                     # short run: -wi 3 -i 5 -f 1, 1 s iterations
+#   bench/parsers.sh                     # about 7 min: -wi 10 -i 5 -f 1, 1 s iterations (JIT warm-up
+#                                        # takes several seconds of CPU on a loaded machine)
 #   bench/parsers.sh -p kind=VLLM_STATS  # any JMH option; they replace the defaults below
 #   PROF=jfr bench/parsers.sh ...        # adds -prof jfr (recordings under bench/target/jmh-jfr)
 # Prints JMH's table (also bench/target/parsers.json), then a Markdown table of parse / split per
@@ -12,7 +13,7 @@ mvn -B -q -o -pl bench -am compile dependency:build-classpath \
   -Dmdep.outputFile="$PWD/bench/target/classpath.txt" -DincludeScope=runtime
 args=("$@")
 if [ ${#args[@]} -eq 0 ]; then
-  args=(-wi 3 -w 1s -i 5 -r 1s -f 1)
+  args=(-wi 10 -w 1s -i 5 -r 1s -f 1)
 fi
 prof=()
 if [ -n "${PROF:-}" ]; then
