@@ -116,6 +116,8 @@ client_keys AS (
     SELECT DISTINCT request_key FROM client_timing WHERE coalesce(id_kind, 'sent') <> 'local'
 ),
 timing_ids AS NOT MATERIALIZED (
+    -- a scan and a join: cheaper to repeat for its two readers than to hold every request_timing
+    -- column of 10 M records (BENCHMARKS.md, "Correlation and report", 10 M)
     -- scope NULL: the client's key (one request on every instance); else the instance it belongs to
     SELECT t.rowid AS record_id, t.*,
            CASE WHEN t.source_kind NOT IN ('perf_metrics', 'perf_time_events')
@@ -293,6 +295,9 @@ joined AS (
     FROM client c
     CROSS JOIN settings s
     JOIN identities i USING (client_id)
+    -- two build sides beside identities: with five 10 M-row hash tables (resolution, arrival and
+    -- the wide timing_ids too) this one pipeline ran out of the 1 GB memory_limit; identities
+    -- carries the arrival, chosen the resolution, and record_id is request_timing's rowid
     LEFT JOIN chosen ch USING (client_id)
     LEFT JOIN request_timing t ON t.rowid = ch.record_id
 ),
