@@ -89,7 +89,10 @@ run_orders AS (
 client AS (
     -- client_id (the row's rowid) names a client row in the joins and windows below: one BIGINT
     -- hashes and compares much faster than (run_id, source_path, source_line)
-    SELECT c.*, c.rowid AS client_id,
+    -- only the columns used below: this CTE is materialized, every column kept per client row
+    SELECT c.run_id, c.client_format, c.source_path, c.source_line, c.request_id, c.request_key,
+           c.start_ts, c.start_mono_s, c.ttft_ms, c.e2e_ms, c.output_tokens, c.client_queue_ms,
+           c.prompt_tokens, c.concurrency, c.status, c.warmup, c.id_kind, c.rowid AS client_id,
            coalesce(m.server_request_key,
                     CASE WHEN coalesce(c.id_kind, 'sent') <> 'local' THEN c.request_key END) AS join_key,
            -- a heuristic pair names the engine's own request: its instance is part of the identity
@@ -112,7 +115,9 @@ client AS (
 client_keys AS (
     SELECT DISTINCT request_key FROM client_timing WHERE coalesce(id_kind, 'sent') <> 'local'
 ),
-timing_ids AS (
+timing_ids AS NOT MATERIALIZED (
+    -- a scan and a join: cheaper to repeat for its two readers than to hold every request_timing
+    -- column of 10 M records (BENCHMARKS.md, "Correlation and report", 10 M)
     -- scope NULL: the client's key (one request on every instance); else the instance it belongs to
     SELECT t.rowid AS record_id, t.*,
            CASE WHEN t.source_kind NOT IN ('perf_metrics', 'perf_time_events')
@@ -156,7 +161,9 @@ identities AS (
            coalesce(k.multi_record, false) OR coalesce(a.arrival_rows, 0) > 1 AS multi_attempt,
            coalesce(a.arrival_rows, 0) > 1
                OR ((coalesce(k.aborted_record, false) OR b.request_key IS NOT NULL)
-                   AND coalesce(k.completed_rows, 0) >= 1) AS retried
+                   AND coalesce(k.completed_rows, 0) >= 1) AS retried,
+           a.request_key IS NOT NULL AS has_arrival, a.engine AS arrival_engine,
+           a.instance AS arrival_instance, a.arrival_ts
     FROM client c
     LEFT JOIN timing_keys k
            ON k.request_key = c.join_key AND k.scope IS NOT DISTINCT FROM c.join_scope
@@ -238,7 +245,7 @@ resolution AS (
 chosen AS (
     -- the record attributed; for an identity that stays a duplicate, the record its engine,
     -- instance and source are shown from
-    SELECT k.client_id, k.record_id,
+    SELECT k.client_id, k.record_id, r.resolved,
            CASE WHEN k.multi_attempt AND k.retried AND r.resolved
                 THEN CASE WHEN k.kind_completed = 1 THEN 'only_completed' ELSE 'latest_arrival' END
            END AS attempt_rule
@@ -261,26 +268,26 @@ joined AS (
            coalesce(c.client_queue_ms, 0.0) AS client_queue_ms,
            c.client_queue_ms IS NOT NULL AS client_queue_recorded,
            i.server_rows, i.arrival_rows,
-           CASE WHEN i.has_timing OR a.request_key IS NOT NULL THEN i.retried END AS retried,
-           CASE WHEN NOT i.has_timing AND a.request_key IS NULL THEN 'client_only'
-                WHEN c.client_rows > 1 OR (i.has_timing AND NOT r.resolved)
+           CASE WHEN i.has_timing OR i.has_arrival THEN i.retried END AS retried,
+           CASE WHEN NOT i.has_timing AND NOT i.has_arrival THEN 'client_only'
+                WHEN c.client_rows > 1 OR (i.has_timing AND NOT ch.resolved)
                      OR (NOT i.has_timing AND i.arrival_rows > 1) THEN 'duplicate'
                 WHEN i.has_timing AND c.heuristic_match THEN 'heuristic'
                 WHEN i.has_timing THEN 'matched'
                 ELSE 'arrival_only' END AS join_status,
            nullif(concat_ws(', ',
                CASE WHEN c.client_rows > 1 THEN 'client rows' END,
-               CASE WHEN i.has_timing AND NOT r.resolved AND i.multi_record THEN 'server records' END,
-               CASE WHEN i.arrival_rows > 1 AND NOT coalesce(r.resolved, false)
+               CASE WHEN i.has_timing AND NOT ch.resolved AND i.multi_record THEN 'server records' END,
+               CASE WHEN i.arrival_rows > 1 AND NOT coalesce(ch.resolved, false)
                     THEN 'server arrivals' END), '') AS duplicate_candidates,
            ch.attempt_rule,
-           CASE WHEN NOT i.has_timing AND a.request_key IS NULL THEN NULL
+           CASE WHEN NOT i.has_timing AND NOT i.has_arrival THEN NULL
                 WHEN c.heuristic_match THEN 'heuristic' ELSE 'id' END AS match_method,
-           coalesce(t.engine, a.engine) AS engine,
-           coalesce(t.instance, a.instance) AS instance,
+           coalesce(t.engine, i.arrival_engine) AS engine,
+           coalesce(t.instance, i.arrival_instance) AS instance,
            CASE WHEN i.has_timing THEN t.source_kind
-                WHEN a.request_key IS NOT NULL THEN 'text_log' END AS server_source,
-           coalesce(t.arrival_ts, a.arrival_ts) AS server_arrival_ts,
+                WHEN i.has_arrival THEN 'text_log' END AS server_source,
+           coalesce(t.arrival_ts, i.arrival_ts) AS server_arrival_ts,
            t.request_id AS t_request_id, t.source_path AS t_source_path, t.source_line AS t_source_line,
            t.queue_ms AS t_queue_ms, t.prefill_ms AS t_prefill_ms, t.decode_ms AS t_decode_ms,
            t.server_ttft_ms AS t_ttft_ms, t.e2e_ms AS t_e2e_ms, t.output_tokens AS t_output_tokens,
@@ -288,10 +295,11 @@ joined AS (
     FROM client c
     CROSS JOIN settings s
     JOIN identities i USING (client_id)
-    LEFT JOIN resolution r USING (client_id)
+    -- two build sides beside identities: with five 10 M-row hash tables (resolution, arrival and
+    -- the wide timing_ids too) this one pipeline ran out of the 1 GB memory_limit; identities
+    -- carries the arrival, chosen the resolution, and record_id is request_timing's rowid
     LEFT JOIN chosen ch USING (client_id)
-    LEFT JOIN timing_ids t ON t.record_id = ch.record_id
-    LEFT JOIN arrival a ON a.request_key = c.join_key AND a.scope IS NOT DISTINCT FROM c.join_scope
+    LEFT JOIN request_timing t ON t.rowid = ch.record_id
 ),
 aligned AS (
     SELECT j.*,
