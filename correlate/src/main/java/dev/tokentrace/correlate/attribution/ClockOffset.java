@@ -36,6 +36,6 @@ public record ClockOffset(
 
   /** Whether the offset comes from lining up time series (no ID pairs). */
   public boolean timeSeries() {
-    return "time_series".equals(method);
+    return SteadyClockOffsets.METHOD.equals(method);
   }
 }

@@ -181,7 +181,7 @@ final class AttributionTest {
         .isEqualTo(
             new DataQuality(
                 12, 10, 1, 1, 6, 1, 2, 3, 1, 1, 1, 0, 1, 1, 3, 4, 9, 3, 2, 1, 1, null, 0, 0, 0, 0,
-                1, 1, 0));
+                1, 1, 0, 0, 0));
     assertThat(quality.joinRate()).isCloseTo(10.0 / 12, EXACT);
     assertThat(quality.summary())
         .isEqualTo(

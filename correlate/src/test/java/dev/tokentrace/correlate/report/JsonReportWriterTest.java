@@ -87,7 +87,7 @@ final class JsonReportWriterTest {
             List.of(),
             new DataQuality(
                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0, 0, 0, 0, 0,
-                0, 0),
+                0, 0, 0, 0),
             List.of());
     StringBuilder out = new StringBuilder();
     new JsonReportWriter().write(data, out);

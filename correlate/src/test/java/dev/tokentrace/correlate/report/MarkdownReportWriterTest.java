@@ -221,8 +221,8 @@ final class MarkdownReportWriterTest {
   void labelsServerRecordsWithoutPhasesLowConfidenceAndInventsNoComponent() throws Exception {
     DataQuality quality =
         new DataQuality(
-            2, 2, 0, 0, 2, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 1.0, 0, 0, 0, 0, 0, 0,
-            0);
+            2, 2, 0, 0, 2, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 1.0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0);
     ReportData data =
         new ReportData(
             "x.duckdb",
@@ -397,6 +397,7 @@ final class MarkdownReportWriterTest {
 
   private static DataQuality emptyQuality() {
     return new DataQuality(
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0, 0, 0, 0, 0, 0, 0);
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0, 0, 0, 0, 0, 0, 0, 0,
+        0);
   }
 }

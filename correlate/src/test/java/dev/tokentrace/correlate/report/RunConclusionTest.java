@@ -81,7 +81,7 @@ final class RunConclusionTest {
             levels,
             new DataQuality(
                 10, 10, 0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 10, 0, 0, 0, 0, 1.0, 0, 0, 0, 0,
-                0, 0, 0),
+                0, 0, 0, 0, 0),
             List.of());
     StringBuilder out = new StringBuilder();
     new MarkdownReportWriter().write(data, out);
