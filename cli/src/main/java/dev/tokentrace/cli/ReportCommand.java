@@ -27,7 +27,10 @@ import picocli.CommandLine.Spec;
           + " throughput with P50/P90/P95), baseline comparison, latency attribution, the"
           + " bottleneck conclusion overall and per run, data quality, suggestions and a"
           + " reproducibility appendix. md prints well in a terminal, html is one self-contained"
-          + " page with charts, json follows docs/report-schema.json."
+          + " page with charts, json follows docs/report-schema.json.",
+      "The attribution is recomputed with the rules given here unless the database's current one"
+          + " (from `correlate` or an earlier `report`) was computed with the same rules, the same"
+          + " formulas and the same input rows; then it is reused."
     })
 final class ReportCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

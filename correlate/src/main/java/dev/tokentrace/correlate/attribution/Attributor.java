@@ -8,17 +8,22 @@ import dev.tokentrace.correlate.db.Database;
 import dev.tokentrace.correlate.db.Queries;
 import dev.tokentrace.correlate.db.Runs;
 import dev.tokentrace.correlate.db.SqlCatalog;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.reflect.ConstructorMapper;
 import org.jdbi.v3.core.statement.Update;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,6 +45,8 @@ public final class Attributor {
   private static final List<String> CLOCK_PARAMETERS =
       List.of(
           "outlier_mads", "min_window_ms", "zone_tolerance_ms", "max_offset_ms", "max_spread_ms");
+
+  private static final String SQL_HASH = sqlHash();
 
   private final Database database;
   private final Clock clock;
@@ -76,6 +83,8 @@ public final class Attributor {
   private static String recompute(
       Handle handle, AttributionSettings settings, String command, Instant started)
       throws SQLException {
+    String inputs = inputs(handle);
+    handle.execute("DELETE FROM attribution_state");
     handle.execute("DELETE FROM request_attribution");
     handle.execute("DELETE FROM request_matches");
     handle.execute("DELETE FROM clock_offsets");
@@ -99,8 +108,64 @@ public final class Attributor {
         .execute();
     Connection connection = handle.getConnection();
     String runId = Runs.newId(connection, RUN_KIND, started);
-    Runs.insert(connection, new Runs.Run(runId, RUN_KIND, started, command, params(settings)));
+    String params = params(settings);
+    Runs.insert(connection, new Runs.Run(runId, RUN_KIND, started, command, params));
+    handle
+        .createUpdate("INSERT INTO attribution_state VALUES (:run_id, :params, :inputs)")
+        .bind("run_id", runId)
+        .bind("params", params)
+        .bind("inputs", inputs)
+        .execute();
     return runId;
+  }
+
+  /**
+   * The run whose attribution is in {@code request_attribution} when it was computed with these
+   * settings from the inputs the database holds now, so it can be reused as it is; else null.
+   */
+  public @Nullable String current(AttributionSettings settings) {
+    requireNonNull(settings, "settings is null");
+    return database
+        .jdbi()
+        .withHandle(
+            handle ->
+                handle
+                    .createQuery(
+                        "SELECT run_id FROM attribution_state WHERE params = :params"
+                            + " AND inputs = :inputs")
+                    .bind("params", params(settings))
+                    .bind("inputs", inputs(handle))
+                    .mapTo(String.class)
+                    .findFirst()
+                    .orElse(null));
+  }
+
+  /**
+   * What the attribution was computed from: the input tables' fingerprint and a hash of the SQL
+   * that computes it, so an upgraded tokentrace never reuses an attribution by older formulas.
+   */
+  private static String inputs(Handle handle) {
+    return "sql="
+        + SQL_HASH
+        + " "
+        + handle.createQuery(SqlCatalog.get(Queries.INPUTS)).mapTo(String.class).one();
+  }
+
+  private static String sqlHash() {
+    try {
+      MessageDigest digest = MessageDigest.getInstance("SHA-256");
+      for (String name :
+          List.of(
+              Queries.CLOCK_OFFSETS,
+              Queries.STEADY_CLOCK_SERIES,
+              Queries.HEURISTIC_CANDIDATES,
+              Queries.PER_REQUEST)) {
+        digest.update(SqlCatalog.get(name).getBytes(StandardCharsets.UTF_8));
+      }
+      return HexFormat.of().formatHex(digest.digest(), 0, 8);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("no SHA-256 in this JVM", e);
+    }
   }
 
   /** Counts about the current attribution (join rate, duplicates, suspects, rejects). */

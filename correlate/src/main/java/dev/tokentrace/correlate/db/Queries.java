@@ -5,6 +5,9 @@ public final class Queries {
   /** Recomputes {@code request_attribution} from client and server tables. */
   public static final String PER_REQUEST = "attribution/per_request";
 
+  /** A fingerprint of the attribution's input tables, to tell whether it can be reused. */
+  public static final String INPUTS = "attribution/inputs";
+
   /** Recomputes {@code clock_offsets} from requests paired by ID. */
   public static final String CLOCK_OFFSETS = "attribution/clock_offsets";
 

@@ -13,15 +13,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * {@code tokentrace report}: recomputes the attribution with the given rules (so a report never
- * shows a stale or differently-configured attribution), gathers {@link ReportData} (with the
- * baseline's metrics when one is given) and renders it. Thread-safe.
+ * {@code tokentrace report}: recomputes the attribution with the given rules unless the one in the
+ * database was computed with the same rules, formulas and inputs (so a report never shows a stale
+ * or differently-configured attribution, and a report after {@code correlate} does not redo its
+ * minutes of work), gathers {@link ReportData} (with the baseline's metrics when one is given) and
+ * renders it. Thread-safe.
  */
 public final class ReportService {
   private static final List<ReportWriter> WRITERS =
       List.of(new MarkdownReportWriter(), new HtmlReportWriter(), new JsonReportWriter());
+
+  private static final Logger log = LoggerFactory.getLogger(ReportService.class);
 
   private final Database database;
   private final Clock clock;
@@ -39,15 +45,26 @@ public final class ReportService {
         .orElseThrow(() -> new IllegalStateException("no writer for " + format));
   }
 
-  /** Recomputes the attribution and gathers the report's numbers. */
+  /**
+   * Gathers the report's numbers from the attribution in the database when the last one was
+   * computed with these settings from the same inputs by the same formulas, else recomputes it.
+   */
   public ReportData build(AttributionSettings settings, String command) {
-    new Attributor(database, clock).run(settings, command);
+    Attributor attributor = new Attributor(database, clock);
+    String current = attributor.current(settings);
+    if (current == null) {
+      attributor.run(settings, command);
+    } else {
+      log.info(
+          "report: the attribution of {} is current (same settings, formulas and inputs): reused",
+          current);
+    }
     return ReportDataLoader.load(database, clock.instant(), settings, command);
   }
 
   /**
-   * Recomputes the attribution and gathers the report's numbers, with the baseline's when the
-   * settings name one.
+   * Gathers the report's numbers (recomputing the attribution when needed), with the baseline's
+   * when the settings name one.
    *
    * @throws IllegalArgumentException when the baseline file does not exist
    * @throws IllegalStateException naming the baseline when it cannot be read

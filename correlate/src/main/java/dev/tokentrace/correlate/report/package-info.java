@@ -1,6 +1,7 @@
 /**
  * Reports and query output: {@link dev.tokentrace.correlate.report.ReportService} recomputes the
- * attribution and gathers {@link dev.tokentrace.correlate.report.ReportData} (with its {@link
+ * attribution (unless the current one is by the same rules from the same inputs) and gathers {@link
+ * dev.tokentrace.correlate.report.ReportData} (with its {@link
  * dev.tokentrace.correlate.report.ReportEvidence} and an optional baseline) through the SQL of
  * {@code sql/}; a {@link dev.tokentrace.correlate.report.ReportWriter} renders it as Markdown, HTML
  * or JSON; {@link dev.tokentrace.correlate.report.NamedQueryRunner} runs {@code tokentrace sql},
