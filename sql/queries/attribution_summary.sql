@@ -12,62 +12,98 @@
 -- suspect); run `tokentrace correlate` first. share = sum(component) / sum(client_e2e_ms) over the
 -- group, so network + client_queue + queue + prefill + decode = 1; total is client_e2e_ms itself.
 -- dominant_requests = requests whose largest component is this one (total: every request).
-WITH included AS (
-    SELECT * FROM request_attribution
-    WHERE included AND (CAST(:run_id AS VARCHAR) IS NULL OR run_id = CAST(:run_id AS VARCHAR))
+--
+-- Memory: exact percentiles keep every value of a group (DuckDB cannot spill them): 8 bytes per
+-- included request, component and grouping. Each grouping holds every request once, so all six
+-- at 10 M requests need ≈ 2.9 GB; one :group_by at a time ≈ 0.5 GB, which is how `report` runs it
+-- (BENCHMARKS.md, "Correlation and report"). The grouping is chosen before aggregating, and each
+-- group aggregates its components side by side (not one row per component), so nothing else is
+-- computed.
+WITH settings AS (
+    SELECT CAST(:group_by AS VARCHAR) AS group_by, CAST(:run_id AS VARCHAR) AS run_id
+),
+included AS (
+    SELECT a.* FROM request_attribution a, settings s
+    WHERE a.included AND (s.run_id IS NULL OR a.run_id = s.run_id)
+),
+-- grouping_rank orders the groupings as before: all, run, concurrency, run_concurrency, engine,
+-- instance
+groupings(grouping_rank, group_by) AS (
+    VALUES (15, 'all'), (14, 'run'), (13, 'concurrency'), (12, 'run_concurrency'), (11, 'engine'),
+           (7, 'instance')
+),
+keyed AS (
+    SELECT g.grouping_rank, g.group_by,
+           CASE g.group_by WHEN 'run' THEN i.run_id
+                           WHEN 'concurrency' THEN coalesce(CAST(i.concurrency AS VARCHAR), 'unknown')
+                           WHEN 'run_concurrency'
+                           THEN i.run_id || ' @ ' || coalesce(CAST(i.concurrency AS VARCHAR), 'unknown')
+                           WHEN 'engine' THEN i.engine
+                           WHEN 'instance' THEN i.instance END AS group_value,
+           CASE WHEN g.group_by IN ('run', 'run_concurrency') THEN i.run_id END AS run_id,
+           CASE WHEN g.group_by IN ('concurrency', 'run_concurrency') THEN i.concurrency END
+               AS concurrency,
+           i.concurrency AS level, i.dominant, i.network_ms, i.client_queue_ms, i.queue_ms,
+           i.prefill_ms, i.decode_ms, i.client_e2e_ms
+    FROM included i
+    JOIN groupings g ON g.group_by = coalesce((SELECT group_by FROM settings), g.group_by)
+),
+wide AS (
+    SELECT grouping_rank, group_by, group_value, run_id, concurrency,
+           min(level) AS concurrency_order,
+           count(*) AS rows,
+           sum(client_e2e_ms) AS e2e_sum,
+           -- one list aggregate per component: four would each keep every value
+           count(network_ms) AS network_n, avg(network_ms) AS network_mean,
+           sum(network_ms) AS network_sum, count(*) FILTER (WHERE dominant = 'network') AS network_dom,
+           quantile_cont(network_ms, [0.50, 0.90, 0.95, 0.99]) AS network_q,
+           count(client_queue_ms) AS client_queue_n, avg(client_queue_ms) AS client_queue_mean,
+           sum(client_queue_ms) AS client_queue_sum,
+           count(*) FILTER (WHERE dominant = 'client_queue') AS client_queue_dom,
+           quantile_cont(client_queue_ms, [0.50, 0.90, 0.95, 0.99]) AS client_queue_q,
+           count(queue_ms) AS queue_n, avg(queue_ms) AS queue_mean, sum(queue_ms) AS queue_sum,
+           count(*) FILTER (WHERE dominant = 'queue') AS queue_dom,
+           quantile_cont(queue_ms, [0.50, 0.90, 0.95, 0.99]) AS queue_q,
+           count(prefill_ms) AS prefill_n, avg(prefill_ms) AS prefill_mean,
+           sum(prefill_ms) AS prefill_sum, count(*) FILTER (WHERE dominant = 'prefill') AS prefill_dom,
+           quantile_cont(prefill_ms, [0.50, 0.90, 0.95, 0.99]) AS prefill_q,
+           count(decode_ms) AS decode_n, avg(decode_ms) AS decode_mean, sum(decode_ms) AS decode_sum,
+           count(*) FILTER (WHERE dominant = 'decode') AS decode_dom,
+           quantile_cont(decode_ms, [0.50, 0.90, 0.95, 0.99]) AS decode_q,
+           count(client_e2e_ms) AS total_n, avg(client_e2e_ms) AS total_mean,
+           quantile_cont(client_e2e_ms, [0.50, 0.90, 0.95, 0.99]) AS total_q
+    FROM keyed
+    GROUP BY grouping_rank, group_by, group_value, run_id, concurrency
 ),
 components(ord, component) AS (
     VALUES (1, 'network'), (2, 'client_queue'), (3, 'queue'), (4, 'prefill'), (5, 'decode'),
            (6, 'total')
 ),
-long AS (
-    SELECT i.run_id, i.concurrency, i.engine, i.instance, i.dominant, i.client_e2e_ms, c.ord,
-           c.component,
-           CASE c.component WHEN 'network' THEN i.network_ms
-                            WHEN 'client_queue' THEN i.client_queue_ms
-                            WHEN 'queue' THEN i.queue_ms
-                            WHEN 'prefill' THEN i.prefill_ms
-                            WHEN 'decode' THEN i.decode_ms
-                            ELSE i.client_e2e_ms END AS value_ms
-    FROM included i
-    CROSS JOIN components c
-),
 summary AS (
-    SELECT CASE WHEN grouping(run_id) = 0 AND grouping(concurrency) = 0 THEN 'run_concurrency'
-                WHEN grouping(run_id) = 0 THEN 'run'
-                WHEN grouping(concurrency) = 0 THEN 'concurrency'
-                WHEN grouping(engine) = 0 THEN 'engine'
-                WHEN grouping(instance) = 0 THEN 'instance'
-                ELSE 'all' END AS group_by,
-           CASE WHEN grouping(run_id) = 0 AND grouping(concurrency) = 0
-                THEN run_id || ' @ ' || coalesce(CAST(concurrency AS VARCHAR), 'unknown')
-                WHEN grouping(run_id) = 0 THEN run_id
-                WHEN grouping(concurrency) = 0 THEN coalesce(CAST(concurrency AS VARCHAR), 'unknown')
-                WHEN grouping(engine) = 0 THEN engine
-                WHEN grouping(instance) = 0 THEN instance END AS group_value,
-           grouping(run_id) + 2 * grouping(concurrency) + 4 * grouping(engine)
-               + 8 * grouping(instance) AS grouping_rank,
-           CASE WHEN grouping(run_id) = 0 THEN run_id END AS run_id,
-           CASE WHEN grouping(concurrency) = 0 THEN min(concurrency) END AS concurrency,
-           min(concurrency) AS concurrency_order,
-           ord,
-           component,
-           count(value_ms) AS requests,
-           -- one aggregate for the four percentiles: four would each keep every value (DuckDB
-           -- holds a quantile's input in memory), which ran out of memory_limit at 1 M requests
-           quantile_cont(value_ms, [0.50, 0.90, 0.95, 0.99]) AS percentiles,
-           avg(value_ms) AS mean_ms,
-           sum(value_ms) / nullif(sum(client_e2e_ms), 0) AS share,
-           CASE WHEN component = 'total' THEN count(*)
-                ELSE count(*) FILTER (WHERE dominant = component) END AS dominant_requests
-    FROM long
-    GROUP BY GROUPING SETS ((ord, component), (ord, component, run_id), (ord, component, concurrency),
-                            (ord, component, run_id, concurrency), (ord, component, engine),
-                            (ord, component, instance))
+    SELECT w.group_by, w.group_value, w.grouping_rank, w.run_id, w.concurrency, w.concurrency_order,
+           c.ord, c.component,
+           CASE c.component WHEN 'network' THEN network_n WHEN 'client_queue' THEN client_queue_n
+                            WHEN 'queue' THEN queue_n WHEN 'prefill' THEN prefill_n
+                            WHEN 'decode' THEN decode_n ELSE total_n END AS requests,
+           CASE c.component WHEN 'network' THEN network_q WHEN 'client_queue' THEN client_queue_q
+                            WHEN 'queue' THEN queue_q WHEN 'prefill' THEN prefill_q
+                            WHEN 'decode' THEN decode_q ELSE total_q END AS percentiles,
+           CASE c.component WHEN 'network' THEN network_mean
+                            WHEN 'client_queue' THEN client_queue_mean
+                            WHEN 'queue' THEN queue_mean WHEN 'prefill' THEN prefill_mean
+                            WHEN 'decode' THEN decode_mean ELSE total_mean END AS mean_ms,
+           CASE c.component WHEN 'network' THEN network_sum WHEN 'client_queue' THEN client_queue_sum
+                            WHEN 'queue' THEN queue_sum WHEN 'prefill' THEN prefill_sum
+                            WHEN 'decode' THEN decode_sum ELSE e2e_sum END / nullif(e2e_sum, 0)
+               AS share,
+           CASE c.component WHEN 'network' THEN network_dom WHEN 'client_queue' THEN client_queue_dom
+                            WHEN 'queue' THEN queue_dom WHEN 'prefill' THEN prefill_dom
+                            WHEN 'decode' THEN decode_dom ELSE rows END AS dominant_requests
+    FROM wide w
+    CROSS JOIN components c
 )
 SELECT group_by, group_value, component, requests, percentiles[1] AS p50_ms,
        percentiles[2] AS p90_ms, percentiles[3] AS p95_ms, percentiles[4] AS p99_ms, mean_ms, share,
        dominant_requests, run_id, concurrency
 FROM summary
-WHERE CAST(:group_by AS VARCHAR) IS NULL OR group_by = CAST(:group_by AS VARCHAR)
 ORDER BY grouping_rank DESC, concurrency_order NULLS LAST, group_value, ord

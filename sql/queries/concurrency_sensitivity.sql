@@ -31,21 +31,24 @@ population AS (
     WHERE a.status = 'ok' AND NOT a.warmup AND a.concurrency IS NOT NULL
       AND (s.run_id IS NULL OR a.run_id = s.run_id)
 ),
-levels AS (
+level_lists AS (
+    -- one list aggregate per metric: each scalar quantile_cont would keep its own copy of every
+    -- value (nine copies of 10 M values outgrow DuckDB's 1 GB memory_limit)
     SELECT group_by, group_value, concurrency,
            count(*) AS requests,
-           quantile_cont(client_ttft_ms, 0.50) AS ftl_p50_ms,
-           quantile_cont(client_ttft_ms, 0.90) AS ftl_p90_ms,
-           quantile_cont(client_ttft_ms, 0.95) AS ftl_p95_ms,
-           quantile_cont(mlt_ms, 0.50) AS mlt_p50_ms,
-           quantile_cont(mlt_ms, 0.95) AS mlt_p95_ms,
-           quantile_cont(mlt_ms, 0.90) AS mlt_p90_ms,
-           quantile_cont(tpot_ms, 0.50) AS tpot_p50_ms,
-           quantile_cont(tpot_ms, 0.90) AS tpot_p90_ms,
-           quantile_cont(tpot_ms, 0.95) AS tpot_p95_ms
+           quantile_cont(client_ttft_ms, [0.50, 0.90, 0.95]) AS ftl,
+           quantile_cont(mlt_ms, [0.50, 0.90, 0.95]) AS mlt,
+           quantile_cont(tpot_ms, [0.50, 0.90, 0.95]) AS tpot
     FROM population
     WHERE group_value IS NOT NULL
     GROUP BY group_by, group_value, concurrency
+),
+levels AS (
+    SELECT group_by, group_value, concurrency, requests,
+           ftl[1] AS ftl_p50_ms, ftl[2] AS ftl_p90_ms, ftl[3] AS ftl_p95_ms,
+           mlt[1] AS mlt_p50_ms, mlt[3] AS mlt_p95_ms, mlt[2] AS mlt_p90_ms,
+           tpot[1] AS tpot_p50_ms, tpot[2] AS tpot_p90_ms, tpot[3] AS tpot_p95_ms
+    FROM level_lists
 ),
 series AS (
     SELECT group_value,

@@ -50,7 +50,7 @@ final class BaselineLoader {
       QueryRows.registerInstants(handle);
       return new ReportData.Baseline(
           file.toString(),
-          QueryRows.list(handle, Queries.CORE_METRICS, ReportData.Metric.class),
+          ReportDataLoader.coreMetrics(handle),
           QueryRows.list(
               handle,
               Queries.ATTRIBUTION_SUMMARY,

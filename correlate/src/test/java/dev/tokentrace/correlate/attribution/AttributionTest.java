@@ -272,7 +272,15 @@ final class AttributionTest {
   void computesCoreMetricsFromTheClientViewExcludingWarmupAndErrors() {
     attributor.run(AttributionSettings.defaults(), "test");
     Map<String, Map<String, Object>> all =
-        TestQueries.rows(database, SqlCatalog.get(Queries.CORE_METRICS)).stream()
+        database
+            .jdbi()
+            .withHandle(
+                h ->
+                    h.createQuery(SqlCatalog.get(Queries.CORE_METRICS))
+                        .bindNull("group_by", java.sql.Types.VARCHAR)
+                        .mapToMap()
+                        .list())
+            .stream()
             .filter(row -> row.get("group_by").equals("all"))
             .collect(Collectors.toMap(row -> (String) row.get("metric"), row -> row));
     assertMetric(all.get("ftl"), 10, 65.0, 276.0, 303.0, 324.6, 110.0);
