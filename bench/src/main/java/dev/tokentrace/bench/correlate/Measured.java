@@ -19,7 +19,9 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 
@@ -34,6 +36,11 @@ import java.util.Properties;
  */
 public final class Measured {
   private static final String SQL = "/dev/tokentrace/bench/correlate/";
+
+  /** The bare join's metrics, four per statement (bare_join.sql says why). */
+  private static final List<List<String>> BARE_METRICS =
+      List.of(
+          List.of("ftl", "mlt", "tpot", "e2e"), List.of("network", "queue", "prefill", "decode"));
 
   private Measured() {}
 
@@ -69,27 +76,62 @@ public final class Measured {
     }
   }
 
-  /** The bare join, on a connection with {@code correlate}'s DuckDB settings; prints its rows. */
+  /**
+   * The bare join, on a connection with {@code correlate}'s DuckDB settings: the join into a
+   * temporary table, then the percentiles per grouping and four metrics at a time; prints its rows.
+   */
   private static void bare(Path db) throws SQLException {
     Properties properties = new Properties();
     properties.setProperty("memory_limit", DatabaseSettings.MEMORY_LIMIT_DEFAULT);
     properties.setProperty("threads", Integer.toString(DatabaseSettings.THREADS_DEFAULT));
+    String[] statements = sql("bare_join.sql").split(";\n");
     try (Connection connection =
             DriverManager.getConnection("jdbc:duckdb:" + db.toAbsolutePath(), properties);
-        PreparedStatement statement = connection.prepareStatement(sql("bare_join.sql"));
-        ResultSet rows = statement.executeQuery()) {
-      while (rows.next()) {
+        Statement statement = connection.createStatement()) {
+      statement.execute(statements[0]);
+      for (String grouping : List.of("NULL", "concurrency")) {
+        for (List<String> metrics : BARE_METRICS) {
+          String select =
+              statements[1]
+                  .replace("{grouping}", grouping)
+                  .replace("{metrics}", bareAggregates(metrics));
+          try (ResultSet rows = statement.executeQuery(select)) {
+            print(rows, metrics);
+          }
+        }
+      }
+    }
+  }
+
+  private static String bareAggregates(List<String> metrics) {
+    StringBuilder sql = new StringBuilder();
+    for (String metric : metrics) {
+      sql.append(sql.length() == 0 ? "" : ",\n       ")
+          .append(
+              String.format(
+                  Locale.ROOT,
+                  "count(%1$s) AS %1$s_n, quantile_cont(%1$s, [0.50, 0.90, 0.95, 0.99]) AS %1$s_q,"
+                      + " avg(%1$s) AS %1$s_mean",
+                  metric));
+    }
+    return sql.toString();
+  }
+
+  private static void print(ResultSet rows, List<String> metrics) throws SQLException {
+    while (rows.next()) {
+      for (String metric : metrics) {
+        Object[] q = (Object[]) rows.getArray(metric + "_q").getArray();
         System.out.printf(
             Locale.ROOT,
-            "%s %s n=%d p50=%.2f p90=%.2f p95=%.2f p99=%.2f mean=%.2f%n",
-            rows.getObject(1),
-            rows.getString(2),
-            rows.getLong(3),
-            rows.getDouble(4),
-            rows.getDouble(5),
-            rows.getDouble(6),
-            rows.getDouble(7),
-            rows.getDouble(8));
+            "%s %s n=%d p50=%s p90=%s p95=%s p99=%s mean=%.2f%n",
+            rows.getObject("concurrency"),
+            metric,
+            rows.getLong(metric + "_n"),
+            q[0],
+            q[1],
+            q[2],
+            q[3],
+            rows.getDouble(metric + "_mean"));
       }
     }
   }
