@@ -30,6 +30,7 @@ final class RecordWriter {
   private static final int LOGGED_UNDECODABLE = 10;
 
   private final Topics topics;
+  private final EventDecoder decoder = new EventDecoder();
   private long undecodable;
   private long loggedUndecodable;
 
@@ -61,11 +62,12 @@ final class RecordWriter {
     return count;
   }
 
-  private static EngineEvent decode(byte @Nullable [] value) {
+  private EngineEvent decode(byte @Nullable [] value) {
     if (value == null) {
       throw new IllegalArgumentException("null value");
     }
-    return EventJson.read(new String(value, UTF_8));
+    EngineEvent event = decoder.decode(value);
+    return event != null ? event : EventJson.read(new String(value, UTF_8));
   }
 
   private static void writeReject(ConsumerRecord<String, byte[]> record, Row row, Instant ingested)
