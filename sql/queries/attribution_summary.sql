@@ -1,6 +1,7 @@
 -- queries/attribution_summary: where does the time go? Per component P50/P90/P95/P99, share of end-to-end time and dominant counts, overall and per run, concurrency, run and concurrency, engine and instance.
 -- params:  :group_by (VARCHAR, all | run | concurrency | run_concurrency | engine | instance; default
---          every grouping), :run_id (VARCHAR, default every run)
+--          every grouping), :run_id (VARCHAR, default every run), :components (VARCHAR, a
+--          comma-separated list of components; default all six)
 -- returns: group_by, group_value, component (network | client_queue | queue | prefill | decode |
 --          total), requests, p50_ms, p90_ms, p95_ms, p99_ms, mean_ms, share, dominant_requests,
 --          run_id, concurrency
@@ -15,12 +16,16 @@
 --
 -- Memory: exact percentiles keep every value of a group (DuckDB cannot spill them): 8 bytes per
 -- included request, component and grouping. Each grouping holds every request once, so all six
--- at 10 M requests need ≈ 2.9 GB; one :group_by at a time ≈ 0.5 GB, which is how `report` runs it
--- (BENCHMARKS.md, "Correlation and report"). The grouping is chosen before aggregating, and each
--- group aggregates its components side by side (not one row per component), so nothing else is
--- computed.
+-- at 10 M requests need ≈ 2.9 GB; one :group_by at a time ≈ 0.5 GB (more while DuckDB grows its
+-- buffers), three :components of one :group_by ≈ 0.25 GB, which is how `report` runs it
+-- (BENCHMARKS.md, "Correlation and report"). The grouping is chosen before aggregating, each group
+-- aggregates its components side by side (not one row per component), and a component not asked
+-- for aggregates only NULLs, which hold no memory.
 WITH settings AS (
-    SELECT CAST(:group_by AS VARCHAR) AS group_by, CAST(:run_id AS VARCHAR) AS run_id
+    SELECT CAST(:group_by AS VARCHAR) AS group_by, CAST(:run_id AS VARCHAR) AS run_id,
+           string_split(coalesce(CAST(:components AS VARCHAR),
+                                 'network,client_queue,queue,prefill,decode,total'), ',')
+               AS components
 ),
 included AS (
     SELECT a.* FROM request_attribution a, settings s
@@ -43,10 +48,18 @@ keyed AS (
            CASE WHEN g.group_by IN ('run', 'run_concurrency') THEN i.run_id END AS run_id,
            CASE WHEN g.group_by IN ('concurrency', 'run_concurrency') THEN i.concurrency END
                AS concurrency,
-           i.concurrency AS level, i.dominant, i.network_ms, i.client_queue_ms, i.queue_ms,
-           i.prefill_ms, i.decode_ms, i.client_e2e_ms
+           i.concurrency AS level, i.dominant,
+           CASE WHEN list_contains(s.components, 'network') THEN i.network_ms END AS network_ms,
+           CASE WHEN list_contains(s.components, 'client_queue') THEN i.client_queue_ms END
+               AS client_queue_ms,
+           CASE WHEN list_contains(s.components, 'queue') THEN i.queue_ms END AS queue_ms,
+           CASE WHEN list_contains(s.components, 'prefill') THEN i.prefill_ms END AS prefill_ms,
+           CASE WHEN list_contains(s.components, 'decode') THEN i.decode_ms END AS decode_ms,
+           CASE WHEN list_contains(s.components, 'total') THEN i.client_e2e_ms END AS total_ms,
+           i.client_e2e_ms
     FROM included i
-    JOIN groupings g ON g.group_by = coalesce((SELECT group_by FROM settings), g.group_by)
+    CROSS JOIN settings s
+    JOIN groupings g ON g.group_by = coalesce(s.group_by, g.group_by)
 ),
 wide AS (
     SELECT grouping_rank, group_by, group_value, run_id, concurrency,
@@ -70,8 +83,8 @@ wide AS (
            count(decode_ms) AS decode_n, avg(decode_ms) AS decode_mean, sum(decode_ms) AS decode_sum,
            count(*) FILTER (WHERE dominant = 'decode') AS decode_dom,
            quantile_cont(decode_ms, [0.50, 0.90, 0.95, 0.99]) AS decode_q,
-           count(client_e2e_ms) AS total_n, avg(client_e2e_ms) AS total_mean,
-           quantile_cont(client_e2e_ms, [0.50, 0.90, 0.95, 0.99]) AS total_q
+           count(total_ms) AS total_n, avg(total_ms) AS total_mean,
+           quantile_cont(total_ms, [0.50, 0.90, 0.95, 0.99]) AS total_q
     FROM keyed
     GROUP BY grouping_rank, group_by, group_value, run_id, concurrency
 ),
@@ -101,6 +114,7 @@ summary AS (
                             WHEN 'decode' THEN decode_dom ELSE rows END AS dominant_requests
     FROM wide w
     CROSS JOIN components c
+    WHERE list_contains((SELECT components FROM settings), c.component)
 )
 SELECT group_by, group_value, component, requests, percentiles[1] AS p50_ms,
        percentiles[2] AS p90_ms, percentiles[3] AS p95_ms, percentiles[4] AS p99_ms, mean_ms, share,

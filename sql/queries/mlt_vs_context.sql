@@ -48,8 +48,8 @@ bucketed AS (
 series AS (
     SELECT run_id, concurrency,
            count(*) AS series_requests,
-           quantile_cont(prompt, 0.10) AS prompt_p10,
-           quantile_cont(prompt, 0.90) AS prompt_p90,
+           -- one list quantile: each scalar quantile_cont keeps its own copy of every value
+           quantile_cont(prompt, [0.10, 0.90]) AS prompt_p10_p90,
            1000 * regr_slope(mlt_ms, prompt) AS mlt_slope_ms_per_ktoken,
            regr_intercept(mlt_ms, prompt) AS mlt_intercept_ms,
            regr_r2(mlt_ms, prompt) AS mlt_r2,
@@ -58,24 +58,29 @@ series AS (
     GROUP BY run_id, concurrency
 ),
 judged AS (
-    SELECT s.*,
+    SELECT s.* EXCLUDE (prompt_p10_p90),
+           prompt_p10_p90[1] AS prompt_p10, prompt_p10_p90[2] AS prompt_p90,
            100.0 * mlt_slope_ms_per_ktoken / 1000 * (prompt_p90 - prompt_p10)
                / nullif(mlt_intercept_ms + mlt_slope_ms_per_ktoken / 1000 * prompt_p10, 0)
                AS mlt_rise_pct
     FROM series s
 ),
-buckets AS (
+bucket_lists AS (
     SELECT run_id, concurrency, bucket_lo,
            CASE WHEN min(bucket_tokens) > 0 THEN bucket_lo + min(bucket_tokens) ELSE 2 * bucket_lo END
                AS bucket_hi,
            count(*) AS requests,
            quantile_cont(prompt, 0.50) AS prompt_p50,
-           quantile_cont(mlt_ms, 0.50) AS mlt_p50_ms,
-           quantile_cont(mlt_ms, 0.95) AS mlt_p95_ms,
-           quantile_cont(tpot_ms, 0.50) AS tpot_p50_ms,
-           quantile_cont(tpot_ms, 0.95) AS tpot_p95_ms
+           quantile_cont(mlt_ms, [0.50, 0.95]) AS mlt_p50_p95,
+           quantile_cont(tpot_ms, [0.50, 0.95]) AS tpot_p50_p95
     FROM bucketed
     GROUP BY run_id, concurrency, bucket_lo
+),
+buckets AS (
+    SELECT run_id, concurrency, bucket_lo, bucket_hi, requests, prompt_p50,
+           mlt_p50_p95[1] AS mlt_p50_ms, mlt_p50_p95[2] AS mlt_p95_ms,
+           tpot_p50_p95[1] AS tpot_p50_ms, tpot_p50_p95[2] AS tpot_p95_ms
+    FROM bucket_lists
 )
 SELECT b.run_id, b.concurrency, b.bucket_lo, b.bucket_hi, b.requests, b.prompt_p50, b.mlt_p50_ms,
        b.mlt_p95_ms, b.tpot_p50_ms, b.tpot_p95_ms, j.series_requests, j.prompt_p10, j.prompt_p90,

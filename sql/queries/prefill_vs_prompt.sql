@@ -49,8 +49,8 @@ bucketed AS (
 series AS (
     SELECT run_id, concurrency,
            count(*) AS series_requests,
-           quantile_cont(prompt, 0.10) AS prompt_p10,
-           quantile_cont(prompt, 0.90) AS prompt_p90,
+           -- one list quantile: each scalar quantile_cont keeps its own copy of every value
+           quantile_cont(prompt, [0.10, 0.90]) AS prompt_p10_p90,
            1000 * regr_slope(ftl_ms, prompt) AS ftl_slope_ms_per_ktoken,
            regr_intercept(ftl_ms, prompt) AS ftl_intercept_ms,
            regr_r2(ftl_ms, prompt) AS ftl_r2,
@@ -61,24 +61,29 @@ series AS (
     GROUP BY run_id, concurrency
 ),
 judged AS (
-    SELECT s.*,
+    SELECT s.* EXCLUDE (prompt_p10_p90),
+           prompt_p10_p90[1] AS prompt_p10, prompt_p10_p90[2] AS prompt_p90,
            100.0 * ftl_slope_ms_per_ktoken / 1000 * (prompt_p90 - prompt_p10)
                / nullif(ftl_intercept_ms + ftl_slope_ms_per_ktoken / 1000 * prompt_p10, 0)
                AS ftl_rise_pct
     FROM series s
 ),
-buckets AS (
+bucket_lists AS (
     SELECT run_id, concurrency, bucket_lo,
            CASE WHEN min(bucket_tokens) > 0 THEN bucket_lo + min(bucket_tokens) ELSE 2 * bucket_lo END
                AS bucket_hi,
            count(*) AS requests,
            quantile_cont(prompt, 0.50) AS prompt_p50,
-           quantile_cont(ftl_ms, 0.50) AS ftl_p50_ms,
-           quantile_cont(ftl_ms, 0.95) AS ftl_p95_ms,
-           quantile_cont(prefill_ms, 0.50) AS prefill_p50_ms,
-           quantile_cont(prefill_ms, 0.95) AS prefill_p95_ms
+           quantile_cont(ftl_ms, [0.50, 0.95]) AS ftl_p50_p95,
+           quantile_cont(prefill_ms, [0.50, 0.95]) AS prefill_p50_p95
     FROM bucketed
     GROUP BY run_id, concurrency, bucket_lo
+),
+buckets AS (
+    SELECT run_id, concurrency, bucket_lo, bucket_hi, requests, prompt_p50,
+           ftl_p50_p95[1] AS ftl_p50_ms, ftl_p50_p95[2] AS ftl_p95_ms,
+           prefill_p50_p95[1] AS prefill_p50_ms, prefill_p50_p95[2] AS prefill_p95_ms
+    FROM bucket_lists
 )
 SELECT b.run_id, b.concurrency, b.bucket_lo, b.bucket_hi, b.requests, b.prompt_p50, b.ftl_p50_ms,
        b.ftl_p95_ms, b.prefill_p50_ms, b.prefill_p95_ms, j.series_requests, j.prompt_p10,

@@ -1,10 +1,9 @@
 package dev.tokentrace.correlate.report;
 
 import dev.tokentrace.correlate.db.Database;
-import dev.tokentrace.correlate.db.Queries;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
+import java.util.List;
 import org.jdbi.v3.core.Handle;
 
 /**
@@ -51,11 +50,7 @@ final class BaselineLoader {
       return new ReportData.Baseline(
           file.toString(),
           ReportDataLoader.coreMetrics(handle),
-          QueryRows.list(
-              handle,
-              Queries.ATTRIBUTION_SUMMARY,
-              ReportData.Component.class,
-              Map.of("group_by", "all")),
+          ReportDataLoader.components(handle, List.of("all")),
           QueryRows.list(handle, ReportQueries.THROUGHPUT, ReportEvidence.Throughput.class),
           ReportDataLoader.quality(handle));
     } finally {

@@ -7,9 +7,13 @@ import dev.tokentrace.correlate.db.Database;
 import dev.tokentrace.correlate.db.Queries;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.jdbi.v3.core.Handle;
+import org.jspecify.annotations.Nullable;
 
 /** Reads {@link ReportData} from the attribution tables with the named SQL, in one handle. */
 final class ReportDataLoader {
@@ -18,6 +22,13 @@ final class ReportDataLoader {
 
   /** attribution/core_metrics' groupings in its order. */
   private static final List<String> CORE_METRICS_GROUPINGS = List.of("all", "run", "concurrency");
+
+  /** queries/attribution_summary's components in its order, and in two halves. */
+  private static final List<String> COMPONENT_ORDER =
+      List.of("network", "client_queue", "queue", "prefill", "decode", "total");
+
+  private static final List<String> SUMMARY_COMPONENT_HALVES =
+      List.of("network,client_queue,queue", "prefill,decode,total");
 
   /** queries/attribution_summary's groupings in its order. */
   private static final List<String> SUMMARY_GROUPINGS =
@@ -62,10 +73,45 @@ final class ReportDataLoader {
         handle, Queries.CORE_METRICS, CORE_METRICS_GROUPINGS, ReportData.Metric.class);
   }
 
-  /** Every grouping of queries/attribution_summary, in the file's order, one at a time. */
+  /**
+   * Every grouping of queries/attribution_summary, in the file's order: one grouping and three
+   * components per statement (six components of one grouping outgrew DuckDB's 1 GB memory_limit at
+   * 10 M requests), merged back into group order with the components in theirs.
+   */
   static List<ReportData.Component> components(Handle handle) {
-    return perGrouping(
-        handle, Queries.ATTRIBUTION_SUMMARY, SUMMARY_GROUPINGS, ReportData.Component.class);
+    return components(handle, SUMMARY_GROUPINGS);
+  }
+
+  /** As {@link #components(Handle)}, for some of the groupings, in the file's order. */
+  static List<ReportData.Component> components(Handle handle, List<String> groupings) {
+    List<ReportData.Component> rows = new ArrayList<>();
+    for (String grouping : groupings) {
+      List<ReportData.Component> grouped = new ArrayList<>();
+      for (String components : SUMMARY_COMPONENT_HALVES) {
+        grouped.addAll(
+            QueryRows.list(
+                handle,
+                Queries.ATTRIBUTION_SUMMARY,
+                ReportData.Component.class,
+                Map.of("group_by", grouping, "components", components)));
+      }
+      rows.addAll(inGroupOrder(grouped));
+    }
+    return rows;
+  }
+
+  /** Stable: groups in the order they first appear, then the components in the file's order. */
+  private static List<ReportData.Component> inGroupOrder(List<ReportData.Component> rows) {
+    Map<List<@Nullable String>, Integer> groups = new HashMap<>();
+    for (ReportData.Component row : rows) {
+      groups.putIfAbsent(Arrays.asList(row.groupValue()), groups.size());
+    }
+    List<ReportData.Component> sorted = new ArrayList<>(rows);
+    sorted.sort(
+        Comparator.comparingInt(
+                (ReportData.Component row) -> groups.get(Arrays.asList(row.groupValue())))
+            .thenComparingInt(row -> COMPONENT_ORDER.indexOf(row.component())));
+    return sorted;
   }
 
   private static <T> List<T> perGrouping(

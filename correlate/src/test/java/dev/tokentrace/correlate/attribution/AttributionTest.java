@@ -239,6 +239,7 @@ final class AttributionTest {
                     h.createQuery(SqlCatalog.get(Queries.ATTRIBUTION_SUMMARY))
                         .bind("group_by", "all")
                         .bindNull("run_id", java.sql.Types.VARCHAR)
+                        .bindNull("components", java.sql.Types.VARCHAR)
                         .mapToMap()
                         .list());
     assertThat(all)
@@ -261,6 +262,7 @@ final class AttributionTest {
                     h.createQuery(SqlCatalog.get(Queries.ATTRIBUTION_SUMMARY))
                         .bind("group_by", "concurrency")
                         .bindNull("run_id", java.sql.Types.VARCHAR)
+                        .bindNull("components", java.sql.Types.VARCHAR)
                         .mapToMap()
                         .list());
     assertThat(byConcurrency.stream().filter(row -> row.get("component").equals("total")))

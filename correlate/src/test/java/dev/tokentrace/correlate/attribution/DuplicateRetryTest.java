@@ -125,6 +125,7 @@ final class DuplicateRetryTest {
                     .createQuery(SqlCatalog.get(Queries.ATTRIBUTION_SUMMARY))
                     .bindNull("group_by", Types.VARCHAR)
                     .bindNull("run_id", Types.VARCHAR)
+                    .bindNull("components", Types.VARCHAR)
                     .mapToMap()
                     .list())
         .stream()

@@ -7,6 +7,7 @@ import dev.tokentrace.correlate.attribution.Attributor;
 import dev.tokentrace.correlate.attribution.HandComputedDataset;
 import dev.tokentrace.correlate.db.Database;
 import dev.tokentrace.correlate.db.DatabaseSettings;
+import dev.tokentrace.correlate.db.Queries;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -90,6 +91,24 @@ final class ReportServiceTest {
             });
 
     assertThat(attributor.current(AttributionSettings.defaults())).isNull();
+  }
+
+  @Test
+  void theSplitPercentileStatementsGiveTheRowsOfTheWholeQueriesInTheirOrder() {
+    attributor.run(AttributionSettings.defaults(), "tokentrace correlate");
+    database
+        .jdbi()
+        .useHandle(
+            h -> {
+              assertThat(ReportDataLoader.components(h))
+                  .hasSizeGreaterThan(6)
+                  .containsExactlyElementsOf(
+                      QueryRows.list(h, Queries.ATTRIBUTION_SUMMARY, ReportData.Component.class));
+              assertThat(ReportDataLoader.coreMetrics(h))
+                  .isNotEmpty()
+                  .containsExactlyElementsOf(
+                      QueryRows.list(h, Queries.CORE_METRICS, ReportData.Metric.class));
+            });
   }
 
   private long attributionRuns() {
