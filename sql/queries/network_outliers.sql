@@ -20,7 +20,10 @@ WITH settings AS (
            coalesce(CAST(:min_ms AS DOUBLE), 20.0) AS min_ms
 ),
 paired AS (
-    SELECT a.*
+    -- the columns used, not a.*: every request passes through the scoring
+    SELECT a.request_key, a.run_id, a.instance, a.aligned_start_ts, a.client_ttft_ms,
+           a.client_e2e_ms, a.network_ms, a.network_ttft_ms, a.clock_offset_ms, a.suspect,
+           a.suspect_reason
     FROM request_attribution a
     CROSS JOIN settings s
     WHERE a.status = 'ok' AND NOT a.warmup AND a.join_status IN ('matched', 'heuristic')

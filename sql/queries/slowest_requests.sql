@@ -15,15 +15,21 @@
 -- writes its stats line every 5-10 s, so read the offset before reading much into one snapshot
 -- (queries/queue_timeline shows all of them around a request). Unpaired requests have no instance
 -- and no snapshot.
-WITH slow AS (
-    SELECT row_number() OVER (ORDER BY client_e2e_ms DESC NULLS LAST, request_key,
-                                       client_source_path, client_source_line) AS slow_rank,
-           *
+WITH top AS (
+    -- ORDER BY ... LIMIT is a top-N (a heap of :limit rows); a row_number() over every request
+    -- sorted all of them with every column (103 s at 10 M requests on a loaded 2-core machine)
+    SELECT *
     FROM request_attribution
     WHERE status = 'ok' AND NOT warmup
       AND (CAST(:run_id AS VARCHAR) IS NULL OR run_id = CAST(:run_id AS VARCHAR))
-    ORDER BY slow_rank
+    ORDER BY client_e2e_ms DESC NULLS LAST, request_key, client_source_path, client_source_line
     LIMIT coalesce(CAST(:limit AS BIGINT), 10)
+),
+slow AS (
+    SELECT row_number() OVER (ORDER BY client_e2e_ms DESC NULLS LAST, request_key,
+                                       client_source_path, client_source_line) AS slow_rank,
+           *
+    FROM top
 ),
 placed AS (
     SELECT slow_rank, instance, aligned_start_ts
