@@ -15,6 +15,7 @@ SELECT concat_ws(' ',
     'engine_stats=' || (SELECT count(*) || '/' || coalesce(max(rowid), -1) FROM engine_stats),
     'batch_step=' || (SELECT count(*) || '/' || coalesce(max(rowid), -1) FROM batch_step),
     'client_timing=' || (SELECT count(*) || '/' || coalesce(max(rowid), -1) FROM client_timing),
+    'rejects=' || (SELECT count(*) || '/' || coalesce(max(rowid), -1) FROM rejects),
     'kafka=' || (SELECT count(*) || '/' || coalesce(sum(next_offset), 0) FROM kafka_offsets),
     'loads=' || (SELECT count(*) || '/' || coalesce(CAST(max(started_ts) AS VARCHAR), '-')
                  FROM runs WHERE kind <> 'correlate')

@@ -151,9 +151,11 @@ ALTER TABLE request_matches ADD COLUMN IF NOT EXISTS server_instance VARCHAR;
 
 -- attribution_state: the settings and the input fingerprint (attribution/inputs) of the attribution
 -- now in request_attribution, one row, replaced in the same transaction as the attribution. `report`
--- reuses that attribution when both match its own (recomputing 10 M requests takes minutes).
+-- reuses that attribution when both match its own (recomputing 10 M requests takes minutes), and its
+-- data-quality counts (attribution/data_quality as JSON, written just after; NULL until then).
 CREATE TABLE IF NOT EXISTS attribution_state (
-    run_id  VARCHAR  NOT NULL,
-    params  VARCHAR  NOT NULL,
-    inputs  VARCHAR  NOT NULL
+    run_id   VARCHAR  NOT NULL,
+    params   VARCHAR  NOT NULL,
+    inputs   VARCHAR  NOT NULL,
+    quality  VARCHAR
 );

@@ -76,6 +76,7 @@ public final class Attributor {
           e);
     }
     AttributionResult result = new AttributionResult(runId, dataQuality());
+    storeQuality(runId, result.dataQuality());
     log.info("correlate: {}", result.dataQuality().summary());
     return result;
   }
@@ -111,7 +112,7 @@ public final class Attributor {
     String params = params(settings);
     Runs.insert(connection, new Runs.Run(runId, RUN_KIND, started, command, params));
     handle
-        .createUpdate("INSERT INTO attribution_state VALUES (:run_id, :params, :inputs)")
+        .createUpdate("INSERT INTO attribution_state VALUES (:run_id, :params, :inputs, NULL)")
         .bind("run_id", runId)
         .bind("params", params)
         .bind("inputs", inputs)
@@ -166,6 +167,53 @@ public final class Attributor {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("no SHA-256 in this JVM", e);
     }
+  }
+
+  /**
+   * The data-quality counts stored with the attribution of {@code runId} (one query less for a
+   * report that reuses it: minutes at 10 M requests), or null when not stored.
+   */
+  public @Nullable DataQuality storedQuality(String runId) {
+    requireNonNull(runId, "runId is null");
+    String json =
+        database
+            .jdbi()
+            .withHandle(
+                handle ->
+                    handle
+                        .createQuery("SELECT quality FROM attribution_state WHERE run_id = :run_id")
+                        .bind("run_id", runId)
+                        .mapTo(String.class)
+                        .findFirst()
+                        .orElse(null));
+    if (json == null) {
+      return null;
+    }
+    try {
+      return JSON.readValue(json, DataQuality.class);
+    } catch (JsonProcessingException e) {
+      log.warn("correlate: stored data-quality counts of {} unreadable, recomputed", runId);
+      return null;
+    }
+  }
+
+  private void storeQuality(String runId, DataQuality quality) {
+    String json;
+    try {
+      json = JSON.writeValueAsString(quality);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write data-quality counts as JSON", e);
+    }
+    database
+        .jdbi()
+        .useHandle(
+            handle ->
+                handle
+                    .createUpdate(
+                        "UPDATE attribution_state SET quality = :quality WHERE run_id = :run_id")
+                    .bind("quality", json)
+                    .bind("run_id", runId)
+                    .execute());
   }
 
   /** Counts about the current attribution (join rate, duplicates, suspects, rejects). */

@@ -42,6 +42,16 @@ final class ReportDataLoader {
 
   static ReportData load(
       Database database, Instant generatedAt, AttributionSettings settings, String command) {
+    return load(database, generatedAt, settings, command, null);
+  }
+
+  /** With the data-quality counts when already known (the attribution just computed them). */
+  static ReportData load(
+      Database database,
+      Instant generatedAt,
+      AttributionSettings settings,
+      String command,
+      @Nullable DataQuality knownQuality) {
     return database
         .jdbi()
         .withHandle(
@@ -56,7 +66,7 @@ final class ReportDataLoader {
                   coreMetrics(handle),
                   components(handle),
                   concurrency(handle, "run"),
-                  quality(handle),
+                  knownQuality == null ? quality(handle) : knownQuality,
                   QueryRows.list(handle, Queries.CLOCK_OFFSET_LIST, ClockOffset.class),
                   EvidenceLoader.load(handle, command),
                   null);

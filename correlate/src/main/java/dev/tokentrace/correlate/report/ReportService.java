@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.correlate.attribution.AttributionSettings;
 import dev.tokentrace.correlate.attribution.Attributor;
+import dev.tokentrace.correlate.attribution.DataQuality;
 import dev.tokentrace.correlate.db.Database;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -52,14 +53,16 @@ public final class ReportService {
   public ReportData build(AttributionSettings settings, String command) {
     Attributor attributor = new Attributor(database, clock);
     String current = attributor.current(settings);
+    DataQuality quality;
     if (current == null) {
-      attributor.run(settings, command);
+      quality = attributor.run(settings, command).dataQuality();
     } else {
       log.info(
           "report: the attribution of {} is current (same settings, formulas and inputs): reused",
           current);
+      quality = attributor.storedQuality(current);
     }
-    return ReportDataLoader.load(database, clock.instant(), settings, command);
+    return ReportDataLoader.load(database, clock.instant(), settings, command, quality);
   }
 
   /**

@@ -51,6 +51,15 @@ final class ReportServiceTest {
   }
 
   @Test
+  void keepsTheDataQualityCountsWithTheAttributionForAReportThatReusesIt() {
+    String runId = attributor.run(AttributionSettings.defaults(), "tokentrace correlate").runId();
+
+    assertThat(attributor.storedQuality(runId)).isEqualTo(attributor.dataQuality());
+    assertThat(reports.build(AttributionSettings.defaults(), "tokentrace report").quality())
+        .isEqualTo(attributor.dataQuality());
+  }
+
+  @Test
   void recomputesWhenTheRulesDiffer() {
     attributor.run(AttributionSettings.defaults(), "tokentrace correlate");
     AttributionSettings warmup = new AttributionSettings(5.0, 1.0, 1);
