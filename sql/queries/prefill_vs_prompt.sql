@@ -25,17 +25,29 @@ WITH settings AS (
            coalesce(CAST(:min_requests AS INTEGER), 8) AS min_requests
 ),
 population AS (
+    -- prompt tokens from the attribution where it has them; only the other requests are joined
+    -- back to their server record for them (a join of every request: tens of seconds at 10 M)
     SELECT a.run_id, a.concurrency, a.client_ttft_ms AS ftl_ms,
            CASE WHEN a.included THEN a.prefill_ms END AS prefill_ms,
            CASE WHEN a.included THEN a.client_ttft_ms END AS attributed_ftl_ms,
-           CAST(coalesce(a.prompt_tokens, t.prompt_tokens) AS DOUBLE) AS prompt
+           CAST(a.prompt_tokens AS DOUBLE) AS prompt
     FROM request_attribution a
     CROSS JOIN settings s
-    LEFT JOIN request_timing t
-           ON t.request_id = a.server_request_id AND t.source_path = a.server_source_path
-          AND t.source_line = a.server_source_line AND t.instance = a.instance
     WHERE a.status = 'ok' AND NOT a.warmup AND a.client_ttft_ms IS NOT NULL
-      AND coalesce(a.prompt_tokens, t.prompt_tokens) > 0
+      AND a.prompt_tokens > 0
+      AND (s.run_id IS NULL OR a.run_id = s.run_id)
+    UNION ALL
+    SELECT a.run_id, a.concurrency, a.client_ttft_ms AS ftl_ms,
+           CASE WHEN a.included THEN a.prefill_ms END AS prefill_ms,
+           CASE WHEN a.included THEN a.client_ttft_ms END AS attributed_ftl_ms,
+           CAST(t.prompt_tokens AS DOUBLE) AS prompt
+    FROM request_attribution a
+    CROSS JOIN settings s
+    JOIN request_timing t
+      ON t.request_id = a.server_request_id AND t.source_path = a.server_source_path
+     AND t.source_line = a.server_source_line AND t.instance = a.instance
+    WHERE a.status = 'ok' AND NOT a.warmup AND a.client_ttft_ms IS NOT NULL
+      AND a.prompt_tokens IS NULL AND t.prompt_tokens > 0
       AND (s.run_id IS NULL OR a.run_id = s.run_id)
 ),
 bucketed AS (
