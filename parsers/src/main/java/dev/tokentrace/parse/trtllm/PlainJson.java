@@ -24,6 +24,10 @@ import org.jspecify.annotations.Nullable;
  * by range as Jackson's {@code getNumberType}, floats with {@code Double.parseDouble} as Jackson
  * without its fast parser). For anything else {@link #read} returns null and the caller reads the
  * text with Jackson, which decides, rejections included. Not thread-safe; one instance per read.
+ *
+ * <p>Longer than the house's 200 lines on purpose, like {@link JsonSplitter}: one recursive-descent
+ * reader whose subset rules (what it declines) are easier to check against JSON's grammar in one
+ * place; its key table and slot map are nested because nothing else uses them.
  */
 final class PlainJson {
   static final int MAX_DEPTH = 32;
