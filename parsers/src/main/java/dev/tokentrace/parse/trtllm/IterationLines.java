@@ -131,12 +131,11 @@ final class IterationLines {
         fail("iteration line: bad 'states' value");
         return false;
       }
-      String key = text.substring(at + 1, keyEnd);
       int valueStart = keyEnd + 3;
       int valueEnd = text.indexOf(", ", valueStart);
       valueEnd = valueEnd < 0 || valueEnd > to ? to : valueEnd;
-      if (!state(key, text, valueStart, valueEnd, fields)) {
-        fail("iteration line: bad '" + key + "' value");
+      if (!state(text, at + 1, keyEnd, valueStart, valueEnd, fields)) {
+        fail("iteration line: bad '" + text.substring(at + 1, keyEnd) + "' value");
         return false;
       }
       at = valueEnd == to ? to : valueEnd + 2;
@@ -144,26 +143,33 @@ final class IterationLines {
     return true;
   }
 
-  private static boolean state(String key, String text, int from, int to, Fields fields) {
-    switch (key) {
-      case "num_ctx_requests":
-        fields.step.ctxRequests = Numbers.count(text, from, to);
-        return fields.step.ctxRequests != null;
-      case "num_ctx_tokens":
-        fields.step.newTokens = Numbers.count(text, from, to);
-        return fields.step.newTokens != null;
-      case "num_generation_tokens":
-        fields.step.genTokens = Numbers.count(text, from, to);
-        return fields.step.genTokens != null;
-      case "cached_kv_tokens":
-        Integer cached = Numbers.count(text, from, to);
-        if (fields.step.cachedTokens == null) {
-          fields.step.cachedTokens = cached;
-        }
-        return cached != null;
-      default:
-        return true;
+  /** One {@code 'key': value} of states, the key matched in place (no String per key). */
+  private static boolean state(
+      String text, int keyFrom, int keyTo, int from, int to, Fields fields) {
+    if (isKey(text, keyFrom, keyTo, "num_ctx_requests")) {
+      fields.step.ctxRequests = Numbers.count(text, from, to);
+      return fields.step.ctxRequests != null;
     }
+    if (isKey(text, keyFrom, keyTo, "num_ctx_tokens")) {
+      fields.step.newTokens = Numbers.count(text, from, to);
+      return fields.step.newTokens != null;
+    }
+    if (isKey(text, keyFrom, keyTo, "num_generation_tokens")) {
+      fields.step.genTokens = Numbers.count(text, from, to);
+      return fields.step.genTokens != null;
+    }
+    if (isKey(text, keyFrom, keyTo, "cached_kv_tokens")) {
+      Integer cached = Numbers.count(text, from, to);
+      if (fields.step.cachedTokens == null) {
+        fields.step.cachedTokens = cached;
+      }
+      return cached != null;
+    }
+    return true;
+  }
+
+  private static boolean isKey(String text, int from, int to, String key) {
+    return to - from == key.length() && text.startsWith(key, from);
   }
 
   private @Nullable StepDraft fail(@Nullable String reason) {

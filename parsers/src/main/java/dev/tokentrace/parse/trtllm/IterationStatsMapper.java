@@ -7,6 +7,8 @@ import dev.tokentrace.event.EngineStats;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.ParseSink;
 import java.time.Instant;
+import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,6 +27,47 @@ import org.jspecify.annotations.Nullable;
  * it is not read at all rather than read wrong. {@code cacheHitRate} is cumulative.
  */
 final class IterationStatsMapper {
+  /**
+   * Every top-level key {@link #accepts} and {@link #map} read: what a {@link SparseTree} of a
+   * record keeps. A key read here but missing from this set would read as absent
+   * (JsonRecordsSparseTreeTest compares both ways of reading on mutated records).
+   */
+  static final Set<String> KEYS =
+      Set.of(
+          "iter",
+          "iterLatencyMS",
+          "inflightBatchingStats",
+          "staticBatchingStats",
+          "kvCacheStats",
+          "numActiveRequests",
+          "timestamp",
+          "rank",
+          "numNewActiveRequests",
+          "numQueuedRequests",
+          "hostStepTimeMS",
+          "schedulerMode",
+          "requestStats",
+          "attentionDpRank",
+          "maxBatchSizeStatic",
+          "cpuMemUsage",
+          "pinnedMemUsage");
+
+  /** The keys read in each nested object. */
+  static final Map<String, Set<String>> CHILD_KEYS =
+      Map.of(
+          "inflightBatchingStats",
+          Set.of(
+              "numScheduledRequests",
+              "numContextRequests",
+              "numGenRequests",
+              "numCtxTokens",
+              "numCtxKvTokens",
+              "numPausedRequests"),
+          "staticBatchingStats",
+          Set.of("numScheduledRequests", "numContextRequests", "numCtxTokens", "numGenTokens"),
+          "kvCacheStats",
+          Set.of("usedNumBlocks", "maxNumBlocks", "cacheHitRate"));
+
   private final String instance;
   private final LogTimes times;
 

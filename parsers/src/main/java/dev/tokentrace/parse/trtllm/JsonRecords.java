@@ -1,6 +1,5 @@
 package dev.tokentrace.parse.trtllm;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,14 +9,16 @@ import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.ParseSink;
 import dev.tokentrace.parse.Rejection;
+import java.io.IOException;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Decides what a JSON record is by TensorRT-LLM-specific keys, never by shape alone, so that
  * another engine's JSON (vLLM OTLP exports, SGLang request logs and metrics exports) is rejected
- * instead of becoming an event, and hands it to its mapper. Tree parsing is fine here: records are
- * small and one per iteration or request. Not thread-safe (the mappers keep state).
+ * instead of becoming an event, and hands it to its mapper. Iteration stats, one record per engine
+ * step, are read as a {@link SparseTree} of the keys their mapper reads; other records (one per
+ * request or rarer) as a whole tree. Not thread-safe (the mappers keep state).
  */
 final class JsonRecords implements JsonSplitter.Handler {
   static final String REQUEST_STATS_RULE = "trtllm: request stats";
@@ -30,11 +31,23 @@ final class JsonRecords implements JsonSplitter.Handler {
   private static final ObjectReader WHOLE_LINE_READER =
       READER.with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
+  private static final SparseTree STATS_TREE =
+      new SparseTree(READER, IterationStatsMapper.KEYS, IterationStatsMapper.CHILD_KEYS);
+
   private final IterationStatsMapper iterationStats;
   private final TritonStatsMapper tritonStats;
   private final PerfMetricsMapper perfMetrics;
+  private final boolean sparse;
 
   JsonRecords(String instance, LogTimes times) {
+    this(instance, times, true);
+  }
+
+  /**
+   * With {@code sparse} false every record is read whole: what the sparse read is tested against.
+   */
+  JsonRecords(String instance, LogTimes times, boolean sparse) {
+    this.sparse = sparse;
     this.iterationStats = new IterationStatsMapper(instance, times);
     this.tritonStats = new TritonStatsMapper(instance, times);
     this.perfMetrics = new PerfMetricsMapper(instance);
@@ -49,8 +62,8 @@ final class JsonRecords implements JsonSplitter.Handler {
   public boolean wholeLine(String line, SourcePosition position, ParseSink sink) {
     JsonNode node;
     try {
-      node = WHOLE_LINE_READER.readTree(line);
-    } catch (JsonProcessingException e) {
+      node = read(line, true);
+    } catch (IOException e) {
       // not one complete object: the splitter finds out what it is, and reports it
       return false;
     }
@@ -65,8 +78,8 @@ final class JsonRecords implements JsonSplitter.Handler {
   void record(String json, SourcePosition source, @Nullable Instant lineTs, ParseSink sink) {
     JsonNode node;
     try {
-      node = READER.readTree(json);
-    } catch (JsonProcessingException e) {
+      node = read(json, false);
+    } catch (IOException e) {
       reject(sink, source, "json: malformed value", json);
       return;
     }
@@ -75,6 +88,28 @@ final class JsonRecords implements JsonSplitter.Handler {
       return;
     }
     route(node, json, source, lineTs, sink);
+  }
+
+  /**
+   * The tree {@code readTree} makes of {@code json} (with {@code wholeLine}, failing on trailing
+   * tokens), or, for iteration stats, its sparse equivalent: the same outcome for every mapper.
+   */
+  private @Nullable JsonNode read(String json, boolean wholeLine) throws IOException {
+    if (sparse && mayBeIterationStats(json)) {
+      JsonNode stats = STATS_TREE.read(json, wholeLine);
+      if (IterationStatsMapper.accepts(stats)) {
+        return stats;
+      }
+    }
+    return (wholeLine ? WHOLE_LINE_READER : READER).readTree(json);
+  }
+
+  /**
+   * Iteration stats have an {@code "iter"} key; text without it (literally, or an escape that could
+   * spell it) needs no sparse read before the whole one.
+   */
+  private static boolean mayBeIterationStats(String json) {
+    return STATS_TREE.covers(json) && (json.contains("\"iter\"") || json.indexOf('\\') >= 0);
   }
 
   private void route(

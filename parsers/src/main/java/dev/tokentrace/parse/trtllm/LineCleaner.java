@@ -67,13 +67,18 @@ final class LineCleaner {
       if (end > 0) {
         rest = rest.substring(end + 2);
       }
-    } else if (!rest.isEmpty() && rest.charAt(0) != '[' && rest.indexOf(" | ") > 0) {
+    } else if (!rest.isEmpty() && isAsciiAlphanumeric(rest.charAt(0)) && rest.indexOf(" | ") > 0) {
+      // the first-character test is COMPOSE's own: it spares JSON and logger lines a scan
       Matcher compose = COMPOSE.matcher(rest);
       if (compose.lookingAt()) {
         rest = rest.substring(compose.end());
       }
     }
     return rest;
+  }
+
+  private static boolean isAsciiAlphanumeric(char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
   }
 
   private static String stripLauncher(String line) {

@@ -12,10 +12,19 @@ final class Numbers {
   private Numbers() {}
 
   static @Nullable Integer count(CharSequence text, int from, int to) {
-    if (!allDigits(text, from, to) || to - from > 10) {
+    if (from >= to || to - from > 10) {
       return null;
     }
-    long value = Long.parseLong(text, from, to, 10);
+    // digits accumulated here: Long.parseLong(CharSequence, ...) was 40 % of print_iter_log
+    // parsing in JFR (Character.digit per character); ten digits cannot overflow a long
+    long value = 0;
+    for (int i = from; i < to; i++) {
+      char c = text.charAt(i);
+      if (c < '0' || c > '9') {
+        return null;
+      }
+      value = value * 10 + (c - '0');
+    }
     return value > Integer.MAX_VALUE ? null : (int) value;
   }
 

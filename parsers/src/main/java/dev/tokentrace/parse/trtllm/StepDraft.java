@@ -56,7 +56,9 @@ final class StepDraft {
     Integer size = batchSize;
     if (size == null && ctxRequests != null && genRequests != null) {
       // sources without a scheduled count: the batch is its context plus generation requests
-      size = ctxRequests + genRequests;
+      // (capped as vLLM's IterationLine does: two huge counts must not overflow into a negative
+      // size, which the event's constructor refuses with an exception)
+      size = (int) Math.min(Integer.MAX_VALUE, (long) ctxRequests + genRequests);
     }
     return new BatchStep(
         Engine.TRTLLM,

@@ -102,7 +102,7 @@ final class TrtLlmLineParserFuzzTest {
     sink.events.forEach(EventJson::write);
   }
 
-  private static String mutate(String line, Random random) {
+  static String mutate(String line, Random random) {
     String text = line;
     int operations = 1 + random.nextInt(3);
     for (int i = 0; i < operations; i++) {

@@ -376,6 +376,15 @@ final class TrtLlmLineParserTest {
             {"type":"engine_stats","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":1,"offset":0},"running":3,"waiting":1}
             """),
         row(
+            "stats json counts whose sum overflows an int cap the batch size",
+            """
+            {"iter":15,"iterLatencyMS":6.5,"maxBatchSizeStatic":8,"cpuMemUsage":1,"inflightBatchingStats":{"numContextRequests":2147483647,"numGenRequests":2}}
+            """,
+            """
+            {"type":"batch_step","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":1,"offset":0},"iteration":15,"phase":"mixed","batch_size":2147483647,"step_ms":6.5,"step_ms_derived":false,"ctx_requests":2147483647,"gen_requests":2}
+            {"type":"engine_stats","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":1,"offset":0}}
+            """),
+        row(
             "metrics array compact one line",
             """
             [{"iter":1,"iterLatencyMS":9.0,"maxBatchSizeStatic":8,"cpuMemUsage":1,"numActiveRequests":1,"numQueuedRequests":0,"inflightBatchingStats":{"numContextRequests":1,"numGenRequests":0,"numScheduledRequests":1,"numCtxTokens":40}},{"iter":2,"iterLatencyMS":8.0,"maxBatchSizeStatic":8,"cpuMemUsage":1,"numActiveRequests":1,"numQueuedRequests":0,"inflightBatchingStats":{"numContextRequests":0,"numGenRequests":1,"numScheduledRequests":1,"numCtxTokens":0}}]

@@ -1,0 +1,282 @@
+package dev.tokentrace.parse.trtllm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tokentrace.event.SourcePosition;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.provider.Arguments;
+
+/**
+ * Iteration stats are read as a {@link SparseTree}, everything else as a whole tree: both must give
+ * the same outcome for every text, so each case runs through a sparse and a whole-tree {@link
+ * JsonRecords} (as one whole line and as one element) and the outcomes are compared: events as
+ * their JSON, ignore rules, rejection reasons and whether the line was taken. Cases: the line
+ * tables' and samples' JSON objects, unchanged, with every read key given each value of {@link
+ * #VALUES} (first and last of duplicate keys, top level and nested), with escaped key names, and
+ * randomly mutated as in the fuzz test. Fixed seed.
+ */
+final class JsonRecordsSparseTreeTest {
+  private static final PlainJson.Keys PLAIN_KEYS =
+      new PlainJson.Keys(IterationStatsMapper.KEYS, IterationStatsMapper.CHILD_KEYS);
+  private static final SparseTree SPARSE =
+      new SparseTree(
+          JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build().reader(),
+          IterationStatsMapper.KEYS,
+          IterationStatsMapper.CHILD_KEYS);
+  private static final long[] PLAIN_READS = {0};
+  private static final String[] VALUES = {
+    "NaN",
+    "Infinity",
+    "-Infinity",
+    "-1",
+    "0",
+    "-0",
+    "-0.0",
+    "3.0",
+    "2.5",
+    "1e999",
+    "-1e999",
+    "1.5E3",
+    "2147483647",
+    "2147483648",
+    "9223372036854775807",
+    "9223372036854775808",
+    "-9223372036854775809",
+    "99999999999999999999999999999999",
+    "1" + "0".repeat(1200),
+    "\"\"",
+    "\" \"",
+    "\"7\"",
+    "\"overlap\"",
+    "\"non_overlap\"",
+    "\"09-01-2025 12:00:01.250000\"",
+    "\"05-20-2026 08:00:00\"",
+    "\"a\\u0062c\"",
+    "\"bad \\q escape\"",
+    "null",
+    "true",
+    "false",
+    "[]",
+    "[1,{\"iter\":2}]",
+    "{}",
+    "{\"numScheduledRequests\":3,\"usedNumBlocks\":1,\"maxNumBlocks\":4}",
+    "{\"x\":[}",
+    "01",
+    "'x'",
+    "1E5",
+    "1e-5",
+    "0.5e+3",
+    "1.",
+    ".5",
+    "+1",
+    "--1",
+    "-",
+    "1e",
+    "1e+",
+    "1x",
+    "0x10",
+    "truex",
+    "nul",
+    "nullnull",
+    " 7 ",
+    "\t7\r\n",
+    "\u000b7",
+    "\"é\"",
+    "\"tab\there\"",
+    "\"\\\"\"",
+    "[" + "[".repeat(40) + "]".repeat(40) + "]",
+    "{\"a\":" + "{\"a\":".repeat(40) + "1" + "}".repeat(40) + "}",
+    "[1,]",
+    "{\"a\":1,}",
+    "{\"a\" 1}",
+  };
+
+  @Test
+  void sparseReadGivesTheWholeTreesOutcomeOnUnchangedRecords() {
+    int events = 0;
+    for (String json : corpus()) {
+      events += compare(json);
+    }
+    assertThat(events).as("the corpus makes events through the sparse read").isGreaterThan(50);
+    assertThat(PLAIN_READS[0]).as("plain reads").isGreaterThan(50);
+  }
+
+  @Test
+  void sparseReadGivesTheWholeTreesOutcomeForEveryValueOfEveryReadKey() {
+    List<String> keys = new ArrayList<>(IterationStatsMapper.KEYS);
+    for (Set<String> child : IterationStatsMapper.CHILD_KEYS.values()) {
+      keys.addAll(child);
+    }
+    for (String json : corpus()) {
+      for (String key : keys) {
+        for (String value : VALUES) {
+          for (String variant : withValue(json, key, value)) {
+            compare(variant);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void sparseReadGivesTheWholeTreesOutcomeWithEscapedKeysAndTrailingText() {
+    for (String json : corpus()) {
+      compare(json.replace("\"iter\"", "\"\\u0069ter\""));
+      compare(json.replace("\"kvCacheStats\"", "\"kvCache\\u0053tats\""));
+      compare(json.replace("\"iter\"", "\"it\\u0065r\"").replace("\"rank\"", "\"r\\u0061nk\""));
+      compare("{\"" + "k".repeat(60_000) + "\":1," + json.substring(1));
+      compare(json + " ");
+      compare(json + " {}");
+      compare(json + ",");
+      compare(json + "}");
+      compare(json + " x");
+      compare(json.substring(0, json.length() - 1));
+    }
+  }
+
+  @Test
+  void sparseReadGivesTheWholeTreesOutcomeOnMutatedRecords() {
+    List<String> corpus = corpus();
+    Random random = new Random(20261130L);
+    for (int round = 0; round < 20_000; round++) {
+      compare(TrtLlmLineParserFuzzTest.mutate(corpus.get(random.nextInt(corpus.size())), random));
+    }
+  }
+
+  /**
+   * Runs {@code json} both ways, asserts the same outcomes (an exception counts as one); returns
+   * the number of events.
+   */
+  private static int compare(String json) {
+    if (json.isEmpty()) {
+      return 0;
+    }
+    SourcePosition position = new SourcePosition(Recorder.PATH, 1, 0);
+    Recorder sparseLine = new Recorder();
+    Recorder wholeLine = new Recorder();
+    String sparseTaken = outcome(() -> records(true).wholeLine(json, position, sparseLine));
+    String wholeTaken = outcome(() -> records(false).wholeLine(json, position, wholeLine));
+    assertThat(sparseTaken).as("taken as a whole line: %s", json).isEqualTo(wholeTaken);
+    assertThat(sparseLine.outcomes).as("whole line: %s", json).isEqualTo(wholeLine.outcomes);
+    Recorder sparseElement = new Recorder();
+    Recorder wholeElement = new Recorder();
+    String sparseThrown =
+        outcome(
+            () -> {
+              records(true).record(json, position, null, sparseElement);
+              return "";
+            });
+    String wholeThrown =
+        outcome(
+            () -> {
+              records(false).record(json, position, null, wholeElement);
+              return "";
+            });
+    assertThat(sparseThrown).as("element thrown: %s", json).isEqualTo(wholeThrown);
+    assertThat(sparseElement.outcomes).as("element: %s", json).isEqualTo(wholeElement.outcomes);
+    plainReadEqualsJacksons(json);
+    return sparseElement.events.size();
+  }
+
+  /** Where {@link PlainJson} vouches for a text, Jackson's sparse read gives the same tree. */
+  private static void plainReadEqualsJacksons(String json) {
+    if (!json.startsWith("{")) {
+      return;
+    }
+    ObjectNode plain = PlainJson.read(json, PLAIN_KEYS);
+    if (plain == null) {
+      return;
+    }
+    PLAIN_READS[0]++;
+    try {
+      assertThat(plain).as("plain read: %s", json).isEqualTo(SPARSE.readWithJackson(json, true));
+    } catch (IOException e) {
+      throw new AssertionError("plain read accepted what Jackson rejects: " + json, e);
+    }
+  }
+
+  private static String outcome(Supplier<Object> run) {
+    try {
+      return String.valueOf(run.get());
+    } catch (RuntimeException e) {
+      return e.toString();
+    }
+  }
+
+  private static JsonRecords records(boolean sparse) {
+    return new JsonRecords(
+        "trt-0",
+        new LogTimes(
+            TrtLlmLineParserTest.SETTINGS.zone(), TrtLlmLineParserTest.SETTINGS.startYear()),
+        sparse);
+  }
+
+  /**
+   * {@code json} with {@code "key":value} added first and last in the object that holds {@code
+   * key}'s siblings (top level, or each nested object read), so that it is both overridden by and
+   * overrides the record's own value.
+   */
+  private static List<String> withValue(String json, String key, String value) {
+    String pair = "\"" + key + "\":" + value;
+    List<String> variants = new ArrayList<>();
+    int end = json.lastIndexOf('}');
+    if (IterationStatsMapper.KEYS.contains(key) && end > 0) {
+      variants.add("{" + pair + "," + json.substring(1));
+      variants.add(json.substring(0, end) + "," + pair + "}");
+    }
+    for (Map.Entry<String, Set<String>> child : IterationStatsMapper.CHILD_KEYS.entrySet()) {
+      String open = "\"" + child.getKey() + "\":{";
+      int at = json.indexOf(open);
+      if (child.getValue().contains(key) && at >= 0) {
+        int inside = at + open.length();
+        variants.add(json.substring(0, inside) + pair + "," + json.substring(inside));
+        int close = json.indexOf('}', inside);
+        if (close > 0) {
+          variants.add(json.substring(0, close) + "," + pair + json.substring(close));
+        }
+      }
+    }
+    return variants;
+  }
+
+  /** JSON objects of the line tables and the TensorRT-LLM stats samples, one per line. */
+  @SuppressWarnings("unchecked")
+  private static List<String> corpus() {
+    List<String> lines = new ArrayList<>();
+    Stream.concat(TrtLlmLineParserTest.formats(), TrtLlmLineParserTest.badLines())
+        .map(Arguments::get)
+        .forEach(arguments -> lines.addAll((List<String>) arguments[1]));
+    for (String sample :
+        List.of(
+            "v1.1-concurrency-sweep/iteration_stats.jsonl",
+            "formats/2024-08-iter-stats-cpp-jsonl/iteration_stats.jsonl")) {
+      List<String> all = sampleLines(sample);
+      lines.addAll(all.subList(0, Math.min(40, all.size())));
+    }
+    lines.removeIf(line -> !line.startsWith("{"));
+    return lines;
+  }
+
+  private static List<String> sampleLines(String name) {
+    Path file = Path.of("..", "samples", "trtllm").resolve(name);
+    try {
+      return Files.readAllLines(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read " + file, e);
+    }
+  }
+}
