@@ -27,7 +27,6 @@ final class SparseTree {
   private final ObjectReader reader;
   private final Set<String> keys;
   private final Map<String, Set<String>> children;
-  private final PlainJson.Keys plainKeys;
   private final int maxStringLength;
 
   /**
@@ -38,7 +37,6 @@ final class SparseTree {
     this.reader = reader;
     this.keys = keys;
     this.children = children;
-    this.plainKeys = new PlainJson.Keys(keys, children);
     this.maxStringLength = reader.getFactory().streamReadConstraints().getMaxStringLength();
   }
 
@@ -53,16 +51,9 @@ final class SparseTree {
   /**
    * The object that starts {@code json} (which {@link #covers}), as a sparse tree; with {@code
    * wholeLine}, anything after it fails as {@code FAIL_ON_TRAILING_TOKENS} does. Malformed text
-   * throws as {@code readTree} does. Plain text, nearly every record, is read by {@link PlainJson};
-   * the rest by Jackson's parser.
+   * throws as {@code readTree} does.
    */
   ObjectNode read(String json, boolean wholeLine) throws IOException {
-    ObjectNode plain = PlainJson.read(json, plainKeys);
-    return plain != null ? plain : readWithJackson(json, wholeLine);
-  }
-
-  /** {@link #read} without the {@link PlainJson} shortcut. */
-  ObjectNode readWithJackson(String json, boolean wholeLine) throws IOException {
     try (JsonParser parser = reader.createParser(json)) {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
         throw new IOException("not an object");

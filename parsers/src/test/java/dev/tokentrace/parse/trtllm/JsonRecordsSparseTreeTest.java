@@ -2,9 +2,6 @@ package dev.tokentrace.parse.trtllm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.core.json.JsonReadFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tokentrace.event.SourcePosition;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -30,14 +27,6 @@ import org.junit.jupiter.params.provider.Arguments;
  * randomly mutated as in the fuzz test. Fixed seed.
  */
 final class JsonRecordsSparseTreeTest {
-  private static final PlainJson.Keys PLAIN_KEYS =
-      new PlainJson.Keys(IterationStatsMapper.KEYS, IterationStatsMapper.CHILD_KEYS);
-  private static final SparseTree SPARSE =
-      new SparseTree(
-          JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build().reader(),
-          IterationStatsMapper.KEYS,
-          IterationStatsMapper.CHILD_KEYS);
-  private static final long[] PLAIN_READS = {0};
   private static final String[] VALUES = {
     "NaN",
     "Infinity",
@@ -77,32 +66,6 @@ final class JsonRecordsSparseTreeTest {
     "{\"x\":[}",
     "01",
     "'x'",
-    "1E5",
-    "1e-5",
-    "0.5e+3",
-    "1.",
-    ".5",
-    "+1",
-    "--1",
-    "-",
-    "1e",
-    "1e+",
-    "1x",
-    "0x10",
-    "truex",
-    "nul",
-    "nullnull",
-    " 7 ",
-    "\t7\r\n",
-    "\u000b7",
-    "\"é\"",
-    "\"tab\there\"",
-    "\"\\\"\"",
-    "[" + "[".repeat(40) + "]".repeat(40) + "]",
-    "{\"a\":" + "{\"a\":".repeat(40) + "1" + "}".repeat(40) + "}",
-    "[1,]",
-    "{\"a\":1,}",
-    "{\"a\" 1}",
   };
 
   @Test
@@ -112,7 +75,6 @@ final class JsonRecordsSparseTreeTest {
       events += compare(json);
     }
     assertThat(events).as("the corpus makes events through the sparse read").isGreaterThan(50);
-    assertThat(PLAIN_READS[0]).as("plain reads").isGreaterThan(50);
   }
 
   @Test
@@ -138,7 +100,6 @@ final class JsonRecordsSparseTreeTest {
       compare(json.replace("\"iter\"", "\"\\u0069ter\""));
       compare(json.replace("\"kvCacheStats\"", "\"kvCache\\u0053tats\""));
       compare(json.replace("\"iter\"", "\"it\\u0065r\"").replace("\"rank\"", "\"r\\u0061nk\""));
-      compare("{\"" + "k".repeat(60_000) + "\":1," + json.substring(1));
       compare(json + " ");
       compare(json + " {}");
       compare(json + ",");
@@ -188,25 +149,7 @@ final class JsonRecordsSparseTreeTest {
             });
     assertThat(sparseThrown).as("element thrown: %s", json).isEqualTo(wholeThrown);
     assertThat(sparseElement.outcomes).as("element: %s", json).isEqualTo(wholeElement.outcomes);
-    plainReadEqualsJacksons(json);
     return sparseElement.events.size();
-  }
-
-  /** Where {@link PlainJson} vouches for a text, Jackson's sparse read gives the same tree. */
-  private static void plainReadEqualsJacksons(String json) {
-    if (!json.startsWith("{")) {
-      return;
-    }
-    ObjectNode plain = PlainJson.read(json, PLAIN_KEYS);
-    if (plain == null) {
-      return;
-    }
-    PLAIN_READS[0]++;
-    try {
-      assertThat(plain).as("plain read: %s", json).isEqualTo(SPARSE.readWithJackson(json, true));
-    } catch (IOException e) {
-      throw new AssertionError("plain read accepted what Jackson rejects: " + json, e);
-    }
   }
 
   private static String outcome(Supplier<Object> run) {
