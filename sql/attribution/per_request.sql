@@ -70,10 +70,10 @@
 --            names the first failed rule in that order.
 -- Plan (cost only, the same rows): a key exactly one client row sent, not paired heuristically, with
 -- at most one record of the kinds a client's key names and at most one arrival can be neither a
--- duplicate nor a retry with several attempts: it is attributed by plain rowid joins (fast_joined).
--- Only the other client rows and the records of their keys go through the windows of the rules
--- (slow_joined). key_stats counts all of it in one aggregate over the keys (BENCHMARKS.md,
--- "Correlation and report").
+-- duplicate nor a retry with several attempts: it is attributed by plain rowid joins (fast_joined),
+-- as is a local ID not paired (client_only). Only the other client rows and the records of their
+-- keys go through the windows of the rules (slow_joined). key_stats counts all of it in one
+-- aggregate over the keys (BENCHMARKS.md, "Correlation and report").
 INSERT INTO request_attribution BY NAME
 WITH settings AS (
     SELECT coalesce(CAST(:negative_tolerance_ms AS DOUBLE), 5.0)  AS tolerance_ms,
@@ -128,6 +128,15 @@ fast AS (
     SELECT client_id, record_id, arrival_id, record_rows, arrival_rows, aborted
     FROM key_stats
     WHERE client_rows = 1 AND record_rows <= 1 AND arrival_rows <= 1 AND NOT paired
+    UNION ALL
+    -- an ID the server never saw (local), not paired heuristically: client_only
+    SELECT c.rowid AS client_id, NULL AS record_id, NULL AS arrival_id, 0 AS record_rows,
+           0 AS arrival_rows, false AS aborted
+    FROM client_timing c
+    WHERE coalesce(c.id_kind, 'sent') = 'local'
+      AND NOT EXISTS (SELECT 1 FROM request_matches m
+                      WHERE m.run_id = c.run_id AND m.client_source_path = c.source_path
+                        AND m.client_source_line = c.source_line)
 ),
 slow_keys AS (
     -- every other key a client sent: all its client rows take the slow path, so the windows per
@@ -202,8 +211,8 @@ client AS (
           AND m.client_source_path = c.source_path
           AND m.client_source_line = c.source_line
     LEFT JOIN run_orders o ON o.client_id = c.rowid
-    WHERE coalesce(c.id_kind, 'sent') = 'local'
-       OR c.request_key IN (SELECT request_key FROM slow_keys)
+    WHERE CASE WHEN coalesce(c.id_kind, 'sent') = 'local' THEN m.server_request_key IS NOT NULL
+               ELSE c.request_key IN (SELECT request_key FROM slow_keys) END
 ),
 slow_join_keys AS (
     -- the server requests the slow rows name: only their records, arrivals and aborts are read
