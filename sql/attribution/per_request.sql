@@ -162,7 +162,8 @@ fast_joined AS (
            -- retried: an abort besides this one completed record (one arrival at most)
            CASE WHEN f.record_rows = 1 OR f.arrival_rows = 1
                 THEN f.record_rows = 1 AND f.aborted
-                     AND NOT lower(coalesce(t.finish_reason, '')) IN ('abort', 'aborted', 'cancelled', 'canceled')
+                     AND NOT lower(coalesce(t.finish_reason, ''))
+                             IN ('abort', 'aborted', 'cancelled', 'canceled')
            END AS retried,
            CASE WHEN f.record_rows = 1 THEN 'matched'
                 WHEN f.arrival_rows = 1 THEN 'arrival_only'
@@ -211,8 +212,11 @@ client AS (
           AND m.client_source_path = c.source_path
           AND m.client_source_line = c.source_line
     LEFT JOIN run_orders o ON o.client_id = c.rowid
-    WHERE CASE WHEN coalesce(c.id_kind, 'sent') = 'local' THEN m.server_request_key IS NOT NULL
-               ELSE c.request_key IN (SELECT request_key FROM slow_keys) END
+    -- the rows fast leaves: every row of a key in slow_keys, a local ID paired heuristically
+    -- (the first condition alone goes down to the scan)
+    WHERE (coalesce(c.id_kind, 'sent') = 'local'
+           OR c.request_key IN (SELECT request_key FROM slow_keys))
+      AND (coalesce(c.id_kind, 'sent') <> 'local' OR m.server_request_key IS NOT NULL)
 ),
 slow_join_keys AS (
     -- the server requests the slow rows name: only their records, arrivals and aborts are read
