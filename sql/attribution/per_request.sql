@@ -68,6 +68,12 @@
 --   included status ok, not warm-up, matched or heuristic, not an ambiguous heuristic match (no times
 --            and several candidates), every component present, not suspect; otherwise exclusion
 --            names the first failed rule in that order.
+-- Plan (cost only, the same rows): a key exactly one client row sent, not paired heuristically, with
+-- at most one record of the kinds a client's key names and at most one arrival can be neither a
+-- duplicate nor a retry with several attempts: it is attributed by plain rowid joins (fast_joined),
+-- as is a local ID not paired (client_only). Only the other client rows and the records of their
+-- keys go through the windows of the rules (slow_joined). key_stats counts all of it in one
+-- aggregate over the keys (BENCHMARKS.md, "Correlation and report").
 INSERT INTO request_attribution BY NAME
 WITH settings AS (
     SELECT coalesce(CAST(:negative_tolerance_ms AS DOUBLE), 5.0)  AS tolerance_ms,
@@ -85,6 +91,101 @@ run_orders AS (
     FROM client_timing c
     CROSS JOIN settings s
     WHERE s.warmup_first_n > 0
+),
+key_stats AS MATERIALIZED (
+    -- per request key: the client rows that sent it (not local), its records of the kinds a
+    -- client's key names on every instance (not perf_metrics / perf_time_events), its arrivals,
+    -- whether an abort or a heuristic pair touches it, and the lowest rowid of each (the only one
+    -- on the fast path). One aggregate over the keys instead of a window per table.
+    SELECT request_key,
+           count(client_id) AS client_rows, count(record_id) AS record_rows,
+           count(arrival_id) AS arrival_rows, coalesce(bool_or(aborted), false) AS aborted,
+           coalesce(bool_or(paired), false) AS paired,
+           min(client_id) AS client_id, min(record_id) AS record_id, min(arrival_id) AS arrival_id
+    FROM (
+        SELECT request_key, rowid AS client_id FROM client_timing
+        WHERE coalesce(id_kind, 'sent') <> 'local'
+        UNION ALL BY NAME
+        SELECT request_key, rowid AS record_id FROM request_timing
+        WHERE source_kind NOT IN ('perf_metrics', 'perf_time_events')
+        UNION ALL BY NAME
+        SELECT request_key, rowid AS arrival_id FROM request_arrived
+        UNION ALL BY NAME
+        SELECT request_key, true AS aborted FROM request_aborted
+        UNION ALL BY NAME
+        SELECT c.request_key, true AS paired
+        FROM request_matches m
+        JOIN client_timing c
+          ON c.run_id = m.run_id AND c.source_path = m.client_source_path
+         AND c.source_line = m.client_source_line
+    )
+    GROUP BY request_key
+),
+fast AS (
+    -- the common case, attributed without the rule machinery: a key one client row sent (not
+    -- paired heuristically), with at most one record and at most one arrival. Such an identity
+    -- is never a duplicate, never multi_attempt; its one record (if any) is chosen
+    SELECT client_id, record_id, arrival_id, record_rows, arrival_rows, aborted
+    FROM key_stats
+    WHERE client_rows = 1 AND record_rows <= 1 AND arrival_rows <= 1 AND NOT paired
+    UNION ALL
+    -- an ID the server never saw (local), not paired heuristically: client_only
+    SELECT c.rowid AS client_id, NULL AS record_id, NULL AS arrival_id, 0 AS record_rows,
+           0 AS arrival_rows, false AS aborted
+    FROM client_timing c
+    WHERE coalesce(c.id_kind, 'sent') = 'local'
+      AND NOT EXISTS (SELECT 1 FROM request_matches m
+                      WHERE m.run_id = c.run_id AND m.client_source_path = c.source_path
+                        AND m.client_source_line = c.source_line)
+),
+slow_keys AS (
+    -- every other key a client sent: all its client rows take the slow path, so the windows per
+    -- key below see every row and record of it
+    SELECT request_key FROM key_stats
+    WHERE client_rows >= 1 AND NOT (client_rows = 1 AND record_rows <= 1 AND arrival_rows <= 1
+                                    AND NOT paired)
+),
+fast_joined AS (
+    SELECT c.run_id, c.client_format, c.source_path AS client_source_path,
+           c.source_line AS client_source_line, c.request_id, c.request_key, c.start_ts,
+           c.concurrency, c.status, c.prompt_tokens, c.output_tokens, CAST(1 AS BIGINT) AS client_rows,
+           coalesce(c.id_kind, 'sent') AS id_kind, CAST(NULL AS DOUBLE) AS match_cost,
+           CAST(NULL AS INTEGER) AS match_candidates, CAST(NULL AS DOUBLE) AS match_time_diff_ms,
+           c.start_mono_s,
+           CASE WHEN c.start_ts IS NOT NULL THEN 'wall'
+                WHEN c.start_mono_s IS NOT NULL THEN 'monotonic' END AS client_clock,
+           c.warmup OR coalesce(o.run_order <= s.warmup_first_n, false) AS warmup,
+           c.ttft_ms AS client_ttft_ms, c.e2e_ms AS client_e2e_ms,
+           coalesce(c.client_queue_ms, 0.0) AS client_queue_ms,
+           c.client_queue_ms IS NOT NULL AS client_queue_recorded,
+           f.record_rows AS server_rows, f.arrival_rows,
+           -- retried: an abort besides this one completed record (one arrival at most)
+           CASE WHEN f.record_rows = 1 OR f.arrival_rows = 1
+                THEN f.record_rows = 1 AND f.aborted
+                     AND NOT lower(coalesce(t.finish_reason, ''))
+                             IN ('abort', 'aborted', 'cancelled', 'canceled')
+           END AS retried,
+           CASE WHEN f.record_rows = 1 THEN 'matched'
+                WHEN f.arrival_rows = 1 THEN 'arrival_only'
+                ELSE 'client_only' END AS join_status,
+           CAST(NULL AS VARCHAR) AS duplicate_candidates,
+           CAST(NULL AS VARCHAR) AS attempt_rule,
+           CASE WHEN f.record_rows = 1 OR f.arrival_rows = 1 THEN 'id' END AS match_method,
+           coalesce(t.engine, a.engine) AS engine,
+           coalesce(t.instance, a.instance) AS instance,
+           CASE WHEN f.record_rows = 1 THEN t.source_kind
+                WHEN f.arrival_rows = 1 THEN 'text_log' END AS server_source,
+           coalesce(t.arrival_ts, a.ts) AS server_arrival_ts,
+           t.request_id AS t_request_id, t.source_path AS t_source_path, t.source_line AS t_source_line,
+           t.queue_ms AS t_queue_ms, t.prefill_ms AS t_prefill_ms, t.decode_ms AS t_decode_ms,
+           t.server_ttft_ms AS t_ttft_ms, t.e2e_ms AS t_e2e_ms, t.output_tokens AS t_output_tokens,
+           s.tolerance_ms, s.tolerance_pct
+    FROM fast f
+    CROSS JOIN settings s
+    JOIN client_timing c ON c.rowid = f.client_id
+    LEFT JOIN request_timing t ON t.rowid = f.record_id
+    LEFT JOIN request_arrived a ON a.rowid = f.arrival_id
+    LEFT JOIN run_orders o ON o.client_id = f.client_id
 ),
 client AS (
     -- client_id (the row's rowid) names a client row in the joins and windows below: one BIGINT
@@ -111,9 +212,20 @@ client AS (
           AND m.client_source_path = c.source_path
           AND m.client_source_line = c.source_line
     LEFT JOIN run_orders o ON o.client_id = c.rowid
+    -- the rows fast leaves: every row of a key in slow_keys, a local ID paired heuristically
+    -- (the first condition alone goes down to the scan)
+    WHERE (coalesce(c.id_kind, 'sent') = 'local'
+           OR c.request_key IN (SELECT request_key FROM slow_keys))
+      AND (coalesce(c.id_kind, 'sent') <> 'local' OR m.server_request_key IS NOT NULL)
+),
+slow_join_keys AS (
+    -- the server requests the slow rows name: only their records, arrivals and aborts are read
+    SELECT DISTINCT join_key AS request_key FROM client WHERE join_key IS NOT NULL
 ),
 client_keys AS (
-    SELECT DISTINCT request_key FROM client_timing WHERE coalesce(id_kind, 'sent') <> 'local'
+    -- the keys some client sent (not local), among those the slow path looks up
+    SELECT request_key FROM key_stats
+    WHERE client_rows >= 1 AND request_key IN (SELECT request_key FROM slow_join_keys)
 ),
 timing_ids AS NOT MATERIALIZED (
     -- a scan and a join: cheaper to repeat for its two readers than to hold every request_timing
@@ -128,6 +240,7 @@ timing_ids AS NOT MATERIALIZED (
                + CAST(t.decode_ms IS NULL AS INTEGER) AS missing_phases
     FROM request_timing t
     LEFT JOIN client_keys k ON k.request_key = t.request_key
+    WHERE t.request_key IN (SELECT request_key FROM slow_join_keys)
 ),
 arrival AS (
     SELECT CASE WHEN k.request_key IS NOT NULL THEN NULL ELSE a.instance END AS scope,
@@ -135,6 +248,7 @@ arrival AS (
            min(a.engine) AS engine, min(a.instance) AS instance
     FROM request_arrived a
     LEFT JOIN client_keys k ON k.request_key = a.request_key
+    WHERE a.request_key IN (SELECT request_key FROM slow_join_keys)
     GROUP BY ALL
 ),
 aborts AS (
@@ -142,6 +256,7 @@ aborts AS (
            b.request_key
     FROM request_aborted b
     LEFT JOIN client_keys k ON k.request_key = b.request_key
+    WHERE b.request_key IN (SELECT request_key FROM slow_join_keys)
 ),
 timing_keys AS (
     SELECT scope, request_key, count(*) AS server_rows, max(kind_rows) > 1 AS multi_record,
@@ -257,7 +372,7 @@ chosen AS (
                  k.source_kind, k.instance, k.record_path, k.record_line
     ) = 1
 ),
-joined AS (
+slow_joined AS (
     SELECT c.run_id, c.client_format, c.source_path AS client_source_path,
            c.source_line AS client_source_line, c.request_id, c.request_key, c.start_ts,
            c.concurrency, c.status, c.prompt_tokens, c.output_tokens, c.client_rows,
@@ -300,6 +415,12 @@ joined AS (
     -- carries the arrival, chosen the resolution, and record_id is request_timing's rowid
     LEFT JOIN chosen ch USING (client_id)
     LEFT JOIN request_timing t ON t.rowid = ch.record_id
+),
+joined AS (
+    -- the two paths give the same columns; every client row is in exactly one of them
+    SELECT * FROM fast_joined
+    UNION ALL BY NAME
+    SELECT * FROM slow_joined
 ),
 aligned AS (
     SELECT j.*,
