@@ -36,13 +36,17 @@ WITH settings AS (
            coalesce(CAST(:max_spread_ms AS DOUBLE), 1000.0)        AS max_spread_ms
 ),
 client AS (
-    SELECT run_id, request_key,
-           CASE WHEN start_ts IS NOT NULL THEN 'wall' ELSE 'monotonic' END AS client_clock,
-           epoch_us(start_ts) AS start_us, start_mono_s, coalesce(client_queue_ms, 0.0) AS queue_ms
+    -- keys sent once: a grouped count (a hash aggregate) rather than a window count per row, which
+    -- partitioned every client row with its columns; any_value is the one row's value
+    SELECT any_value(run_id) AS run_id, request_key,
+           CASE WHEN any_value(start_ts) IS NOT NULL THEN 'wall' ELSE 'monotonic' END AS client_clock,
+           epoch_us(any_value(start_ts)) AS start_us, any_value(start_mono_s) AS start_mono_s,
+           coalesce(any_value(client_queue_ms), 0.0) AS queue_ms
     FROM client_timing
     WHERE coalesce(id_kind, 'sent') <> 'local'
       AND (start_ts IS NOT NULL OR start_mono_s IS NOT NULL)
-    QUALIFY count(*) OVER (PARTITION BY request_key) = 1
+    GROUP BY request_key
+    HAVING count(*) = 1
 ),
 timing_arrival AS (
     SELECT request_key, min(instance) AS instance, min(engine) AS engine,
@@ -50,7 +54,7 @@ timing_arrival AS (
     FROM request_timing
     WHERE arrival_ts IS NOT NULL
     GROUP BY request_key
-    HAVING count(DISTINCT instance) = 1
+    HAVING min(instance) = max(instance) -- one instance (instance is NOT NULL); cheaper than DISTINCT
 ),
 text_arrival AS (
     SELECT request_key, min(instance) AS instance, min(engine) AS engine,
