@@ -16,9 +16,7 @@ import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.event.json.EventJson;
 import java.io.IOException;
-import java.time.DateTimeException;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -198,7 +196,7 @@ final class EventDecoder {
             ? Boolean.valueOf(token == JsonToken.VALUE_TRUE)
             : null;
       case INSTANT:
-        return token == JsonToken.VALUE_STRING ? canonicalInstant(parser.getText()) : null;
+        return token == JsonToken.VALUE_STRING ? EventJson.parseCanonical(parser.getText()) : null;
       case SOURCE:
         return token == JsonToken.START_OBJECT ? readSource(parser) : null;
     }
@@ -380,64 +378,5 @@ final class EventDecoder {
 
   private @Nullable Instant instant(Field field) {
     return (Instant) values[field.ordinal()];
-  }
-
-  /**
-   * The one timestamp shape {@link EventJson#write} produces ({@code 2026-02-13T11:33:33.000Z}),
-   * read the way {@code EventJson} reads it; null for anything else. Same checks as {@code
-   * EventJson.parseCanonical} (package-private there), so a timestamp decoded here equals the one
-   * {@code EventJson.read} returns.
-   */
-  static @Nullable Instant canonicalInstant(String text) {
-    if (text.length() != 24
-        || text.charAt(4) != '-'
-        || text.charAt(7) != '-'
-        || text.charAt(10) != 'T'
-        || text.charAt(13) != ':'
-        || text.charAt(16) != ':'
-        || text.charAt(19) != '.'
-        || text.charAt(23) != 'Z') {
-      return null;
-    }
-    int year = digits(text, 0, 4);
-    int month = digits(text, 5, 2);
-    int day = digits(text, 8, 2);
-    int hour = digits(text, 11, 2);
-    int minute = digits(text, 14, 2);
-    int second = digits(text, 17, 2);
-    int millis = digits(text, 20, 3);
-    if (year < 0
-        || month < 1
-        || month > 12
-        || day < 1
-        || hour < 0
-        || hour > 23
-        || minute < 0
-        || minute > 59
-        || second < 0
-        || second > 59
-        || millis < 0) {
-      return null;
-    }
-    long days;
-    try {
-      days = LocalDate.of(year, month, day).toEpochDay();
-    } catch (DateTimeException e) {
-      return null; // February 30th and the like
-    }
-    return Instant.ofEpochSecond(
-        days * 86_400 + hour * 3600L + minute * 60L + second, millis * 1_000_000L);
-  }
-
-  private static int digits(String text, int from, int count) {
-    int value = 0;
-    for (int i = from; i < from + count; i++) {
-      char c = text.charAt(i);
-      if (c < '0' || c > '9') {
-        return -1;
-      }
-      value = value * 10 + (c - '0');
-    }
-    return value;
   }
 }

@@ -109,9 +109,10 @@ public final class EventJson {
   /**
    * Reads the one shape {@link #TIMESTAMP} writes ({@code 2026-02-13T11:33:33.000Z}) without the
    * general ISO parser, which was most of the cost of reading an event in the sink; null for any
-   * other shape, which then goes through {@link Instant#parse}.
+   * other shape, which then goes through {@link Instant#parse}. Public for the sink's streaming
+   * decoder, which reads the same shape.
    */
-  static @Nullable Instant parseCanonical(@Nullable String text) {
+  public static @Nullable Instant parseCanonical(@Nullable String text) {
     if (text == null
         || text.length() != 24
         || text.charAt(4) != '-'
