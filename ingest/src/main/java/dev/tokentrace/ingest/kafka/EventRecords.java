@@ -3,6 +3,7 @@ package dev.tokentrace.ingest.kafka;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.tokentrace.event.EngineEvent;
+import dev.tokentrace.event.json.EventJson;
 import dev.tokentrace.parse.Rejection;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Headers;
@@ -16,7 +17,7 @@ final class EventRecords {
   private EventRecords() {}
 
   static ProducerRecord<String, byte[]> event(Topics topics, EngineEvent event) {
-    byte[] value = EventEncoder.encode(event);
+    byte[] value = EventJson.write(event).getBytes(UTF_8);
     return new ProducerRecord<>(topics.events(), event.kafkaKey(), value);
   }
 
