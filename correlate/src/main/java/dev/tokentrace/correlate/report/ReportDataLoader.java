@@ -7,7 +7,6 @@ import dev.tokentrace.correlate.db.Database;
 import dev.tokentrace.correlate.db.Queries;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -112,14 +111,13 @@ final class ReportDataLoader {
 
   /** Stable: groups in the order they first appear, then the components in the file's order. */
   private static List<ReportData.Component> inGroupOrder(List<ReportData.Component> rows) {
-    Map<List<@Nullable String>, Integer> groups = new HashMap<>();
+    Map<@Nullable String, Integer> groups = new HashMap<>(); // HashMap: the 'all' group is null
     for (ReportData.Component row : rows) {
-      groups.putIfAbsent(Arrays.asList(row.groupValue()), groups.size());
+      groups.putIfAbsent(row.groupValue(), groups.size());
     }
     List<ReportData.Component> sorted = new ArrayList<>(rows);
     sorted.sort(
-        Comparator.comparingInt(
-                (ReportData.Component row) -> groups.get(Arrays.asList(row.groupValue())))
+        Comparator.comparingInt((ReportData.Component row) -> groups.get(row.groupValue()))
             .thenComparingInt(row -> COMPONENT_ORDER.indexOf(row.component())));
     return sorted;
   }
