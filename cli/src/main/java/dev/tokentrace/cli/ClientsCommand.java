@@ -4,7 +4,7 @@ import dev.tokentrace.correlate.client.ClientLoadResult;
 import dev.tokentrace.correlate.client.ClientLoadSettings;
 import dev.tokentrace.correlate.client.ClientReadSettings;
 import dev.tokentrace.correlate.client.ClientTimingLoader;
-import dev.tokentrace.correlate.db.Database;
+import dev.tokentrace.store.Database;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -3,7 +3,7 @@ package dev.tokentrace.cli;
 import dev.tokentrace.correlate.attribution.AttributionCsvWriter;
 import dev.tokentrace.correlate.attribution.AttributionResult;
 import dev.tokentrace.correlate.attribution.Attributor;
-import dev.tokentrace.correlate.db.Database;
+import dev.tokentrace.store.Database;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -1,7 +1,7 @@
 package dev.tokentrace.cli;
 
-import dev.tokentrace.correlate.db.DatabaseSettings;
 import dev.tokentrace.ingest.sink.SinkSettings;
+import dev.tokentrace.store.DatabaseSettings;
 import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;

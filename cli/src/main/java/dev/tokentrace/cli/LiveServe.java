@@ -1,8 +1,8 @@
 package dev.tokentrace.cli;
 
-import dev.tokentrace.samples.live.LiveServer;
-import dev.tokentrace.samples.sim.output.LiveOutputs;
-import dev.tokentrace.samples.sim.scenario.ScenarioSettings;
+import dev.tokentrace.simulator.live.LiveServer;
+import dev.tokentrace.simulator.output.LiveOutputs;
+import dev.tokentrace.simulator.scenario.ScenarioSettings;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;

@@ -1,10 +1,10 @@
 package dev.tokentrace.cli;
 
-import dev.tokentrace.cli.loadgen.Arrivals;
-import dev.tokentrace.cli.loadgen.Endpoint;
-import dev.tokentrace.cli.loadgen.LoadRunner;
-import dev.tokentrace.cli.loadgen.LoadSettings;
-import dev.tokentrace.cli.loadgen.LoadSummary;
+import dev.tokentrace.loadgen.Arrivals;
+import dev.tokentrace.loadgen.Endpoint;
+import dev.tokentrace.loadgen.LoadRunner;
+import dev.tokentrace.loadgen.LoadSettings;
+import dev.tokentrace.loadgen.LoadSummary;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.net.URI;

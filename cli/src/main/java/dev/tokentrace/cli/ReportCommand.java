@@ -1,8 +1,8 @@
 package dev.tokentrace.cli;
 
-import dev.tokentrace.correlate.db.Database;
-import dev.tokentrace.correlate.report.ReportService;
-import dev.tokentrace.correlate.report.ReportSettings;
+import dev.tokentrace.report.ReportService;
+import dev.tokentrace.report.ReportSettings;
+import dev.tokentrace.store.Database;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

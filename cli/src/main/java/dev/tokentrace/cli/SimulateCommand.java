@@ -1,15 +1,15 @@
 package dev.tokentrace.cli;
 
-import dev.tokentrace.samples.sim.RequestView;
-import dev.tokentrace.samples.sim.SimObserver;
-import dev.tokentrace.samples.sim.WorkloadSettings;
-import dev.tokentrace.samples.sim.output.RunSummary;
-import dev.tokentrace.samples.sim.output.ScenarioWriter;
-import dev.tokentrace.samples.sim.scenario.Parameter;
-import dev.tokentrace.samples.sim.scenario.Parameters;
-import dev.tokentrace.samples.sim.scenario.Scenario;
-import dev.tokentrace.samples.sim.scenario.ScenarioSettings;
-import dev.tokentrace.samples.sim.scenario.Scenarios;
+import dev.tokentrace.simulator.RequestView;
+import dev.tokentrace.simulator.SimObserver;
+import dev.tokentrace.simulator.WorkloadSettings;
+import dev.tokentrace.simulator.output.RunSummary;
+import dev.tokentrace.simulator.output.ScenarioWriter;
+import dev.tokentrace.simulator.scenario.Parameter;
+import dev.tokentrace.simulator.scenario.Parameters;
+import dev.tokentrace.simulator.scenario.Scenario;
+import dev.tokentrace.simulator.scenario.ScenarioSettings;
+import dev.tokentrace.simulator.scenario.Scenarios;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

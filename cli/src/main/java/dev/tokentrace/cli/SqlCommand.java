@@ -1,9 +1,9 @@
 package dev.tokentrace.cli;
 
-import dev.tokentrace.correlate.db.Database;
-import dev.tokentrace.correlate.db.SqlHeader;
-import dev.tokentrace.correlate.report.NamedQueryRunner;
-import dev.tokentrace.correlate.report.QueryOutputFormat;
+import dev.tokentrace.store.Database;
+import dev.tokentrace.store.SqlHeader;
+import dev.tokentrace.store.query.NamedQueryRunner;
+import dev.tokentrace.store.query.QueryOutputFormat;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

@@ -1,8 +1,8 @@
 package dev.tokentrace.cli;
 
-import dev.tokentrace.correlate.db.Database;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.ingest.sink.EventTableWriter;
+import dev.tokentrace.store.Database;
 import java.sql.SQLException;
 import java.util.List;
 import org.duckdb.DuckDBConnection;

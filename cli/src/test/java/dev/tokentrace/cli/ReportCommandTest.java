@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.tokentrace.correlate.db.Database;
+import dev.tokentrace.store.Database;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;

@@ -3,9 +3,9 @@ package dev.tokentrace.cli;
 import static dev.tokentrace.cli.ClientRows.number;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tokentrace.correlate.db.Database;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.ServerNotice;
+import dev.tokentrace.store.Database;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;

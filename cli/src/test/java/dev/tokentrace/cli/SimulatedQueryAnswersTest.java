@@ -4,7 +4,7 @@ import static dev.tokentrace.cli.ClientRows.number;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.tokentrace.correlate.db.Database;
+import dev.tokentrace.store.Database;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

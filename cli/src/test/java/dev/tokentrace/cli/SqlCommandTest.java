@@ -2,7 +2,7 @@ package dev.tokentrace.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tokentrace.correlate.db.Database;
+import dev.tokentrace.store.Database;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

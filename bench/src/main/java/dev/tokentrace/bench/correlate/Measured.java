@@ -3,8 +3,8 @@ package dev.tokentrace.bench.correlate;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.tokentrace.cli.TokentraceMain;
-import dev.tokentrace.correlate.db.Database;
-import dev.tokentrace.correlate.db.DatabaseSettings;
+import dev.tokentrace.store.Database;
+import dev.tokentrace.store.DatabaseSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,7 +1,7 @@
 package dev.tokentrace.bench.ingest;
 
-import dev.tokentrace.correlate.db.Database;
-import dev.tokentrace.correlate.db.DatabaseSettings;
+import dev.tokentrace.store.Database;
+import dev.tokentrace.store.DatabaseSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

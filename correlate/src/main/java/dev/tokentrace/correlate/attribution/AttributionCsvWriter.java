@@ -2,10 +2,10 @@ package dev.tokentrace.correlate.attribution;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tokentrace.correlate.db.Database;
-import dev.tokentrace.correlate.db.Queries;
-import dev.tokentrace.correlate.db.SqlCatalog;
-import dev.tokentrace.correlate.db.SqlValues;
+import dev.tokentrace.store.Database;
+import dev.tokentrace.store.Queries;
+import dev.tokentrace.store.SqlCatalog;
+import dev.tokentrace.store.SqlValues;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;

@@ -4,10 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tokentrace.correlate.db.Database;
-import dev.tokentrace.correlate.db.Queries;
-import dev.tokentrace.correlate.db.Runs;
-import dev.tokentrace.correlate.db.SqlCatalog;
+import dev.tokentrace.store.Database;
+import dev.tokentrace.store.Queries;
+import dev.tokentrace.store.Runs;
+import dev.tokentrace.store.SqlCatalog;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,7 +1,7 @@
 package dev.tokentrace.correlate.attribution;
 
-import dev.tokentrace.correlate.db.Queries;
-import dev.tokentrace.correlate.db.SqlCatalog;
+import dev.tokentrace.store.Queries;
+import dev.tokentrace.store.SqlCatalog;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;

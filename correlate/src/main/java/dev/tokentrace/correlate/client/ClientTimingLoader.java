@@ -4,8 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tokentrace.correlate.db.Database;
-import dev.tokentrace.correlate.db.Runs;
+import dev.tokentrace.store.Database;
+import dev.tokentrace.store.Runs;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Clock;

@@ -3,11 +3,11 @@ package dev.tokentrace.correlate.attribution;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.tokentrace.correlate.db.Database;
-import dev.tokentrace.correlate.db.DatabaseSettings;
-import dev.tokentrace.correlate.db.Queries;
-import dev.tokentrace.correlate.db.SqlCatalog;
-import dev.tokentrace.correlate.db.TestQueries;
+import dev.tokentrace.store.Database;
+import dev.tokentrace.store.DatabaseSettings;
+import dev.tokentrace.store.Queries;
+import dev.tokentrace.store.SqlCatalog;
+import dev.tokentrace.store.TestQueries;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -3,9 +3,9 @@ package dev.tokentrace.correlate.attribution;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.tokentrace.correlate.db.Database;
-import dev.tokentrace.correlate.db.DatabaseSettings;
-import dev.tokentrace.correlate.db.TestQueries;
+import dev.tokentrace.store.Database;
+import dev.tokentrace.store.DatabaseSettings;
+import dev.tokentrace.store.TestQueries;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -161,8 +161,8 @@ final class ClockOffsetTest {
                 handle ->
                     handle
                         .createQuery(
-                            dev.tokentrace.correlate.db.SqlCatalog.get(
-                                dev.tokentrace.correlate.db.Queries.REQUEST_SNAPSHOTS))
+                            dev.tokentrace.store.SqlCatalog.get(
+                                dev.tokentrace.store.Queries.REQUEST_SNAPSHOTS))
                         .bindNull("limit", java.sql.Types.INTEGER)
                         .mapToMap()
                         .list());

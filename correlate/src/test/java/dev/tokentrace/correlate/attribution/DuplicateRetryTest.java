@@ -3,10 +3,10 @@ package dev.tokentrace.correlate.attribution;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
-import dev.tokentrace.correlate.db.Database;
-import dev.tokentrace.correlate.db.DatabaseSettings;
-import dev.tokentrace.correlate.db.Queries;
-import dev.tokentrace.correlate.db.SqlCatalog;
+import dev.tokentrace.store.Database;
+import dev.tokentrace.store.DatabaseSettings;
+import dev.tokentrace.store.Queries;
+import dev.tokentrace.store.SqlCatalog;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.tokentrace.correlate.attribution;
 
 import dev.tokentrace.correlate.client.ClientLoadSettings;
 import dev.tokentrace.correlate.client.ClientTimingLoader;
-import dev.tokentrace.correlate.db.Database;
+import dev.tokentrace.store.Database;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -3,9 +3,9 @@ package dev.tokentrace.correlate.attribution;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
-import dev.tokentrace.correlate.db.Database;
-import dev.tokentrace.correlate.db.DatabaseSettings;
-import dev.tokentrace.correlate.db.TestQueries;
+import dev.tokentrace.store.Database;
+import dev.tokentrace.store.DatabaseSettings;
+import dev.tokentrace.store.TestQueries;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -3,8 +3,8 @@ package dev.tokentrace.correlate.attribution;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
-import dev.tokentrace.correlate.db.Database;
-import dev.tokentrace.correlate.db.DatabaseSettings;
+import dev.tokentrace.store.Database;
+import dev.tokentrace.store.DatabaseSettings;
 import java.time.Instant;
 import java.util.Map;
 import java.util.stream.Collectors;

@@ -1,6 +1,6 @@
 package dev.tokentrace.correlate.attribution;
 
-import dev.tokentrace.correlate.db.Database;
+import dev.tokentrace.store.Database;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;

@@ -3,9 +3,9 @@ package dev.tokentrace.correlate.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tokentrace.correlate.db.Database;
-import dev.tokentrace.correlate.db.DatabaseSettings;
-import dev.tokentrace.correlate.db.TestQueries;
+import dev.tokentrace.store.Database;
+import dev.tokentrace.store.DatabaseSettings;
+import dev.tokentrace.store.TestQueries;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

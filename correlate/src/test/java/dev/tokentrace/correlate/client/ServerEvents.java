@@ -1,6 +1,5 @@
 package dev.tokentrace.correlate.client;
 
-import dev.tokentrace.correlate.db.Database;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.RequestAborted;
@@ -12,6 +11,7 @@ import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.ParseSink;
 import dev.tokentrace.parse.Parsers;
 import dev.tokentrace.parse.Rejection;
+import dev.tokentrace.store.Database;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;

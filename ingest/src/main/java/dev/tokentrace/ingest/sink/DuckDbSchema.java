@@ -1,27 +1,19 @@
 package dev.tokentrace.ingest.sink;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
+import dev.tokentrace.store.Database;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Applies {@code sql/schema/} (the files named in {@code sql/schema/INDEX}, in that order, loaded
- * verbatim from the classpath) and checks that the tables the sink writes have exactly the columns
- * it writes, so that a schema change fails at startup with both column lists, not with an Appender
+ * Applies the store's schema and checks that the tables the sink writes have exactly the columns it
+ * writes, so that a schema change fails at startup with both column lists, not with an Appender
  * type error in the middle of a batch.
  */
 final class DuckDbSchema {
-  static final String INDEX = "sql/schema/INDEX";
-
   private static final String COLUMNS =
       "SELECT column_name, data_type FROM information_schema.columns"
           + " WHERE table_schema = 'main' AND table_name = ? ORDER BY ordinal_position";
@@ -32,16 +24,9 @@ final class DuckDbSchema {
 
   private DuckDbSchema() {}
 
-  /** Runs every schema file ({@code CREATE ... IF NOT EXISTS}); call in auto-commit mode. */
-  static void apply(Connection connection) throws SQLException {
-    for (String file : schemaFiles()) {
-      String resource = "sql/schema/" + file;
-      try (Statement statement = connection.createStatement()) {
-        statement.execute(read(resource));
-      } catch (SQLException e) {
-        throw new SQLException("applying " + resource + " failed: " + e.getMessage(), e);
-      }
-    }
+  /** Applies the store's schema ({@link Database#applySchema}); call in auto-commit mode. */
+  static void apply(Connection connection) {
+    Database.applySchema(connection);
   }
 
   /**
@@ -79,27 +64,5 @@ final class DuckDbSchema {
       }
     }
     return columns;
-  }
-
-  static List<String> schemaFiles() {
-    List<String> files = new ArrayList<>();
-    for (String line : read(INDEX).split("\n", -1)) {
-      String name = line.strip();
-      if (!name.isEmpty() && !name.startsWith("#")) {
-        files.add(name);
-      }
-    }
-    return files;
-  }
-
-  private static String read(String resource) {
-    try (InputStream input = DuckDbSchema.class.getClassLoader().getResourceAsStream(resource)) {
-      if (input == null) {
-        throw new IllegalStateException("missing classpath resource " + resource);
-      }
-      return new String(input.readAllBytes(), UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read classpath resource " + resource, e);
-    }
   }
 }

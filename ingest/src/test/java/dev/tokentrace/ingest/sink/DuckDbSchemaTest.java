@@ -1,6 +1,5 @@
 package dev.tokentrace.ingest.sink;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
@@ -10,15 +9,6 @@ import java.sql.Statement;
 import org.junit.jupiter.api.Test;
 
 final class DuckDbSchemaTest {
-  @Test
-  void appliesTheSchemaFilesInIndexOrder() {
-    // correlate adds its own tables after these; the sink only needs its own to come first
-    assertThat(DuckDbSchema.schemaFiles())
-        .startsWith(
-            "001_events.sql", "002_client_timing.sql", "003_rejects.sql", "004_bookkeeping.sql")
-        .isSorted();
-  }
-
   @Test
   void theTablesOfTheSchemaHaveExactlyTheColumnsTheSinkWrites() throws SQLException {
     try (Connection connection = DriverManager.getConnection("jdbc:duckdb:")) {

@@ -1,0 +1,132 @@
+package dev.tokentrace.store;
+
+import static java.util.Objects.requireNonNull;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Properties;
+import org.duckdb.DuckDBConnection;
+import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An open DuckDB analysis database (a file, or in memory) with the shared schema of {@code
+ * sql/schema/} applied in the order of {@code sql/schema/INDEX}. Thread-safe: {@link #jdbi()} gives
+ * every handle its own duplicate of the one underlying connection, so an in-memory database is
+ * shared by all handles (STACK.md pitfall 9).
+ */
+public final class Database implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Database.class);
+
+  private final DuckDBConnection connection;
+  private final Jdbi jdbi;
+  private final String name;
+
+  private Database(DuckDBConnection connection, String name) {
+    this.connection = connection;
+    this.jdbi = Jdbi.create(connection::duplicate);
+    this.name = name;
+  }
+
+  /**
+   * Opens (or creates) the database and applies the schema.
+   *
+   * @throws IllegalStateException naming the file when DuckDB cannot open it or the schema fails
+   */
+  public static Database open(DatabaseSettings settings) {
+    requireNonNull(settings, "settings is null");
+    Path file = settings.file();
+    String name = file == null ? ":memory:" : file.toString();
+    String url = file == null ? "jdbc:duckdb:" : "jdbc:duckdb:" + file.toAbsolutePath();
+    // memory_limit and threads go in as connection properties, so no value is spliced into SQL
+    Properties properties = new Properties();
+    properties.setProperty("memory_limit", settings.memoryLimit());
+    properties.setProperty("threads", Integer.toString(settings.threads()));
+    DuckDBConnection connection;
+    try {
+      connection = DriverManager.getConnection(url, properties).unwrap(DuckDBConnection.class);
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "cannot open DuckDB database " + name + ": " + e.getMessage(), e);
+    }
+    Database database = new Database(connection, name);
+    try {
+      database.applySchema();
+    } catch (RuntimeException e) {
+      database.close();
+      throw e;
+    }
+    log.debug(
+        "opened {} (memory_limit={}, threads={})",
+        name,
+        settings.memoryLimit(),
+        settings.threads());
+    return database;
+  }
+
+  /** Jdbi over this database; each handle has its own connection and transaction. */
+  public Jdbi jdbi() {
+    return jdbi;
+  }
+
+  /**
+   * A new connection to this database with its own transaction, for the Appender (which must be
+   * created on the connection whose transaction it joins; STACK.md B.2). The caller closes it.
+   */
+  public DuckDBConnection newConnection() {
+    try {
+      return (DuckDBConnection) connection.duplicate();
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot open a connection to " + name, e);
+    }
+  }
+
+  /** The file as given, or {@code :memory:}; for messages and reports. */
+  public String name() {
+    return name;
+  }
+
+  private void applySchema() {
+    applySchema(connection);
+  }
+
+  /**
+   * Applies {@code sql/schema/} in the order of its {@code INDEX} ({@code CREATE ... IF NOT
+   * EXISTS}, so idempotent) on any connection: the one schema applier for every writer of the
+   * store. Call in auto-commit mode.
+   *
+   * @throws IllegalStateException naming the schema file that failed
+   */
+  public static void applySchema(Connection target) {
+    for (String schemaName : SqlCatalog.schemaNames()) {
+      execute(schemaName, target);
+    }
+  }
+
+  /** Runs one SQL file (several statements allowed) on a connection. */
+  static void execute(String sqlName, Connection target) {
+    try (Statement statement = target.createStatement()) {
+      statement.execute(SqlCatalog.get(sqlName));
+    } catch (SQLException e) {
+      throw new IllegalStateException("sql/" + sqlName + ".sql failed: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      connection.close();
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot close DuckDB database " + name, e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Database[" + name + "]";
+  }
+}

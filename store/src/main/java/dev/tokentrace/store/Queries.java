@@ -1,0 +1,60 @@
+package dev.tokentrace.store;
+
+/** Names of the SQL files Java runs, for {@link SqlCatalog#get}; one constant per file. */
+public final class Queries {
+  /** Recomputes {@code request_attribution} from client and server tables. */
+  public static final String PER_REQUEST = "attribution/per_request";
+
+  /** A fingerprint of the attribution's input tables, to tell whether it can be reused. */
+  public static final String INPUTS = "attribution/inputs";
+
+  /** Recomputes {@code clock_offsets} from requests paired by ID. */
+  public static final String CLOCK_OFFSETS = "attribution/clock_offsets";
+
+  /** Candidate server requests for client rows without a usable ID (--match heuristic). */
+  public static final String HEURISTIC_CANDIDATES = "attribution/heuristic_candidates";
+
+  /** Client sends and steady-clock server arrivals without ID pairs, for the time-series offset. */
+  public static final String STEADY_CLOCK_SERIES = "attribution/steady_clock_series";
+
+  /** Client-side FTL, MLT, E2E and server TPOT percentiles, overall and per concurrency. */
+  public static final String CORE_METRICS = "attribution/core_metrics";
+
+  /** Join, duplicate, suspect, warm-up and reject counts in one row. */
+  public static final String DATA_QUALITY = "attribution/data_quality";
+
+  /** The columns of {@code correlate --out attribution.csv}, one row per client request. */
+  public static final String CSV_ROWS = "attribution/csv_rows";
+
+  /** Engines, instances and the server sources they were read from. */
+  public static final String ENVIRONMENT_SOURCES = "attribution/environment_sources";
+
+  /** The files each run loaded, with sizes and hashes. */
+  public static final String ENVIRONMENT_FILES = "attribution/environment_files";
+
+  /**
+   * Component percentiles, shares and dominant counts, overall and per
+   * run/concurrency/engine/instance.
+   */
+  public static final String ATTRIBUTION_SUMMARY = "queries/attribution_summary";
+
+  /** FTL and MLT per concurrency level, with the seed's > 50% FTL growth rule. */
+  public static final String CONCURRENCY_SENSITIVITY = "queries/concurrency_sensitivity";
+
+  /** Client-only, server-only and duplicate-key requests. */
+  public static final String UNMATCHED_REQUESTS = "queries/unmatched_requests";
+
+  /** The clock offset estimates with a hint per flag. */
+  public static final String CLOCK_OFFSET_LIST = "queries/clock_offsets";
+
+  /** Keys seen more than once on either side: retries, n > 1 children, repeated records. */
+  public static final String RETRIED_REQUESTS = "queries/retried_requests";
+
+  /** Each paired request against the engine_stats and batch_step snapshots before it. */
+  public static final String REQUEST_SNAPSHOTS = "queries/request_snapshots";
+
+  /** The N slowest attributed requests with their breakdown. */
+  public static final String SLOWEST_REQUESTS = "queries/slowest_requests";
+
+  private Queries() {}
+}

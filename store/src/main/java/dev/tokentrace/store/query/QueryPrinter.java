@@ -1,0 +1,153 @@
+package dev.tokentrace.store.query;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tokentrace.store.SqlValues;
+import java.io.IOException;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVPrinter;
+import org.jspecify.annotations.Nullable;
+
+/** Prints a result set as a table, CSV or JSON; CSV and JSON stream, the table buffers. */
+abstract class QueryPrinter {
+  /** Durations in the table are shown to the microsecond. */
+  private static final int TABLE_DECIMALS = 3;
+
+  final List<String> columns = new ArrayList<>();
+  final Appendable out;
+
+  QueryPrinter(ResultSetMetaData meta, Appendable out) throws SQLException {
+    for (int column = 1; column <= meta.getColumnCount(); column++) {
+      columns.add(meta.getColumnLabel(column));
+    }
+    this.out = out;
+  }
+
+  static QueryPrinter of(QueryOutputFormat format, ResultSetMetaData meta, Appendable out)
+      throws SQLException, IOException {
+    switch (format) {
+      case CSV:
+        return new Csv(meta, out);
+      case JSON:
+        return new Json(meta, out);
+      default:
+        return new Table(meta, out);
+    }
+  }
+
+  abstract void row(ResultSet result) throws SQLException, IOException;
+
+  abstract void finish(long rows) throws IOException;
+
+  List<@Nullable Object> values(ResultSet result) throws SQLException {
+    List<@Nullable Object> values = new ArrayList<>(columns.size());
+    for (int column = 1; column <= columns.size(); column++) {
+      values.add(SqlValues.read(result, column));
+    }
+    return values;
+  }
+
+  private static final class Table extends QueryPrinter {
+    private final List<List<@Nullable Object>> rows = new ArrayList<>();
+
+    Table(ResultSetMetaData meta, Appendable out) throws SQLException {
+      super(meta, out);
+    }
+
+    @Override
+    void row(ResultSet result) throws SQLException {
+      rows.add(values(result));
+    }
+
+    @Override
+    void finish(long count) throws IOException {
+      String[] headers = new String[columns.size()];
+      for (int column = 0; column < headers.length; column++) {
+        int index = column;
+        boolean numeric =
+            !rows.isEmpty()
+                && rows.stream()
+                    .allMatch(row -> row.get(index) == null || row.get(index) instanceof Number);
+        headers[column] = (numeric ? ">" : "") + columns.get(column);
+      }
+      MarkdownTable table = new MarkdownTable(headers);
+      for (List<@Nullable Object> row : rows) {
+        table.row(
+            row.stream()
+                .map(value -> SqlValues.text(value, TABLE_DECIMALS))
+                .toArray(String[]::new));
+      }
+      out.append(table.render())
+          .append('(')
+          .append((count == 1 ? "1 row" : count + " rows"))
+          .append(")\n");
+    }
+  }
+
+  private static final class Csv extends QueryPrinter {
+    private final CSVPrinter printer;
+
+    Csv(ResultSetMetaData meta, Appendable out) throws SQLException, IOException {
+      super(meta, out);
+      printer = new CSVPrinter(out, CSVFormat.RFC4180.builder().setRecordSeparator('\n').get());
+      printer.printRecord(columns);
+    }
+
+    @Override
+    void row(ResultSet result) throws SQLException, IOException {
+      List<String> cells = new ArrayList<>();
+      for (Object value : values(result)) {
+        cells.add(SqlValues.text(value, -1));
+      }
+      printer.printRecord(cells);
+    }
+
+    @Override
+    void finish(long rows) throws IOException {
+      printer.flush();
+    }
+  }
+
+  private static final class Json extends QueryPrinter {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private boolean first = true;
+
+    Json(ResultSetMetaData meta, Appendable out) throws SQLException, IOException {
+      super(meta, out);
+      out.append('[');
+    }
+
+    @Override
+    void row(ResultSet result) throws SQLException, IOException {
+      Map<String, @Nullable Object> object = new LinkedHashMap<>();
+      List<@Nullable Object> values = values(result);
+      for (int column = 0; column < columns.size(); column++) {
+        Object value = values.get(column);
+        object.put(columns.get(column), value instanceof Instant ? value.toString() : value);
+      }
+      out.append(first ? "\n  " : ",\n  ").append(json(object));
+      first = false;
+    }
+
+    @Override
+    void finish(long rows) throws IOException {
+      out.append(first ? "]\n" : "\n]\n");
+    }
+
+    private static String json(Map<String, @Nullable Object> object) throws IOException {
+      try {
+        return JSON.writeValueAsString(object);
+      } catch (JsonProcessingException e) {
+        throw new IOException("cannot write a row as JSON", e);
+      }
+    }
+  }
+}
