@@ -44,7 +44,8 @@ final class RequestSender {
     body.put("stream", true);
     body.putObject("stream_options").put("include_usage", true);
     if (settings.sglangRid()) {
-      body.put("rid", requestId); // SGLang ignores X-Request-Id (formats/clients.md A6)
+      // SGLang ignores X-Request-Id (docs/formats/clients.md#sglang-bench-serving)
+      body.put("rid", requestId);
     }
     try {
       return JSON.writeValueAsBytes(body);

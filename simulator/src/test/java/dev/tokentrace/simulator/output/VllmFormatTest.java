@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 final class VllmFormatTest {
   private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;]*m");
 
-  // §7 record header; the doc's "[^]*?" is not valid Java, "[^)]*?" is what it means
+  // docs/formats/vllm.md#line-patterns record header: optional process prefix, level, MM-DD
+  // HH:MM:SS, optional '[', file:line] (independent of the parser's hand-written scanner)
   private static final Pattern HEADER =
       Pattern.compile(
           "^(?<pre>.*?)(?:\\((?<proc>[^)]*?) pid=(?<pid>\\d+)[^)]*\\) )?(?<level>DEBUG|INFO|WARNING|ERROR|CRITICAL)"
