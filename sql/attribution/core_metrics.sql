@@ -3,7 +3,7 @@
 -- returns: group_by ('all' | 'run' | 'concurrency'), group_value, metric ('ftl' | 'mlt' | 'tpot' |
 --          'e2e'), requests, p50_ms, p90_ms, p95_ms, p99_ms, mean_ms
 --
--- Definitions (the seed's; DESIGN.md):
+-- Definitions (the seed's; docs/design.md#method):
 --   ftl  = client_ttft_ms: request sent -> first token, as the client saw it
 --   mlt  = (client_e2e_ms - client_ttft_ms) / (output_tokens - 1): time per token after the first;
 --          never e2e / tokens, which folds FTL in

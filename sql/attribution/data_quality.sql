@@ -12,7 +12,7 @@
 -- NULL when there are no client rows. Server-side counts are per server request identity
 -- (per_request.sql "identity"): a key some client sent is one request on every instance; any other
 -- key is the engine's own and counts once per instance (TensorRT-LLM's counters repeat on every
--- server, formats/trtllm.md section 3.3). server_only_keys: identities in request_timing or
+-- server, docs/formats/trtllm.md#request-ids). server_only_keys: identities in request_timing or
 -- request_arrived that no client row has and no heuristic pair took (other tenants, health checks,
 -- a client file not loaded, or --match id on an engine that ignores client IDs).
 -- duplicate_server_keys: identities with more than one completed (not aborted) record of one

@@ -12,7 +12,7 @@
 -- can join has their key: SGLang ignores X-Request-Id, TensorRT-LLM has no client IDs). Server
 -- requests: keys no client sent, each the engine's own and so named by (instance, request_key): a
 -- TensorRT-LLM counter repeats on every instance. Records of the engine-counter kinds (perf_metrics,
--- perf_time_events: formats/trtllm.md section 3.3) are the engine's own even when a client happened
+-- perf_time_events: docs/formats/trtllm.md#request-ids) are the engine's own even when a client happened
 -- to send the same key. One request_timing row per (instance, key) (as per_request picks it), not
 -- aborted (a client that completed cannot be an attempt the server aborted), not duplicated (one
 -- completed row per source_kind, at most one arrival).

@@ -6,7 +6,7 @@
 -- returns: nothing; inserts every column of request_attribution (schema/005_attribution). The caller
 --          empties the table first, in the same transaction (Attributor does both).
 --
--- Formulas (DESIGN.md "Attribution"; all durations in ms, per joined request):
+-- Formulas (docs/design.md#attribution; all durations in ms, per joined request):
 --   client_queue_ms = the client's own wait before sending (client_timing.client_queue_ms; 0 when the
 --                     client file records none, client_queue_recorded = false)
 --   queue_ms, prefill_ms, decode_ms = the server's phases (request_timing)
@@ -25,7 +25,7 @@
 --   identity a server key some client sent (id_kind not local) is the client's: one request on every
 --            instance. Any other key is the engine's own and names a request only with its instance:
 --            TensorRT-LLM's perf_metrics request_id is a counter that repeats on every server
---            (formats/trtllm.md section 3.3), so its kinds perf_metrics and perf_time_events are
+--            (docs/formats/trtllm.md#request-ids), so its kinds perf_metrics and perf_time_events are
 --            always the engine's own, even when a client happened to send the same key. Duplicates
 --            and server-side counts are per identity; heuristic pairs name (instance, key).
 --   pick     One request_timing row per identity: the one with the most of queue/prefill/decode,
@@ -55,7 +55,7 @@
 --            (a wall start without an estimate is taken as in sync; a monotonic one stays NULL).
 --            time_series offsets map a steady clock (seconds since boot) and are used only to pair
 --            requests (heuristic_candidates.sql), never to place a start on a wall clock.
---   derived  a source without prefill or decode (vLLM V0 spans, formats/vllm.md section 4.3) gets
+--   derived  a source without prefill or decode (vLLM V0 spans, docs/formats/vllm.md#otlp-spans) gets
 --            prefill = server_ttft - queue and decode = server_e2e - server_ttft, server_derived = true.
 --   suspect  network_ms < -greatest(:negative_tolerance_ms, :negative_tolerance_pct % of client_e2e_ms),
 --            or network_ttft_ms below the same bound on client_ttft_ms: an ID or clock mismatch.

@@ -6,7 +6,7 @@
 --
 -- Read by SteadyClockOffsets (method time_series of clock_offsets) after the id_pairs estimates are
 -- in clock_offsets. TensorRT-LLM's /perf_metrics give arrival_mono_s, seconds on the server's steady
--- clock (time since boot, formats/trtllm.md section 3.2), and a request_id that is the engine's own
+-- clock (time since boot, docs/formats/trtllm.md#perf-metrics), and a request_id that is the engine's own
 -- counter (section 3.3), so neither an ID nor a wall time pairs them with client rows.
 -- client: rows of status ok with a start, whose ID no server record can be joined on (id_kind local,
 --         or no request_timing row outside the engine-counter kinds and no request_arrived row has

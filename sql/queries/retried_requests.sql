@@ -29,7 +29,7 @@ timings AS (
     SELECT request_key, count(*) AS server_timing_rows, max(kind_rows) AS kind_rows,
            string_agg(DISTINCT instance, ',') AS instances
     FROM (SELECT request_key, instance,
-                 -- TensorRT-LLM's own request IDs repeat on every instance (formats/trtllm.md 3.3)
+                 -- TensorRT-LLM's own request IDs repeat on every instance (docs/formats/trtllm.md#request-ids)
                  count(*) OVER (PARTITION BY request_key, source_kind,
                                 CASE WHEN source_kind IN ('perf_metrics', 'perf_time_events')
                                      THEN instance END) AS kind_rows

@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Appends vLLM request lines (formats/vllm.md §3.2, composed by us) round-robin to the files at a
- * steady total rate, one write per line as a logging server does, and records each line's write
- * time. Paced every millisecond from the start, so it neither drifts nor bursts.
+ * Appends vLLM request lines (docs/formats/vllm.md#request-lines, composed by us) round-robin to
+ * the files at a steady total rate, one write per line as a logging server does, and records each
+ * line's write time. Paced every millisecond from the start, so it neither drifts nor bursts.
  */
 final class LineWriter implements AutoCloseable {
   private final List<OutputStream> outputs = new ArrayList<>();

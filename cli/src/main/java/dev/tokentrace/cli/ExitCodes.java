@@ -1,6 +1,6 @@
 package dev.tokentrace.cli;
 
-/** Process exit codes, listed in the README (DESIGN.md, CLI). */
+/** Process exit codes, listed in the README (docs/design.md#cli). */
 final class ExitCodes {
   static final int OK = 0;
 

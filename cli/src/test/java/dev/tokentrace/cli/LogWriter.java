@@ -17,11 +17,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Plays an inference server writing its log: appends vLLM request lines (formats/vllm.md §3.2,
- * 2025-10-13 layout, composed by us), each with its own id {@code <prefix>-<serial>} so every line
- * is one event a test can find, at a steady rate on its own thread. It can rotate its log like
- * logrotate does, by rename (keeping the old handle for a few more lines, as a server does until it
- * reopens) or by copytruncate. Every write is a whole line.
+ * Plays an inference server writing its log: appends vLLM request lines
+ * (docs/formats/vllm.md#request-lines, 2025-10-13 layout, composed by us), each with its own id
+ * {@code <prefix>-<serial>} so every line is one event a test can find, at a steady rate on its own
+ * thread. It can rotate its log like logrotate does, by rename (keeping the old handle for a few
+ * more lines, as a server does until it reopens) or by copytruncate. Every write is a whole line.
  */
 final class LogWriter implements AutoCloseable {
   private final Path log;

@@ -60,7 +60,7 @@ final class ReportEscapingTest {
             scenario.clientFile())) {
       Files.writeString(file, Files.readString(file, UTF_8).replace(prefix, ID), UTF_8);
     }
-    // a warning in the documented vLLM V1 header format (formats/vllm.md), composed here
+    // a warning in the documented vLLM V1 header format (docs/formats/vllm.md), composed here
     Files.writeString(
         scenario.dir().resolve("server.log"),
         "(APIServer pid=3646) WARNING 03-02 09:00:01 [scheduler.py:120] " + NOTICE + "\n",

@@ -48,7 +48,7 @@ public sealed interface EngineEvent
 
   /**
    * The Kafka record key: the request key for request events (so one request's events share a
-   * partition), the instance for everything else (DESIGN.md, Kafka).
+   * partition), the instance for everything else (docs/design.md#kafka).
    */
   @JsonIgnore
   String kafkaKey();

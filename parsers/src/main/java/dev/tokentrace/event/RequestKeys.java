@@ -10,9 +10,9 @@ import java.util.regex.Pattern;
  * <p>vLLM turns a client's {@code X-Request-Id: abc} into {@code chatcmpl-abc} (chat) or {@code
  * cmpl-abc-<i>} (completions, one per prompt), V1 children of {@code n > 1} into {@code
  * <i>_chatcmpl-abc}, and since 2025-12-23 (vLLM f79006860, #27987, v0.16.0) engine-side IDs into
- * {@code chatcmpl-abc-<8 hex>} (formats/vllm.md §3.3). {@link #normalize} strips the prefixes and
- * the prompt index; it leaves IDs without an engine prefix (AIPerf UUIDs, vLLM bench {@code
- * bench-1a2b3c4d-17}, SGLang rids, TensorRT-LLM IDs) unchanged, so it is safe on client IDs.
+ * {@code chatcmpl-abc-<8 hex>} (docs/formats/vllm.md#request-ids). {@link #normalize} strips the
+ * prefixes and the prompt index; it leaves IDs without an engine prefix (AIPerf UUIDs, vLLM bench
+ * {@code bench-1a2b3c4d-17}, SGLang rids, TensorRT-LLM IDs) unchanged, so it is safe on client IDs.
  *
  * <p>The 8-hex engine suffix is not stripped by {@link #normalize}: a client ID may itself end in
  * {@code -<8 hex>}, and only the engine-side line ({@code Added request}) carries the suffix. The
@@ -37,7 +37,7 @@ public final class RequestKeys {
     }
     if (key.startsWith("cmpl-") && key.length() > "cmpl-".length()) {
       // completions: one engine request per prompt, cmpl-<base>-<promptIndex>; chat before
-      // 2024-07-23 used cmpl-<base> with no index (formats/vllm.md §3.3)
+      // 2024-07-23 used cmpl-<base> with no index (docs/formats/vllm.md#request-ids)
       int dash = key.lastIndexOf('-');
       boolean indexed = dash > "cmpl-".length() && dash < key.length() - 1 && digits(key, dash + 1);
       return key.substring("cmpl-".length(), indexed ? dash : key.length());

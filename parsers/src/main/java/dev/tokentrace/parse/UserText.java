@@ -9,12 +9,13 @@ import java.util.List;
  * the part before it (timestamp, level, request ID) for diagnosis.
  *
  * <p>The fields are those the engines print request content under: vLLM {@code prompt: %r} and
- * {@code prompt_token_ids} (formats/vllm.md §3.1, every generation of {@code Received request} and
- * the DEBUG {@code details} line), SGLang {@code Receive:}/{@code Finish:} objects with {@code
- * text}, {@code input_ids}, {@code out} in all three renderings (repr {@code text=}, unquoted
- * {@code text: } since v0.4.1, JSON {@code "text":}; formats/sglang.md §3), and the OpenAI request
- * body keys {@code prompt}, {@code messages}, {@code content}. A field counts only at a word
- * boundary, so {@code context=} is not {@code text=}.
+ * {@code prompt_token_ids} (docs/formats/vllm.md#request-logging-flags, every generation of {@code
+ * Received request} and the DEBUG {@code details} line), SGLang {@code Receive:}/{@code Finish:}
+ * objects with {@code text}, {@code input_ids}, {@code out} in all three renderings (repr {@code
+ * text=}, unquoted {@code text: } since v0.4.1, JSON {@code "text":};
+ * docs/formats/sglang.md#request-lines), and the OpenAI request body keys {@code prompt}, {@code
+ * messages}, {@code content}. A field counts only at a word boundary, so {@code context=} is not
+ * {@code text=}.
  */
 public final class UserText {
   /** What replaces the user text. */

@@ -8,7 +8,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 final class RequestKeysTest {
   @ParameterizedTest(name = "{0} -> {1}")
   @CsvSource({
-    // vLLM chat, client X-Request-Id honoured since ~v0.6.5 (formats/vllm.md §3.3)
+    // vLLM chat, client X-Request-Id honoured since ~v0.6.5 (docs/formats/vllm.md#request-ids)
     "chatcmpl-client-42, client-42",
     "chatcmpl-a269fdcb7c6ce890, a269fdcb7c6ce890",
     // completions: one engine request per prompt, -<i> appended

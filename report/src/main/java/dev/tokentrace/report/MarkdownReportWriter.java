@@ -13,7 +13,7 @@ import java.util.Objects;
  * 100 columns where the data allows), in the seed's outline: environment, core metrics with their
  * definitions, baseline comparison, the attribution table, the bottleneck conclusion, data-quality
  * notes, findings per run, the slowest requests, suggestions and the reproducibility appendix
- * (DESIGN.md "Reports"). Stateless and thread-safe.
+ * (docs/design.md#reports). Stateless and thread-safe.
  */
 public final class MarkdownReportWriter implements ReportWriter {
   private static final List<String> GROUPINGS = List.of("run", "engine", "instance");

@@ -69,7 +69,8 @@ final class Client {
     if (!clientSettings.idPrefix().isEmpty()) {
       return clientSettings.idPrefix();
     }
-    // like one `vllm bench serve` run per level: prefix bench-<8 hex>- (formats/clients.md A1)
+    // like one `vllm bench serve` run per level: prefix bench-<8 hex>-
+    // (docs/formats/clients.md#vllm-bench-serve)
     long bits = Ids.mix(settings.seed() * 31 + phase);
     return "bench-" + Ids.hex(bits, 8) + "-";
   }

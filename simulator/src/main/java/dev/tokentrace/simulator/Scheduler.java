@@ -211,7 +211,8 @@ final class Scheduler implements ServerView {
     }
     release(victim);
     // recompute: prompt and every generated token are prefilled again (vLLM V1 resets
-    // num_computed_tokens; formats/vllm.md §4.1: prefill_time includes preemptions)
+    // num_computed_tokens; docs/formats/vllm.md#request-timing-internals: prefill_time includes
+    // preemptions)
     victim.prefillTarget = victim.promptTokens + victim.generated;
     victim.computed = 0;
     victim.preemptions++;

@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * An open DuckDB analysis database (a file, or in memory) with the shared schema of {@code
  * sql/schema/} applied in the order of {@code sql/schema/INDEX}. Thread-safe: {@link #jdbi()} gives
  * every handle its own duplicate of the one underlying connection, so an in-memory database is
- * shared by all handles (STACK.md pitfall 9).
+ * shared by all handles (docs/design.md#jdbi-connections).
  */
 public final class Database implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Database.class);
@@ -75,7 +75,8 @@ public final class Database implements AutoCloseable {
 
   /**
    * A new connection to this database with its own transaction, for the Appender (which must be
-   * created on the connection whose transaction it joins; STACK.md B.2). The caller closes it.
+   * created on the connection whose transaction it joins;
+   * docs/design.md#appender-and-transactions). The caller closes it.
    */
   public DuckDBConnection newConnection() {
     try {

@@ -23,7 +23,8 @@ import org.jdbi.v3.core.locator.ClasspathSqlLocator;
 /**
  * The SQL of {@code sql/}, loaded by name from the classpath ({@code "attribution/per_request"} is
  * {@code sql/attribution/per_request.sql}) verbatim: comments are kept, because Jdbi's
- * comment-stripping lexer would also eat DuckDB's {@code //} (STYLE.md §7). Thread-safe and cached.
+ * comment-stripping lexer would also eat DuckDB's {@code //} (docs/design.md#sql-files).
+ * Thread-safe and cached.
  */
 public final class SqlCatalog {
   /** snake_case path segments, no dots (Jdbi's {@code locate} turns dots into slashes). */

@@ -9,9 +9,9 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The header every SQL file starts with (STYLE.md §7): {@code -- <name>: <question answered>}, then
- * {@code -- params: :name (TYPE, doc), ...} (or {@code none}) and {@code -- returns: columns}.
- * Schema files need only the first line.
+ * The header every SQL file starts with (docs/design.md#sql-files): {@code -- <name>: <question
+ * answered>}, then {@code -- params: :name (TYPE, doc), ...} (or {@code none}) and {@code --
+ * returns: columns}. Schema files need only the first line.
  */
 public record SqlHeader(String name, String description, List<Param> params, String returns) {
   /** One named parameter: {@code :limit (INTEGER, default 10)} gives limit, INTEGER, default 10. */

@@ -48,7 +48,8 @@ final class HeuristicMatcher {
 
   /**
    * Writes the pairs into {@code request_matches} on the handle's transaction (which must have run
-   * a statement already, so that the Appender joins it; STACK.md B.2) and returns how many.
+   * a statement already, so that the Appender joins it; docs/design.md#appender-and-transactions)
+   * and returns how many.
    */
   static long match(Handle handle, AttributionSettings settings) throws SQLException {
     MatchSettings match = settings.match();

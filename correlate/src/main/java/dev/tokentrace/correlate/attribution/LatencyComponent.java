@@ -3,7 +3,7 @@ package dev.tokentrace.correlate.attribution;
 import java.util.Locale;
 
 /**
- * The parts a request's client-side end-to-end time is split into (DESIGN.md, "Attribution"):
+ * The parts a request's client-side end-to-end time is split into (docs/design.md#attribution):
  * {@code client_e2e = client_queue + network + queue + prefill + decode}. {@link #id()} is the
  * value of {@code request_attribution.dominant} and of the summary's {@code component} column.
  */

@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
  * Estimates the offset from a client's clock to a server's steady clock from the two request time
  * series alone: for servers whose per-request records carry neither a client ID nor a wall time
  * (TensorRT-LLM {@code /perf_metrics}: seconds since boot, an engine counter for the ID;
- * formats/trtllm.md sections 3.2 and 3.3).
+ * docs/formats/trtllm.md#perf-metrics and docs/formats/trtllm.md#request-ids).
  *
  * <p>Each true pair (client send c, server arrival s) has s = c + offset + uplink, so the offset is
  * one of the differences s - c. <b>Candidates</b>: the differences between a few anchor sends,

@@ -29,7 +29,8 @@ final class SteadyClockOffsets {
 
   /**
    * Appends the links to {@code clock_offsets} (the handle's transaction must have run a statement
-   * already, so that the Appender joins it; STACK.md B.2) and returns them.
+   * already, so that the Appender joins it; docs/design.md#appender-and-transactions) and returns
+   * them.
    */
   static List<SteadyClockLinks.Link> estimate(Handle handle, AttributionSettings settings)
       throws SQLException {

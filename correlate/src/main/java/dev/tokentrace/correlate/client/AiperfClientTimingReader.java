@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * NVIDIA AIPerf {@code profile_export.jsonl} (format id {@value #FORMAT}): one JSON record per line
  * with {@code metadata}, {@code metrics} ({@code {value, unit}} pairs), {@code error} and, with
- * {@code --export-http-trace}, {@code trace_data} (formats/clients.md A3).
+ * {@code --export-http-trace}, {@code trace_data} (docs/formats/clients.md#aiperf).
  *
  * <p>The ID is {@code metadata.x_request_id}, sent as {@code X-Request-ID} on every request. Start
  * is {@code request_start_ns} (epoch ns, before the HTTP call, so TTFT and latency include the wait

@@ -5,8 +5,9 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * AIPerf's {@code metrics} object: {@code {"value": ..., "unit": "ms"}} pairs (formats/clients.md
- * A3), read in ms whatever time unit the pair declares, and the {@code inter_chunk_latency} list.
+ * AIPerf's {@code metrics} object: {@code {"value": ..., "unit": "ms"}} pairs (
+ * docs/formats/clients.md#aiperf), read in ms whatever time unit the pair declares, and the {@code
+ * inter_chunk_latency} list.
  */
 final class AiperfMetrics {
   private AiperfMetrics() {}

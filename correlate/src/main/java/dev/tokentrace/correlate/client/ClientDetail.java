@@ -4,7 +4,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What only some clients record about a request, all optional: the HTTP phases of AIPerf's trace
- * (formats/clients.md A3; k6/HAR names) and the streamed chunks. Durations in ms.
+ * (docs/formats/clients.md#aiperf; k6/HAR names) and the streamed chunks. Durations in ms.
  *
  * @param ackMs start to the server's HTTP acknowledgement (AIPerf {@code request_ack_ns})
  * @param connectMs DNS lookup plus TCP/TLS connect ({@code http_req_dns_lookup +

@@ -19,9 +19,10 @@ import org.yaml.snakeyaml.LoaderOptions;
  * The one Jackson setup of the client readers, and strict access to values in their trees.
  *
  * <p>Tolerated on purpose: {@code NaN} and {@code Infinity} literals (SGLang bench writes {@code
- * "request_rate": Infinity}, Python's json module writes NaN; formats/clients.md A6) and duplicate
- * keys, the last one winning (the AIPerf docs example repeats {@code time_to_first_token}; A3).
- * Values are then checked here: a NaN duration is a bad value, never a number.
+ * "request_rate": Infinity}, Python's json module writes NaN;
+ * docs/formats/clients.md#sglang-bench-serving) and duplicate keys, the last one winning (the
+ * AIPerf docs example repeats {@code time_to_first_token}; docs/formats/clients.md#aiperf). Values
+ * are then checked here: a NaN duration is a bad value, never a number.
  */
 final class ClientJson {
   /** Epoch values are accepted between these instants (as {@link StartTimestamps} does). */

@@ -7,8 +7,8 @@ import org.jspecify.annotations.Nullable;
  *
  * @param requestIdPrefix the {@code --request-id-prefix} a {@code vllm bench serve} run used: the
  *     request IDs it sent are this prefix plus the request's index, and the result file does not
- *     store them (formats/clients.md A1). Null: the rows keep local IDs and join only with {@code
- *     --match heuristic}.
+ *     store them (docs/formats/clients.md#vllm-bench-serve). Null: the rows keep local IDs and join
+ *     only with {@code --match heuristic}.
  */
 public record ClientReadSettings(@Nullable String requestIdPrefix) {
   public static final String REQUEST_ID_PREFIX_DOC =

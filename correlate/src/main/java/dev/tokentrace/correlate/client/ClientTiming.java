@@ -10,8 +10,9 @@ import org.jspecify.annotations.Nullable;
  * One request as a benchmark client saw it (a row of {@code client_timing}). {@code ttftMs} and
  * {@code e2eMs} are measured from {@code startTs}, the moment the workload issued the request, and
  * include {@code clientQueueMs}, the time it then waited inside the client before being sent
- * (DESIGN.md: client_ttft = client_queue + network_ttft + queue + prefill). Timings and token
- * counts may be null only for a failed request ({@code status} other than {@value #STATUS_OK}).
+ * (docs/design.md#attribution: client_ttft = client_queue + network_ttft + queue + prefill).
+ * Timings and token counts may be null only for a failed request ({@code status} other than {@value
+ * #STATUS_OK}).
  *
  * <p>{@code idKind} says whether the server can know {@code requestId} (and so whether the row can
  * be joined by key); {@code detail} holds what only some clients record (HTTP phases, chunks).

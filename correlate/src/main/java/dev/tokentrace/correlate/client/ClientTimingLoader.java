@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * {@value ClientRejection#ENGINE}) as one run, recorded in {@code runs} and {@code run_files} with
  * each file's size and SHA-256. All of it is one DuckDB transaction: a failure leaves nothing half
  * loaded. A file whose content an earlier run already loaded is skipped, so repeating a command
- * cannot double-count requests. Rows go through the Appender (STACK.md B.2, C). Thread-safe.
+ * cannot double-count requests. Rows go through the Appender
+ * (docs/design.md#appender-and-transactions). Thread-safe.
  */
 public final class ClientTimingLoader {
   /**

@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * NVIDIA GenAI-Perf / perf_analyzer {@code profile_export.json} (format id {@value #FORMAT}):
  * {@code experiments[].requests[]} with {@code timestamp} (request start) and {@code
  * response_timestamps[]} (every response), epoch ns from {@code std::chrono::system_clock}
- * (formats/clients.md A2; perf_analyzer @ 263c5f6e {@code profile_data_exporter.cc}).
+ * (docs/formats/clients.md#genai-perf; perf_analyzer @ 263c5f6e {@code profile_data_exporter.cc}).
  *
  * <ul>
  *   <li>The file records no request ID. In OpenAI mode {@code response_outputs[]} hold the raw SSE

@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * GuideLLM {@code benchmarks.json} or {@code benchmarks.yaml} (format id {@value #FORMAT}): {@code
- * benchmarks[].requests.{successful, incomplete, errored}[]} (formats/clients.md A4).
+ * benchmarks[].requests.{successful, incomplete, errored}[]} (docs/formats/clients.md#guidellm).
  *
  * <p>Two layouts: the current one ({@code GenerativeRequestStats} with {@code response_id} and
  * {@code info.timings.*}, guidellm @ ee7a7745) and the older one of the fixtures ({@code

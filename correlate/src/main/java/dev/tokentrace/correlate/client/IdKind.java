@@ -5,7 +5,7 @@ import java.util.Locale;
 /**
  * Where a client row's request ID comes from, and so whether the server can know it. Stored in
  * {@code client_timing.id_kind}; only {@link #LOCAL} rows are never joined by key
- * (formats/clients.md §0.1, column "ID the server sees").
+ * (docs/formats/clients.md#client-formats, column "ID the server sees").
  */
 public enum IdKind {
   /** The client sent it (X-Request-Id): our CSV, AIPerf {@code x_request_id}. */

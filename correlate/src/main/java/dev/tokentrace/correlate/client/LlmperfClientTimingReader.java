@@ -14,7 +14,7 @@ import java.nio.file.Path;
 /**
  * Ray LLMPerf {@code *_individual_responses.json} (format id {@value #FORMAT}): a JSON array of
  * per-request objects with {@code ttft_s}, {@code end_to_end_latency_s}, token counts and {@code
- * error_code}/{@code error_msg} (formats/clients.md A5, llmperf @ f1d6bed4).
+ * error_code}/{@code error_msg} (docs/formats/clients.md#llmperf, llmperf @ f1d6bed4).
  *
  * <p>LLMPerf records no timestamps (only {@code time.monotonic()} deltas) and no request ID, so its
  * rows get local IDs ({@code llmperf#<n>}) and serve as a statistical comparison or as input to

@@ -8,11 +8,11 @@ import dev.tokentrace.event.RequestKeys;
  *
  * <p>It is {@link RequestKeys#normalize} of the engine-side form of that ID. vLLM's completions
  * endpoint answers {@code cmpl-<base>} while its engine and logs carry {@code cmpl-<base>-<i>}, one
- * per prompt (formats/vllm.md §3.3). {@code normalize} strips a trailing {@code -<digits>} from
- * {@code cmpl-} IDs as that prompt index, so on a response ID whose base itself ends in digits
- * ({@code cmpl-bench-1a2b3c4d-17}, a vLLM bench ID echoed back) it would strip part of the base.
- * Adding the index of the first prompt, {@code -0}, gives the engine-side form, which normalizes to
- * exactly {@code <base>}; for any other ID this is the identity.
+ * per prompt (docs/formats/vllm.md#request-ids). {@code normalize} strips a trailing {@code
+ * -<digits>} from {@code cmpl-} IDs as that prompt index, so on a response ID whose base itself
+ * ends in digits ({@code cmpl-bench-1a2b3c4d-17}, a vLLM bench ID echoed back) it would strip part
+ * of the base. Adding the index of the first prompt, {@code -0}, gives the engine-side form, which
+ * normalizes to exactly {@code <base>}; for any other ID this is the identity.
  */
 final class ResponseIds {
   private ResponseIds() {}

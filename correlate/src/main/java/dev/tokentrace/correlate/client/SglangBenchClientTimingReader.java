@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
  * SGLang {@code python -m sglang.bench_serving --output-file x.jsonl --output-details} (format id
  * {@value #FORMAT}): one JSON line per run, appended, with parallel arrays {@code input_lens,
  * output_lens, ttfts, itls, generated_texts, errors} and {@code Infinity} in the summary
- * (formats/clients.md A6).
+ * (docs/formats/clients.md#sglang-bench-serving).
  *
  * <p>The file has no request IDs and no start times, and SGLang ignores {@code X-Request-Id}, so
  * its rows get local IDs ({@code sglang-bench#<n>}) and join only with {@code --match heuristic} on

@@ -8,9 +8,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * {@code vllm bench serve --save-result --save-detailed} JSON (format id {@value #FORMAT}): one
- * object of parallel per-request arrays, in request order (formats/clients.md A1; keys as written
- * by {@code vllm/benchmarks/serve.py} @ 009e6d4a). Also TensorRT-LLM's vLLM-derived {@code
- * benchmark_serving}, which writes {@code e2els} for {@code latencies} (A7).
+ * object of parallel per-request arrays, in request order
+ * (docs/formats/clients.md#vllm-bench-serve; keys as written by {@code vllm/benchmarks/serve.py} @
+ * 009e6d4a). Also TensorRT-LLM's vLLM-derived {@code benchmark_serving}, which writes {@code e2els}
+ * for {@code latencies} (docs/formats/clients.md#tensorrt-llm-bench-serving).
  *
  * <ul>
  *   <li>IDs are not in the file: the benchmark sent {@code x-request-id: <prefix><i>}, so with

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * AIPerf {@code profile_export.jsonl} records composed by us in the shape of the AIPerf docs
- * (formats/clients.md A3: working-with-profile-exports.md, http-trace-metrics.md), our own values.
+ * (docs/formats/clients.md#aiperf: working-with-profile-exports.md, http-trace-metrics.md), our own
+ * values.
  */
 final class AiperfClientTimingReaderTest {
   private static final long START_NS = 1_772_366_400_000_000_000L; // 2026-03-01T12:00:00Z

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * GenAI-Perf {@code profile_export.json} composed by us in the shape perf_analyzer writes
- * (formats/clients.md A2: {@code timestamp}, {@code response_timestamps}, raw SSE in {@code
- * response_outputs}), our own values; plus the perf_analyzer docs fixture.
+ * (docs/formats/clients.md#genai-perf: {@code timestamp}, {@code response_timestamps}, raw SSE in
+ * {@code response_outputs}), our own values; plus the perf_analyzer docs fixture.
  */
 final class GenaiPerfClientTimingReaderTest {
   private static final long T0 = 1_772_366_400_000_000_000L; // 2026-03-01T12:00:00Z

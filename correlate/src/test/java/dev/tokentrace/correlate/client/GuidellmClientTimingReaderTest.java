@@ -12,8 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * GuideLLM {@code benchmarks.json} in the current layout, composed by us from the schema of
  * guidellm @ ee7a7745 ({@code GenerativeRequestStats}, {@code RequestInfo.timings};
- * formats/clients.md A4) with our own values, plus the fixtures of the older layout and of the v2
- * report.
+ * docs/formats/clients.md#guidellm) with our own values, plus the fixtures of the older layout and
+ * of the v2 report.
  */
 final class GuidellmClientTimingReaderTest {
   private final GuidellmClientTimingReader reader = new GuidellmClientTimingReader();

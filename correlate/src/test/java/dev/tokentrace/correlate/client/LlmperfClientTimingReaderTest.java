@@ -7,7 +7,7 @@ import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** LLMPerf individual responses composed by us with the keys of formats/clients.md A5. */
+/** LLMPerf individual responses composed by us with the keys of docs/formats/clients.md#llmperf. */
 final class LlmperfClientTimingReaderTest {
   @TempDir Path dir;
 

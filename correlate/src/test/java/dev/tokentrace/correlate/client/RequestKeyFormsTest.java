@@ -14,9 +14,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every ID form of formats/clients.md §0.1-0.2 and formats/vllm.md §3.3: the key the server side
- * stores (from the real vLLM parser where vLLM writes it, else {@link RequestKeys#normalize} as the
- * SGLang and TensorRT-LLM parsers use it) equals the key the client side stores.
+ * Every ID form of docs/formats/clients.md#client-formats, docs/formats/clients.md#server-side-ids
+ * and docs/formats/vllm.md#request-ids: the key the server side stores (from the real vLLM parser
+ * where vLLM writes it, else {@link RequestKeys#normalize} as the SGLang and TensorRT-LLM parsers
+ * use it) equals the key the client side stores.
  */
 final class RequestKeyFormsTest {
   static Stream<Arguments> forms() {

@@ -125,7 +125,10 @@ final class ServerEvents {
     return instant == null ? null : LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
   }
 
-  /** A vLLM V1 {@code Received request} line (formats/vllm.md §3.2), logged at 12:00:00. */
+  /**
+   * A vLLM V1 {@code Received request} line (docs/formats/vllm.md#request-lines), logged at
+   * 12:00:00.
+   */
   static String received(String id) {
     return "(APIServer pid=3646) INFO 03-01 12:00:00 [logger.py:43] Received request "
         + id
@@ -142,7 +145,8 @@ final class ServerEvents {
 
   /**
    * An OpenTelemetry Collector file-export line with one vLLM V1 {@code llm_request} span
-   * (formats/vllm.md §4.3-4.4), arrival 2026-03-01T12:00:00.100Z; durations in seconds.
+   * (docs/formats/vllm.md#otlp-spans, docs/formats/vllm.md#otlp-json-export), arrival
+   * 2026-03-01T12:00:00.100Z; durations in seconds.
    */
   static String span(String requestId, int outputTokens) {
     String attributes =

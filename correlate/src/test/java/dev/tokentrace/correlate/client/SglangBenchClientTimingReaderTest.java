@@ -10,7 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * SGLang {@code bench_serving --output-details} JSON lines composed by us with the summary keys of
- * formats/clients.md A6 (including {@code "request_rate": Infinity}) and our own values.
+ * docs/formats/clients.md#sglang-bench-serving (including {@code "request_rate": Infinity}) and our
+ * own values.
  */
 final class SglangBenchClientTimingReaderTest {
   @TempDir Path dir;

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code vllm bench serve --save-detailed} results composed by us with the keys serve.py writes
- * (formats/clients.md A1; values ours, the start times in the magnitude of PR #32667).
+ * (docs/formats/clients.md#vllm-bench-serve; values ours, the start times in the magnitude of PR
+ * #32667).
  */
 final class VllmBenchClientTimingReaderTest {
   private static final Offset<Double> CLOSE = within(1e-9);

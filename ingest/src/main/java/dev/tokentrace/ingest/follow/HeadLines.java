@@ -31,7 +31,9 @@ final class HeadLines implements LineSplitter.Receiver {
   /** ... as is a clearly best engine after this many lines. */
   static final int ENOUGH_LINES = 20;
 
-  /** vLLM's {@code MM-DD HH:MM:SS} record time (formats/vllm.md §1.1), for the year. */
+  /**
+   * vLLM's {@code MM-DD HH:MM:SS} record time (docs/formats/vllm.md#record-header), for the year.
+   */
   private static final Pattern MONTH_DAY =
       Pattern.compile("\\b(0[1-9]|1[0-2])-([0-3]\\d) \\d{2}:\\d{2}:\\d{2}\\b");
 

@@ -27,10 +27,11 @@ import org.slf4j.LoggerFactory;
 /**
  * A real single-node Kafka broker (KRaft, broker and controller in one) running inside this JVM,
  * listening on loopback only, with its data in a temporary directory {@code tokentrace-kraft-*}
- * that is deleted on {@link #close()} and when startup fails (STACK.md A.1). Used when no {@code
- * --bootstrap-servers} is given, and by the integration tests. {@link #start(int, Path)} instead
- * keeps the data in a given directory across restarts (formatted on first use only), on a fixed
- * port if asked: {@code tokentrace broker --data-dir D --port P} and {@code ingest --follow}.
+ * that is deleted on {@link #close()} and when startup fails (docs/design.md#embedded-broker). Used
+ * when no {@code --bootstrap-servers} is given, and by the integration tests. {@link #start(int,
+ * Path)} instead keeps the data in a given directory across restarts (formatted on first use only),
+ * on a fixed port if asked: {@code tokentrace broker --data-dir D --port P} and {@code ingest
+ * --follow}.
  *
  * <p>Built on Kafka internals ({@code kafka.tools.StorageTool}, {@code kafka.server.
  * KafkaRaftServer}); they are the same on Kafka 4.1 and 4.4, and this class is the only place that

@@ -9,9 +9,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps Kafka from ending the process while an embedded broker runs. A fatal fault in an in-JVM
  * broker goes through Kafka's {@code ProcessTerminatingFaultHandler}, which calls {@code
- * Exit.halt(1)} (STACK.md A.1, pitfall 6); {@code Exit.exit} is used the same way on some startup
- * paths. Both are process-wide hooks, so they are replaced when the first embedded broker starts
- * and restored when the last one stops. The class moved in Kafka 4.4 ({@code
+ * Exit.halt(1)} (docs/design.md#embedded-broker); {@code Exit.exit} is used the same way on some
+ * startup paths. Both are process-wide hooks, so they are replaced when the first embedded broker
+ * starts and restored when the last one stops. The class moved in Kafka 4.4 ({@code
  * org.apache.kafka.common.utils.internals.Exit}; {@code org.apache.kafka.common.utils.Exit}
  * before).
  *

@@ -64,14 +64,21 @@ public record KafkaSettings(
           + " go to that client only";
 
   /**
-   * Producer batching: a few ms of linger fill batches without hurting freshness (STACK.md B.1).
+   * Producer batching: a few ms of linger fill batches without hurting freshness
+   * (docs/design.md#producer-settings).
    */
   public static final int DEFAULT_LINGER_MS = 5;
 
-  /** 256 KiB batches measured best with ~200-byte lz4-compressed JSON events (STACK.md B.1). */
+  /**
+   * 256 KiB batches measured best with ~200-byte lz4-compressed JSON events
+   * (docs/design.md#producer-settings).
+   */
   public static final int DEFAULT_BATCH_SIZE = 256 * 1024;
 
-  /** lz4: 300 k records/s against 161 k for zstd on the project's machine (STACK.md C). */
+  /**
+   * lz4: 300 k records/s against 161 k for zstd on the project's machine
+   * (docs/design.md#stack-measurements).
+   */
   public static final String DEFAULT_COMPRESSION = "lz4";
 
   /**

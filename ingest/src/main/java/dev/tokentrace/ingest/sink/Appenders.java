@@ -10,7 +10,7 @@ import org.duckdb.DuckDBConnection;
  * The Appenders of one batch, created on first use per table on the sink's own connection (a {@code
  * duplicate()} would have its own transaction). {@link #close()} flushes them all; it must run
  * before the transaction ends: an Appender closed after commit or rollback flushes its rows in
- * auto-commit, outside the batch (STACK.md B.2). Not thread-safe.
+ * auto-commit, outside the batch (docs/design.md#appender-and-transactions). Not thread-safe.
  */
 final class Appenders implements AutoCloseable {
   private final DuckDBConnection connection;

@@ -32,13 +32,13 @@ import org.slf4j.LoggerFactory;
  * each transaction first upserts the partitions' next offsets into {@code kafka_offsets} (the
  * statement that opens it), then appends the rows of one or more polls with one Appender per table,
  * upserts the offsets reached, closes the Appenders (flushing inside the transaction) and commits
- * (STACK.md B.2). A transaction ends with the first poll that is not full or leaves nothing behind
- * (live tailing: one poll, one commit, as fresh as before), else after {@value #TRANSACTION_POLLS}
- * polls or {@link #TRANSACTION_TIME}: working off a backlog, fewer and larger commits cost less
- * (BENCHMARKS.md, "Ingest end to end"). On startup the consumer is assigned every partition and
- * seeks to the offsets in DuckDB, so no consumer group is involved. A failed batch is rolled back,
- * the consumer re-seeks to the committed offsets, and the failure is thrown; the sink can run again
- * from there.
+ * (docs/design.md#appender-and-transactions). A transaction ends with the first poll that is not
+ * full or leaves nothing behind (live tailing: one poll, one commit, as fresh as before), else
+ * after {@value #TRANSACTION_POLLS} polls or {@link #TRANSACTION_TIME}: working off a backlog,
+ * fewer and larger commits cost less (BENCHMARKS.md, "Ingest end to end"). On startup the consumer
+ * is assigned every partition and seeks to the offsets in DuckDB, so no consumer group is involved.
+ * A failed batch is rolled back, the consumer re-seeks to the committed offsets, and the failure is
+ * thrown; the sink can run again from there.
  *
  * <p>Memory is bounded by one poll ({@code max.poll.records}, {@link
  * KafkaSettings#DEFAULT_MAX_POLL_RECORDS}) and DuckDB's {@code memory_limit}.
@@ -256,7 +256,8 @@ public final class DuckDbEventSink implements AutoCloseable {
   private void append(ConsumerRecords<String, byte[]> records) {
     try {
       if (appenders == null) {
-        // first statement: opens the transaction the Appenders write into (STACK.md B.2)
+        // first statement: opens the transaction the Appenders write into
+        // (docs/design.md#appender-and-transactions)
         database.storeOffsets(nextOffsets(records), layout);
         appenders = database.appenders();
         transactionStarted = System.nanoTime();

@@ -88,7 +88,8 @@ final class SinkDatabase implements AutoCloseable {
   /**
    * Upserts the next offset of every partition in {@code nextOffsets}. Called first in each
    * transaction: as the first statement it opens the transaction that the Appenders then write into
-   * (STACK.md B.2); and again before the commit with the offsets the transaction reached.
+   * (docs/design.md#appender-and-transactions); and again before the commit with the offsets the
+   * transaction reached.
    */
   void storeOffsets(Map<TopicPartition, Long> nextOffsets, TopicLayout layout) throws SQLException {
     for (Map.Entry<TopicPartition, Long> partition : nextOffsets.entrySet()) {

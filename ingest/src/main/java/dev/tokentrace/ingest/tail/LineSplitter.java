@@ -19,7 +19,7 @@ import java.util.Objects;
  * <ul>
  *   <li>A line ends at {@code \n}; a {@code \r} right before it is removed ({@code \r\n}), as is a
  *       {@code \r} at the very end of the input ({@link #finish}). A lone {@code \r} inside a line
- *       is kept: the parser decides (formats/vllm.md §1.2).
+ *       is kept: the parser decides (docs/formats/vllm.md#multi-line-records).
  *   <li>Bytes after the last {@code \n} are held until more input completes them, so a live file's
  *       half-written last line waits for its newline; {@link #finish} delivers them as a last line
  *       when the input has really ended (batch mode).

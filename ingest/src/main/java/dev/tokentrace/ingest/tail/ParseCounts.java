@@ -22,7 +22,7 @@ public record ParseCounts(long lines, long events, long ignored, long rejected) 
         rejected + other.rejected);
   }
 
-  /** The run summary of DESIGN.md: {@code parsed=N ignored=N rejected=N}. */
+  /** The run summary (docs/design.md#bad-input): {@code parsed=N ignored=N rejected=N}. */
   public String summary() {
     return "parsed=" + events + " ignored=" + ignored + " rejected=" + rejected;
   }

@@ -3,9 +3,10 @@ package dev.tokentrace.ingest.follow;
 import java.util.Locale;
 
 /**
- * vLLM log lines composed from the documented formats (formats/vllm.md §1.1 header, §3.2 request
- * line of 2025-10-13 on): each request line becomes exactly one request_arrived event whose request
- * id carries the line's own serial number, so a test can tell every line apart.
+ * vLLM log lines composed from the documented formats (docs/formats/vllm.md#record-header header,
+ * docs/formats/vllm.md#request-lines request line of 2025-10-13 on): each request line becomes
+ * exactly one request_arrived event whose request id carries the line's own serial number, so a
+ * test can tell every line apart.
  */
 final class VllmLines {
   private VllmLines() {}

@@ -1,10 +1,10 @@
 package dev.tokentrace.parse.sglang;
 
 /**
- * The batch-line keys that map to {@code batch_step} fields (formats/sglang.md §2.5), identified in
- * place without allocating: by length first, then by comparing the region. Other keys ({@code cache
- * hit rate}, {@code #token}, {@code accept len}, PD queue lengths, graph flags, ...) are parsed
- * past and not kept. Stateless.
+ * The batch-line keys that map to {@code batch_step} fields
+ * (docs/formats/sglang.md#batch-line-fields), identified in place without allocating: by length
+ * first, then by comparing the region. Other keys ({@code cache hit rate}, {@code #token}, {@code
+ * accept len}, PD queue lengths, graph flags, ...) are parsed past and not kept. Stateless.
  */
 final class BatchKeys {
   static final int UNKNOWN = 0;

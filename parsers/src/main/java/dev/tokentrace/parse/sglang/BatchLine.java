@@ -5,16 +5,18 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the scheduler's {@code Prefill batch} / {@code Decode batch} message bodies of every
- * generation (formats/sglang.md §2.3, §2.4), for example {@code Decode batch, #running-req: 12,
- * #token: 4096, token usage: 0.05, cuda graph: True, gen throughput (token/s): 512.34, #queue-req:
- * 0}. The header may be {@code Prefil batch.} (v0.1.17 typo), {@code Prefill batch(mixed
- * #running-req: N).} (v0.2.14 – v0.3.5 mixed chunk), {@code ... batch [N], } (v0.5.4, or {@code
- * SGLANG_LOG_FORWARD_ITERS=1}) or absent ({@code #running-req: ...}, ≤ v0.1.16 decode).
+ * generation (docs/formats/sglang.md#prefill-batch-line, docs/formats/sglang.md#decode-batch-line),
+ * for example {@code Decode batch, #running-req: 12, #token: 4096, token usage: 0.05, cuda graph:
+ * True, gen throughput (token/s): 512.34, #queue-req: 0}. The header may be {@code Prefil batch.}
+ * (v0.1.17 typo), {@code Prefill batch(mixed #running-req: N).} (v0.2.14 – v0.3.5 mixed chunk),
+ * {@code ... batch [N], } (v0.5.4, or {@code SGLANG_LOG_FORWARD_ITERS=1}) or absent ({@code
+ * #running-req: ...}, ≤ v0.1.16 decode).
  *
  * <p>The body is scanned as {@code key: value} pairs separated by {@code ", "} without regexes (the
- * hot path): keys never contain {@code :} or {@code ,}, values never contain {@code ", "} (§2.6).
- * Fragments without a key (v0.4.9 SWA {@code swa=N}) and unknown keys are skipped, since the format
- * keeps growing; a known field with an unreadable value rejects the line.
+ * hot path): keys never contain {@code :} or {@code ,}, values never contain {@code ", "}
+ * (docs/formats/sglang.md#other-scheduler-lines). Fragments without a key (v0.4.9 SWA {@code
+ * swa=N}) and unknown keys are skipped, since the format keeps growing; a known field with an
+ * unreadable value rejects the line.
  *
  * <p>Mutable scratch, reset by each {@link #matchHeader}. Not thread-safe.
  */
@@ -177,12 +179,14 @@ final class BatchLine {
       case BatchKeys.QUEUE_REQ:
         return (queued = Numbers.count(line, start, end)) >= 0;
       case BatchKeys.TOKEN_USAGE:
-        // v0.4.9 hybrid SWA logs "token usage: full=0.10, swa=0.20" (§2.3): the full pool counts
+        // v0.4.9 hybrid SWA logs "token usage: full=0.10, swa=0.20"
+        // (docs/formats/sglang.md#prefill-batch-line): the full pool counts
         int value = line.startsWith("full=", start) ? start + 5 : start;
         return usage(Numbers.decimal(line, value, end));
       case BatchKeys.FULL_TOKEN_USAGE:
       case BatchKeys.GPU_TOKEN_USAGE:
-        // SWA / mamba / HiSparse pools (§2.3, §2.4): used only when plain "token usage" is absent
+        // SWA / mamba / HiSparse pools (docs/formats/sglang.md#prefill-batch-line,
+        // docs/formats/sglang.md#decode-batch-line): used only when plain "token usage" is absent
         double pool = Numbers.decimal(line, start, end);
         if (Double.isNaN(pool)) {
           return false;

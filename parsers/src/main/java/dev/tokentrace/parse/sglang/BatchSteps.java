@@ -8,13 +8,14 @@ import java.time.temporal.ChronoUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Builds {@code batch_step} events from a parsed {@link BatchLine} (formats/sglang.md §2.5): {@code
- * batch_size} = {@code #running-req} (for a mixed-chunk prefill the running requests merged into
- * it), {@code new_seqs} = {@code #new-seq}, {@code new_tokens} = {@code #new-token}, {@code
- * cached_tokens} = {@code #cached-token}, {@code queued} = {@code #queue-req}, {@code token_usage}
- * = {@code token usage} (fraction 0–1), {@code throughput_tps} = {@code gen throughput} (decode) or
- * {@code input throughput} (prefill), {@code iteration} = the {@code [N]} header counter, and for
- * decode lines the {@link DecodeStepTimer derived step time}. Stateless.
+ * Builds {@code batch_step} events from a parsed {@link BatchLine}
+ * (docs/formats/sglang.md#batch-line-fields): {@code batch_size} = {@code #running-req} (for a
+ * mixed-chunk prefill the running requests merged into it), {@code new_seqs} = {@code #new-seq},
+ * {@code new_tokens} = {@code #new-token}, {@code cached_tokens} = {@code #cached-token}, {@code
+ * queued} = {@code #queue-req}, {@code token_usage} = {@code token usage} (fraction 0–1), {@code
+ * throughput_tps} = {@code gen throughput} (decode) or {@code input throughput} (prefill), {@code
+ * iteration} = the {@code [N]} header counter, and for decode lines the {@link DecodeStepTimer
+ * derived step time}. Stateless.
  */
 final class BatchSteps {
   private BatchSteps() {}

@@ -3,8 +3,8 @@ package dev.tokentrace.parse.sglang;
 /**
  * Where SGLang message bodies start in lines that lack SGLang's own prefix: at the start (≤
  * v0.2.13, {@code %(message)s} logging configs, 2026-01-03 – 2026-05-05 request lines) or after an
- * embedder's prefix (formats/sglang.md §1.1: "match the message body independently of the prefix").
- * Stateless.
+ * embedder's prefix (docs/formats/sglang.md#log-prefix: "match the message body independently of
+ * the prefix"). Stateless.
  */
 final class BodyMarkers {
   /** Bodies that can follow any prefix. */

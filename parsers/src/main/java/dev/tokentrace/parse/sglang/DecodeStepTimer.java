@@ -7,25 +7,26 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Derives a decode step time from consecutive {@code Decode batch} lines of one rank stream, since
- * SGLang never logs one (formats/sglang.md §6).
+ * SGLang never logs one (docs/formats/sglang.md#what-the-logs-give).
  *
  * <p>SGLang writes one Decode line every {@code --decode-log-interval} decode iterations, after the
- * iteration's result is processed (§2.2). The interval is a server option that the log never
- * prints, so this class assumes SGLang's default, {@value #DECODE_LOG_INTERVAL} (hard-coded before
- * v0.3.5, the option's default since; §1.4), and does not take it from settings: {@code step_ms} =
+ * iteration's result is processed (docs/formats/sglang.md#batch-lines). The interval is a server
+ * option that the log never prints, so this class assumes SGLang's default, {@value
+ * #DECODE_LOG_INTERVAL} (hard-coded before v0.3.5, the option's default since;
+ * docs/formats/sglang.md#logging-options), and does not take it from settings: {@code step_ms} =
  * (wall time between two Decode lines of the stream) / {@value #DECODE_LOG_INTERVAL}. It is the
  * mean wall time per decode iteration over that window, <em>including</em> prefill batches and idle
- * time in between, the same window SGLang's {@code gen throughput} uses (§2.5). A server run with
- * another interval gives proportionally wrong values; that is why the event says {@code
- * step_ms_derived = true}.
+ * time in between, the same window SGLang's {@code gen throughput} uses
+ * (docs/formats/sglang.md#batch-line-fields). A server run with another interval gives
+ * proportionally wrong values; that is why the event says {@code step_ms_derived = true}.
  *
  * <p>Only millisecond-precise times are used: the {@code SGLANG_LOG_MS} prefix (v0.5.6+), the
  * {@code timestamp:} field (v0.4.9.post1 – post2) or an embedder's prefix with milliseconds. A
  * second-precision line never yields a step time and breaks the chain (±25 ms per step at 40 steps
- * would be noise, §6). Not thread-safe.
+ * would be noise, docs/formats/sglang.md#what-the-logs-give). Not thread-safe.
  */
 final class DecodeStepTimer {
-  /** SGLang's default {@code --decode-log-interval} (formats/sglang.md §1.4). */
+  /** SGLang's default {@code --decode-log-interval} (docs/formats/sglang.md#logging-options). */
   static final int DECODE_LOG_INTERVAL = 40;
 
   private static final double MICROS_PER_MILLI = 1_000.0;

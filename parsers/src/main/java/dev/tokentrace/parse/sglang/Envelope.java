@@ -6,12 +6,13 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Splits a line into SGLang's root-logger prefix and the message body (formats/sglang.md §1.1,
- * §1.2): an optional Ray actor tag {@code (SGLangEngine pid=N[, ip=A]) }, then {@code [YYYY-MM-DD
- * HH:MM:SS(.mmm)? RANKS] } (v0.3.4+, milliseconds with {@code SGLANG_LOG_MS}, v0.5.6+) or {@code
- * [HH:MM:SS RANKS] } (v0.2.14 – v0.3.3), where RANKS are tags like {@code DP1 TP0} in any order; a
- * missing leading {@code [} is tolerated (SGLang issue #26248). Inside the body, the v0.1.17 –
- * v0.2.13 tags {@code [gpu_id=N] } and {@code [gpu=N] } are taken as the rank {@code GPU<N>}.
+ * Splits a line into SGLang's root-logger prefix and the message body
+ * (docs/formats/sglang.md#log-prefix, docs/formats/sglang.md#rank-tags): an optional Ray actor tag
+ * {@code (SGLangEngine pid=N[, ip=A]) }, then {@code [YYYY-MM-DD HH:MM:SS(.mmm)? RANKS] } (v0.3.4+,
+ * milliseconds with {@code SGLANG_LOG_MS}, v0.5.6+) or {@code [HH:MM:SS RANKS] } (v0.2.14 –
+ * v0.3.3), where RANKS are tags like {@code DP1 TP0} in any order; a missing leading {@code [} is
+ * tolerated (SGLang issue #26248). Inside the body, the v0.1.17 – v0.2.13 tags {@code [gpu_id=N] }
+ * and {@code [gpu=N] } are taken as the rank {@code GPU<N>}.
  *
  * <p>The rank is the tags as logged ({@code "DP1 TP0"}); under Ray it starts with the actor's
  * {@code pid=N}, because several engines then share one file with the same tags.
@@ -163,7 +164,10 @@ final class Envelope {
     return rankText;
   }
 
-  /** v0.1.17 – v0.2.6 {@code [gpu_id=N] }, v0.2.7 – v0.2.13 {@code [gpu=N] } (§1.2). */
+  /**
+   * v0.1.17 – v0.2.6 {@code [gpu_id=N] }, v0.2.7 – v0.2.13 {@code [gpu=N] }
+   * (docs/formats/sglang.md#rank-tags).
+   */
   private void legacyGpuTag(String line) {
     int p = bodyStart;
     int digitsStart;

@@ -2,8 +2,8 @@ package dev.tokentrace.parse.sglang;
 
 /**
  * Text that leaves the parser in events and rejections: capped, and with request objects (which
- * hold prompts and outputs, user data that never enters an event or a reject, BRIEF/STYLE §6) cut
- * off. Stateless.
+ * hold prompts and outputs, user data that never enters an event or a reject,
+ * docs/design.md#bad-input) cut off. Stateless.
  */
 final class EventText {
   /** Markers after which a line carries a request object or its text. */

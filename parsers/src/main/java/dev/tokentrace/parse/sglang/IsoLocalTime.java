@@ -6,9 +6,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * Reads local date-times written as {@code YYYY-MM-DD HH:MM:SS} or {@code YYYY-MM-DDTHH:MM:SS},
  * optionally followed by a fraction after {@code .} or {@code ,}: SGLang's prefix with {@code
- * SGLANG_LOG_MS} (formats/sglang.md §1.1), Python's default {@code asctime} in embedders' prefixes
- * ({@code 2025-12-04 20:35:53,123}), {@code datetime.isoformat()} in the batch {@code timestamp:}
- * field (§2.3) and in JSON request logs (§4.5). Stateless.
+ * SGLANG_LOG_MS} (docs/formats/sglang.md#log-prefix), Python's default {@code asctime} in
+ * embedders' prefixes ({@code 2025-12-04 20:35:53,123}), {@code datetime.isoformat()} in the batch
+ * {@code timestamp:} field (docs/formats/sglang.md#prefill-batch-line) and in JSON request logs
+ * (docs/formats/sglang.md#metrics-export-file). Stateless.
  */
 final class IsoLocalTime {
   /** {@code YYYY-MM-DD HH:MM:SS}. */

@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The fields kept from one SGLang JSON line, read with Jackson's streaming parser so that prompt
- * and output strings are skipped without being decoded (formats/sglang.md §3.1, §4.5):
+ * and output strings are skipped without being decoded (docs/formats/sglang.md#request-lines,
+ * docs/formats/sglang.md#metrics-export-file):
  *
  * <ul>
  *   <li>{@code --log-requests-format json} (2025-12-24+): {@code {"timestamp": "<local iso>",

@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Turns SGLang's local wall-clock fields into UTC instants in the configured zone, and remembers
  * the last full date so that time-only prefixes (v0.2.14 – v0.3.3 print {@code [HH:MM:SS TP0]},
- * formats/sglang.md §1.1) can be dated. Not thread-safe: one per parser.
+ * docs/formats/sglang.md#log-prefix) can be dated. Not thread-safe: one per parser.
  *
  * <p>Dating time-only lines: the log itself never says the date in those versions, and a date from
  * the options would be a guess, so a time-only line gets a timestamp only after a line with a full

@@ -12,14 +12,14 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The {@code meta_info} of one finished request (formats/sglang.md §3.2), collected key by key from
- * a Python-repr {@code Finish:} line, a JSON request log or a metrics-export record, and mapped to
- * {@code request_timing} in one place. Values of the wrong kind are "bad values"; the caller
- * rejects the line with {@link #problem()}. Not thread-safe; one per record.
+ * The {@code meta_info} of one finished request (docs/formats/sglang.md#meta-info-keys), collected
+ * key by key from a Python-repr {@code Finish:} line, a JSON request log or a metrics-export
+ * record, and mapped to {@code request_timing} in one place. Values of the wrong kind are "bad
+ * values"; the caller rejects the line with {@link #problem()}. Not thread-safe; one per record.
  *
- * <p>The mapping, seconds to milliseconds everywhere (§3.2; key generations: A = v0.4.0.post2+
- * {@code e2e_latency}; B = v0.5.5 – v0.5.5.post1; C = v0.5.5.post2 – 2026-02-24 with {@code
- * --enable-metrics}; D = 2026-02-25+):
+ * <p>The mapping, seconds to milliseconds everywhere (docs/formats/sglang.md#meta-info-keys; key
+ * generations: A = v0.4.0.post2+ {@code e2e_latency}; B = v0.5.5 – v0.5.5.post1; C = v0.5.5.post2 –
+ * 2026-02-24 with {@code --enable-metrics}; D = 2026-02-25+):
  *
  * <ul>
  *   <li>{@code e2e_ms} = {@code e2e_latency} (A–D; tokenizer receive to finish).

@@ -1,9 +1,9 @@
 package dev.tokentrace.parse.sglang;
 
 /**
- * Reads a Python-repr {@code meta_info} dict (formats/sglang.md §3.2) into a {@link MetaInfo}:
- * {@code {'id': 'r1', 'finish_reason': {'type': 'stop', 'matched': 2}, 'prompt_tokens': 12, ...}}.
- * Unknown keys and values are skipped unread; {@code None} counts as absent. Stateless.
+ * Reads a Python-repr {@code meta_info} dict (docs/formats/sglang.md#meta-info-keys) into a {@link
+ * MetaInfo}: {@code {'id': 'r1', 'finish_reason': {'type': 'stop', 'matched': 2}, 'prompt_tokens':
+ * 12, ...}}. Unknown keys and values are skipped unread; {@code None} counts as absent. Stateless.
  */
 final class MetaInfoReader {
   private MetaInfoReader() {}

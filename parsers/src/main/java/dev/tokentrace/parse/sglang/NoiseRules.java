@@ -23,8 +23,8 @@ final class NoiseRules {
   static final String TRACEBACK_WITHOUT_CONTEXT = "python traceback before any sglang line";
 
   /**
-   * Startup lines of the scheduler and HTTP processes (formats/sglang.md §2.6); a new {@code
-   * server_args=} means a (re)start.
+   * Startup lines of the scheduler and HTTP processes
+   * (docs/formats/sglang.md#other-scheduler-lines); a new {@code server_args=} means a (re)start.
    */
   private static final String[] STARTUP_PREFIXES = {
     "server_args=",
@@ -37,10 +37,16 @@ final class NoiseRules {
     "Init torch distributed",
   };
 
-  /** v0.1.x – now, HTTP process (§2.6); marks the end of warm-up. */
+  /**
+   * v0.1.x – now, HTTP process (docs/formats/sglang.md#other-scheduler-lines); marks the end of
+   * warm-up.
+   */
   static final String READY = "The server is fired up and ready to roll!";
 
-  /** uvicorn access format (§1.3): {@code 10.0.0.1:5000 - "POST /generate HTTP/1.1" 200 OK}. */
+  /**
+   * uvicorn access format (docs/formats/sglang.md#uvicorn-lines): {@code 10.0.0.1:5000 - "POST
+   * /generate HTTP/1.1" 200 OK}.
+   */
   private static final Pattern ACCESS =
       Pattern.compile("^\\S+ - \"[A-Z]+ \\S+ HTTP/[\\d.]+\" \\d{3}");
 
@@ -61,7 +67,10 @@ final class NoiseRules {
     return isStartup(line, start) ? STARTUP : null;
   }
 
-  /** An uvicorn {@code INFO:} line at {@code start} (§1.3): an access line or a lifecycle line. */
+  /**
+   * An uvicorn {@code INFO:} line at {@code start} (docs/formats/sglang.md#uvicorn-lines): an
+   * access line or a lifecycle line.
+   */
   static String uvicornInfo(String line, int start) {
     return ACCESS.matcher(line).region(skipSpaces(line, start + 5), line.length()).lookingAt()
         ? UVICORN_ACCESS

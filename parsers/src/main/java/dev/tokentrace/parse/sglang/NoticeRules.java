@@ -6,9 +6,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Decides which messages are {@code server_notice}s. SGLang's own lines carry no level
- * (formats/sglang.md §1.1, §6), so severity comes from the text: the scheduler's retraction and OOM
- * messages (§2.6), exceptions and tracebacks, GC warnings, and uvicorn's {@code WARNING:} / {@code
- * ERROR:} lines. Stateless.
+ * (docs/formats/sglang.md#log-prefix, docs/formats/sglang.md#what-the-logs-give), so severity comes
+ * from the text: the scheduler's retraction and OOM messages
+ * (docs/formats/sglang.md#other-scheduler-lines), exceptions and tracebacks, GC warnings, and
+ * uvicorn's {@code WARNING:} / {@code ERROR:} lines. Stateless.
  */
 final class NoticeRules {
   /** How a notice continues on following unprefixed lines. */
@@ -68,7 +69,8 @@ final class NoticeRules {
     if (line.startsWith("KV cache pool is full. Retract requests.", start)
         || line.startsWith("Decode out of memory happened", start)
         || line.startsWith("decode out of memory happened", start)) {
-      // retraction frees KV cache by sending running requests back to the queue (§2.6)
+      // retraction frees KV cache by sending running requests back to the queue
+      // (docs/formats/sglang.md#other-scheduler-lines)
       return PREEMPTION;
     }
     if (line.startsWith("LONG GARBAGE COLLECTION DETECTED", start)) {

@@ -6,10 +6,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A request line whose text continues on the next physical lines: v0.4.1 – v0.4.1.post6 printed
- * prompt strings without escaping (formats/sglang.md §3.1), so a prompt's newlines split the log
- * record. The lines are joined with {@code \n} until the request text is complete, an SGLang line
- * arrives or a cap is reached; the continuation lines are prompt text, so they are ignored by name
- * and never rejected. Not thread-safe.
+ * prompt strings without escaping (docs/formats/sglang.md#request-lines), so a prompt's newlines
+ * split the log record. The lines are joined with {@code \n} until the request text is complete, an
+ * SGLang line arrives or a cap is reached; the continuation lines are prompt text, so they are
+ * ignored by name and never rejected. Not thread-safe.
  */
 final class PendingRequest {
   /** Caps keep a runaway (a truncated record followed by junk) from growing without bound. */

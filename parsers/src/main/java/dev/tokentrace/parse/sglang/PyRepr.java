@@ -6,7 +6,8 @@ import org.jspecify.annotations.Nullable;
  * A pull reader over the Python-literal text SGLang prints for request objects: dataclass reprs
  * {@code GenerateReqInput(rid='a', ...)}, dicts with quoted ({@code 'k': v}, v0.4.1.post7+) or bare
  * ({@code k: v}, v0.4.1 – v0.4.1.post6) keys, lists, strings in either quote style with backslash
- * escapes, numbers, {@code None}, and the truncation form {@code 'first' ... 'last'} (§3.1).
+ * escapes, numbers, {@code None}, and the truncation form {@code 'first' ... 'last'}
+ * (docs/formats/sglang.md#request-lines).
  *
  * <p>Values the caller does not ask for are skipped by a bracket-depth scan that is aware of
  * strings, so prompt text is never copied and nesting depth cannot overflow the stack. Only the

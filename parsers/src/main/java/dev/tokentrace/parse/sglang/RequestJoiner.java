@@ -8,8 +8,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Reads request lines through {@link RequestLine} and, when one is {@link
  * RequestLine.Outcome#INCOMPLETE incomplete}, keeps it as a {@link PendingRequest} and joins the
- * following physical lines to it (v0.4.1 – post6 raw newlines, formats/sglang.md §3.1). Not
- * thread-safe.
+ * following physical lines to it (v0.4.1 – post6 raw newlines,
+ * docs/formats/sglang.md#request-lines). Not thread-safe.
  */
 final class RequestJoiner {
   private final RequestLine requestLine;

@@ -10,7 +10,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads the text request lines of {@code --log-requests} (formats/sglang.md §3.1), of which only
+ * Reads the text request lines of {@code --log-requests} (docs/formats/sglang.md#request-lines), of which only
  * the rid, {@code sampling_params.max_new_tokens} and {@code out.meta_info} are kept; prompt and
  * output text are skipped, never copied:
  *

@@ -13,18 +13,18 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Parses what SGLang writes, every generation in formats/sglang.md: the scheduler's {@code Prefill
- * batch}/{@code Decode batch} lines ({@code batch_step}), {@code --log-requests} lines in text and
- * JSON, {@code meta_info} timings, {@code Req Time Stats} lines and metrics-export records (request
- * events), and tracebacks, OOM, retraction and warning messages ({@code server_notice}). Known
- * noise (uvicorn, startup, tqdm, ...) is ignored by named rules; unknown unprefixed text is
+ * Parses what SGLang writes, every generation in docs/formats/sglang.md: the scheduler's {@code
+ * Prefill batch}/{@code Decode batch} lines ({@code batch_step}), {@code --log-requests} lines in
+ * text and JSON, {@code meta_info} timings, {@code Req Time Stats} lines and metrics-export records
+ * (request events), and tracebacks, OOM, retraction and warning messages ({@code server_notice}).
+ * Known noise (uvicorn, startup, tqdm, ...) is ignored by named rules; unknown unprefixed text is
  * rejected.
  *
  * <p>A line is first freed of transport prefixes ({@link TransportPrefix}), then split at SGLang's
  * {@code [date time RANKS]} prefix ({@link Envelope}). Message bodies are also found after an
  * embedder's own prefix (an ISO date-time, then the body somewhere after a space or {@code ]}), as
- * formats/sglang.md §1.1 asks, and at the start of unprefixed lines (≤ v0.2.13, {@code %(message)s}
- * loggers).
+ * docs/formats/sglang.md#log-prefix asks, and at the start of unprefixed lines (≤ v0.2.13, {@code
+ * %(message)s} loggers).
  *
  * <p>Timestamps are local time in {@link ParseSettings#zone()}. {@link ParseSettings#startYear()}
  * is not used: SGLang prints either a full date or, in v0.2.14 – v0.3.3, the time only, which is
@@ -152,7 +152,8 @@ public final class SglangLineParser implements LineParser {
       return true;
     }
     if (body.startsWith(BodyMarkers.OPENAI_ECHO)) {
-      // 2026-01-03 – 2026-05-05: request lines have no prefix (§3.1)
+      // 2026-01-03 – 2026-05-05: request lines have no prefix
+      // (docs/formats/sglang.md#request-lines)
       sink.ignored(position, JsonLine.OPENAI_ECHO);
       return true;
     }
@@ -192,8 +193,9 @@ public final class SglangLineParser implements LineParser {
 
   /**
    * SGLang's startup lines and its ready message without a prefix: ≤ v0.2.13 logs with {@code
-   * %(message)s} (formats/sglang.md §1.1, §2.6; see samples/sglang/formats/v0.2.9-gpu-tag), where
-   * the scheduler's lines may still carry the legacy {@code [gpu=N]} tag that the envelope removed.
+   * %(message)s} (docs/formats/sglang.md#log-prefix, docs/formats/sglang.md#other-scheduler-lines;
+   * see samples/sglang/formats/v0.2.9-gpu-tag), where the scheduler's lines may still carry the
+   * legacy {@code [gpu=N]} tag that the envelope removed.
    */
   private boolean ownStartupLine(String line, SourcePosition position, ParseSink sink) {
     if (line.startsWith(NoiseRules.READY)) {
@@ -215,8 +217,8 @@ public final class SglangLineParser implements LineParser {
 
   /**
    * An embedder's prefix ({@code 2025-12-04 20:35:53 INFO 151972 [file.py:287] Decode batch. ...},
-   * formats/sglang.md §1.1): a known body after a space or {@code ]}, timed by a leading local
-   * date-time if there is one.
+   * docs/formats/sglang.md#log-prefix): a known body after a space or {@code ]}, timed by a leading
+   * local date-time if there is one.
    */
   private boolean embedded(String line, SourcePosition position, ParseSink sink) {
     if (isIndented(line)) {
@@ -251,7 +253,8 @@ public final class SglangLineParser implements LineParser {
     Instant when = stamp.ts();
     boolean millis = stamp.millisPrecise();
     if (problem == null && batch.timestampStart >= 0) {
-      // v0.4.9.post1 – post2 add "timestamp: <isoformat>" with microseconds (§2.3)
+      // v0.4.9.post1 – post2 add "timestamp: <isoformat>" with microseconds
+      // (docs/formats/sglang.md#prefill-batch-line)
       int length = IsoLocalTime.length(line, batch.timestampStart);
       when =
           length == batch.timestampEnd - batch.timestampStart

@@ -10,8 +10,9 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads the {@code --enable-request-time-stats-logging} line of all four layouts (formats/sglang.md
- * §4.2) into {@code request_timing} with source kind {@code req_time_stats}:
+ * Reads the {@code --enable-request-time-stats-logging} line of all four layouts (
+ * docs/formats/sglang.md#time-stats-line) into {@code request_timing} with source kind {@code
+ * req_time_stats}:
  *
  * <ul>
  *   <li>v0.4.6.post4 – v0.5.4.post2: {@code Req Time Stats(rid=R, input len=N, output len=M,
@@ -30,7 +31,8 @@ import org.jspecify.annotations.Nullable;
  * finished: prefill and all decode together) has no field of its own and is not split; the
  * bootstrap/transfer durations of disaggregated servers are not queueing of this server's scheduler
  * and are left out. In v0.4.6.post4 – v0.5.3rc0 only the completion time was ever set upstream
- * (§4.1), so a line whose start time is 0 carries no times and is ignored by name. Stateless.
+ * (docs/formats/sglang.md#request-time-stats), so a line whose start time is 0 carries no times and
+ * is ignored by name. Stateless.
  */
 final class TimeStatsLine {
   static final String LEGACY = "Req Time Stats(";

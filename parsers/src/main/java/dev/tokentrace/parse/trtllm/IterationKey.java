@@ -1,8 +1,9 @@
 package dev.tokentrace.parse.trtllm;
 
 /**
- * The {@code print_iter_log} fields that feed an event (formats/trtllm.md §2.3), matched in place
- * so that no key of the hot path becomes a String; every other key is {@link #OTHER}.
+ * The {@code print_iter_log} fields that feed an event (docs/formats/trtllm.md#iteration-log-line),
+ * matched in place so that no key of the hot path becomes a String; every other key is {@link
+ * #OTHER}.
  */
 enum IterationKey {
   ITER("iter"),

@@ -4,8 +4,9 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The PyExecutor {@code print_iter_log} line of all four generations (formats/trtllm.md §2.3), a
- * hot path: a hand-written {@code key = value, } scanner, no regex, no per-field objects.
+ * The PyExecutor {@code print_iter_log} line of all four generations
+ * (docs/formats/trtllm.md#iteration-log-line), a hot path: a hand-written {@code key = value, }
+ * scanner, no regex, no per-field objects.
  *
  * <pre>
  * A ≤ 2025-04:  iter = 7, global_rank = 0, rank = 0, currank_total_requests = 3/3,

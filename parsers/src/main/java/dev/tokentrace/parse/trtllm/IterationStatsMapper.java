@@ -13,18 +13,19 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One {@code IterationStats} object as {@code to_json_str} and the LLM API's {@code
- * _stats_serializer} write it (the {@code /metrics} array, formats/trtllm.md §2.1–2.2; C++ key set
+ * _stats_serializer} write it (the {@code /metrics} array,
+ * docs/formats/trtllm.md#iteration-stats-json, docs/formats/trtllm.md#metrics-endpoint; C++ key set
  * of {@code jsonSerialization.cpp @ 092229b}, PyTorch additions, 2026 additions of PR #13199 and
  * #14127) → one {@code batch_step} with the iteration's composition (skipped when nothing was
  * scheduled) and one {@code engine_stats} with the queue and KV snapshot.
  *
- * <p>Unit traps (§2.1): {@code iterLatencyMS} of the PyTorch backend spans about two loop
- * iterations under the overlap scheduler (the default), so it is used as the step time only when
- * the record says {@code schedulerMode: "non_overlap"} or comes from the C++ backend; 2026 records
- * give {@code hostStepTimeMS}, the clean single-loop time, which wins. {@code
- * newActiveRequestsQueueLatencyMS} is a sum over the iteration's new requests in ms (C++) but
- * seconds and possibly cumulative in PyTorch; no event field holds a per-iteration queue wait, so
- * it is not read at all rather than read wrong. {@code cacheHitRate} is cumulative.
+ * <p>Unit traps (docs/formats/trtllm.md#iteration-stats-json): {@code iterLatencyMS} of the PyTorch
+ * backend spans about two loop iterations under the overlap scheduler (the default), so it is used
+ * as the step time only when the record says {@code schedulerMode: "non_overlap"} or comes from the
+ * C++ backend; 2026 records give {@code hostStepTimeMS}, the clean single-loop time, which wins.
+ * {@code newActiveRequestsQueueLatencyMS} is a sum over the iteration's new requests in ms (C++)
+ * but seconds and possibly cumulative in PyTorch; no event field holds a per-iteration queue wait,
+ * so it is not read at all rather than read wrong. {@code cacheHitRate} is cumulative.
  */
 final class IterationStatsMapper {
   /**
@@ -182,8 +183,9 @@ final class IterationStatsMapper {
 
   /**
    * PyTorch-backend records (before 2026's {@code schedulerMode}) have {@code requestStats} or
-   * {@code attentionDpRank}, or leave the C++-only capacities and CPU/pinned memory at 0 (§2.1);
-   * the overlap scheduler is their default, so their {@code iterLatencyMS} is not a step time.
+   * {@code attentionDpRank}, or leave the C++-only capacities and CPU/pinned memory at 0
+   * (docs/formats/trtllm.md#iteration-stats-json); the overlap scheduler is their default, so their
+   * {@code iterLatencyMS} is not a step time.
    */
   static boolean isPyTorch(JsonNode stats) {
     if (stats.has("requestStats") || stats.has("attentionDpRank")) {

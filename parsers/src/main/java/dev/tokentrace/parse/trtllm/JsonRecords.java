@@ -141,7 +141,8 @@ final class JsonRecords implements JsonSplitter.Handler {
 
   private static void other(JsonNode node, SourcePosition source, ParseSink sink, String json) {
     if (node.has("iter") && node.has("requestStats")) {
-      // RequestStatsPerIteration (§3.1): per-request stages with executor ids that no client
+      // RequestStatsPerIteration (docs/formats/trtllm.md#request-stats): per-request stages with
+      // executor ids that no client
       // ever sees, so nothing joins them to requests
       sink.ignored(source, REQUEST_STATS_RULE);
     } else if (node.has("resourceSpans")

@@ -9,13 +9,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Removes what is not TensorRT-LLM's own output from a physical line: the trailing {@code \r}, ANSI
- * colour codes, and the prefixes that launchers and container runtimes add (formats/trtllm.md
- * §1.2): a {@code docker logs --timestamps}/{@code kubectl logs --timestamps} RFC 3339 time, a
- * {@code kubectl logs --prefix} {@code [pod/name/container] }, a docker compose {@code name | },
- * OpenMPI {@code --tag-output} {@code [1,5]<stderr>:}, Slurm {@code srun --label} {@code 0: } and
- * torch elastic {@code [rank0]:}. The container time is kept, because it is real wall-clock time
- * for lines that carry none (C++ logger lines). Not thread-safe: {@link #containerTs} belongs to
- * the last cleaned line.
+ * colour codes, and the prefixes that launchers and container runtimes add (
+ * docs/formats/trtllm.md#python-logger): a {@code docker logs --timestamps}/{@code kubectl logs
+ * --timestamps} RFC 3339 time, a {@code kubectl logs --prefix} {@code [pod/name/container] }, a
+ * docker compose {@code name | }, OpenMPI {@code --tag-output} {@code [1,5]<stderr>:}, Slurm {@code
+ * srun --label} {@code 0: } and torch elastic {@code [rank0]:}. The container time is kept, because
+ * it is real wall-clock time for lines that carry none (C++ logger lines). Not thread-safe: {@link
+ * #containerTs} belongs to the last cleaned line.
  */
 final class LineCleaner {
   private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-?]*[ -/]*[@-~]");

@@ -4,7 +4,7 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The prefix of one logger line, taken apart (formats/trtllm.md §1).
+ * The prefix of one logger line, taken apart (docs/formats/trtllm.md#logger-lines).
  *
  * @param level the severity spelled out ({@code INFO}, {@code WARNING}, {@code ERROR}, {@code
  *     FATAL}, {@code DEBUG}, {@code VERBOSE}, {@code TRACE})
@@ -20,9 +20,11 @@ record LogHeader(
   enum Origin {
     /** TensorRT-LLM's C++ or Python logger (or TensorRT's {@code [TRT]}). */
     TRT,
-    /** Triton server's glog lines (§1.3). */
+    /** Triton server's glog lines (docs/formats/trtllm.md#triton-lines). */
     TRITON,
-    /** uvicorn under trtllm-serve, as under vLLM and SGLang (§1.4). */
+    /**
+     * uvicorn under trtllm-serve, as under vLLM and SGLang (docs/formats/trtllm.md#uvicorn-lines).
+     */
     UVICORN
   }
 

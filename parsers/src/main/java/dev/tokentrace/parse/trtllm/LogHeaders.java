@@ -4,10 +4,11 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Recognizes the logger prefixes of every TensorRT-LLM generation (formats/trtllm.md §1) with
- * {@code startsWith}/{@code charAt} checks instead of regexes, because every log line passes here.
- * {@link #parse} returns null for a line that is no logger line; when the prefix is recognized but
- * broken it also returns null and {@link #failure} says why. Not thread-safe.
+ * Recognizes the logger prefixes of every TensorRT-LLM generation
+ * (docs/formats/trtllm.md#logger-lines) with {@code startsWith}/{@code charAt} checks instead of
+ * regexes, because every log line passes here. {@link #parse} returns null for a line that is no
+ * logger line; when the prefix is recognized but broken it also returns null and {@link #failure}
+ * says why. Not thread-safe.
  */
 final class LogHeaders {
   static final String CPP_PREFIX = "[TensorRT-LLM]";
@@ -136,7 +137,7 @@ final class LogHeaders {
    * tags before the level, the one-letter level, and the 2026 (PR #13202/#14122) {@code [module]}
    * and {@code [RANK n]} tags after it. A bracket after the level counts as a module only when it
    * is a lower-case identifier, since older messages start with tags such as {@code
-   * [MemUsageChange]} or {@code [kv cache manager]} (§1.5 caveat).
+   * [MemUsageChange]} or {@code [kv cache manager]} (docs/formats/trtllm.md#line-prefixes caveat).
    */
   private @Nullable LogHeader unified(String line, int from, @Nullable Instant ts) {
     UnifiedTags tags = new UnifiedTags(line, from);

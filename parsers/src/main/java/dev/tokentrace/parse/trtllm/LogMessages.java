@@ -89,7 +89,8 @@ final class LogMessages {
 
   /**
    * trtllm-serve's {@code <client> is disconnected, abort <request_id>} ({@code openai_server.py @
-   * e7f7345}, §1.4); the id is the LLM-API client id, as in {@code /perf_metrics}.
+   * e7f7345}, docs/formats/trtllm.md#uvicorn-lines); the id is the LLM-API client id, as in {@code
+   * /perf_metrics}.
    */
   private boolean aborted(
       String message, @Nullable Instant ts, SourcePosition position, ParseSink sink) {

@@ -7,9 +7,11 @@ import java.time.ZoneId;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Turns the local wall-clock times TensorRT-LLM prints into UTC instants (formats/trtllm.md §1.2,
- * §1.3, §2.1, §2.3). All of them are local time without a zone, so {@link #zone} applies. Caches
- * the last second, because consecutive lines almost always share it. Not thread-safe.
+ * Turns the local wall-clock times TensorRT-LLM prints into UTC instants
+ * (docs/formats/trtllm.md#python-logger, docs/formats/trtllm.md#triton-lines,
+ * docs/formats/trtllm.md#iteration-stats-json, docs/formats/trtllm.md#iteration-log-line). All of
+ * them are local time without a zone, so {@link #zone} applies. Caches the last second, because
+ * consecutive lines almost always share it. Not thread-safe.
  */
 final class LogTimes {
   private final ZoneId zone;
@@ -23,7 +25,10 @@ final class LogTimes {
     this.tritonYear = startYear;
   }
 
-  /** Python logger {@code MM/DD/YYYY-HH:MM:SS} at {@code from} (§1.2); null when malformed. */
+  /**
+   * Python logger {@code MM/DD/YYYY-HH:MM:SS} at {@code from}
+   * (docs/formats/trtllm.md#python-logger); null when malformed.
+   */
   @Nullable Instant pythonHeader(String text, int from) {
     if (text.length() < from + 19
         || text.charAt(from + 2) != '/'
@@ -40,7 +45,10 @@ final class LogTimes {
         0);
   }
 
-  /** Iteration log {@code YYYY-MM-DD HH:MM:SS} spanning exactly the range (§2.3). */
+  /**
+   * Iteration log {@code YYYY-MM-DD HH:MM:SS} spanning exactly the range
+   * (docs/formats/trtllm.md#iteration-log-line).
+   */
   @Nullable Instant isoLocal(String text, int from, int to) {
     if (to - from != 19
         || text.charAt(from + 4) != '-'
@@ -59,7 +67,8 @@ final class LogTimes {
 
   /**
    * IterationStats {@code timestamp}: {@code MM-DD-YYYY HH:MM:SS} with an optional fraction of up
-   * to 9 digits (µs since 0.15, none in 2023–2024 Triton-era builds; §2.1).
+   * to 9 digits (µs since 0.15, none in 2023–2024 Triton-era builds;
+   * docs/formats/trtllm.md#iteration-stats-json).
    */
   @Nullable Instant statsTimestamp(String text) {
     int length = text.length();
@@ -86,9 +95,9 @@ final class LogTimes {
   }
 
   /**
-   * Triton glog {@code MMDD HH:MM:SS.uuuuuu} at {@code from} (§1.3). The year is not logged: it
-   * starts at the configured year and goes up by one when the month goes back (December to
-   * January).
+   * Triton glog {@code MMDD HH:MM:SS.uuuuuu} at {@code from} (docs/formats/trtllm.md#triton-lines).
+   * The year is not logged: it starts at the configured year and goes up by one when the month goes
+   * back (December to January).
    */
   @Nullable Instant triton(String text, int from) {
     int month = digits(text, from, 2);

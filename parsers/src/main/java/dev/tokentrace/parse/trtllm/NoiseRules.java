@@ -5,8 +5,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Named rules for lines in a TensorRT-LLM log that are neither logger lines nor JSON and carry
- * nothing for the event model: Triton's ASCII tables (§1.3), the NVIDIA container banner, NCCL
- * lines, progress bars (checkpoint loading, warm-up). Anything not named here is rejected.
+ * nothing for the event model: Triton's ASCII tables (docs/formats/trtllm.md#triton-lines), the
+ * NVIDIA container banner, NCCL lines, progress bars (checkpoint loading, warm-up). Anything not
+ * named here is rejected.
  */
 final class NoiseRules {
   static final String PYTHON_WARNING_RULE = "trtllm: python warning";

@@ -10,7 +10,7 @@ import dev.tokentrace.parse.Rejection;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Per-request perf metrics → {@code request_timing} (formats/trtllm.md §3.2):
+ * Per-request perf metrics → {@code request_timing} (docs/formats/trtllm.md#perf-metrics):
  *
  * <ul>
  *   <li>a trtllm-serve {@code /perf_metrics} item {@code {request_id, perf_metrics:
@@ -63,7 +63,8 @@ final class PerfMetricsMapper {
     String id = JsonFields.id(item, "request_id");
     JsonNode metrics = timingMetrics(item);
     Timing timing = Timing.of(metrics);
-    // the HTTP server's arrival is the one nearest the client's send (formats/trtllm.md §3.2)
+    // the HTTP server's arrival is the one nearest the client's send
+    // (docs/formats/trtllm.md#perf-metrics)
     Double serverArrival = metrics == null ? null : Timing.time(metrics, "server_arrival_time");
     int emitted = steps.emit(JsonFields.object(item, "time_breakdown_metrics"), null, source, sink);
     if (id == null) {

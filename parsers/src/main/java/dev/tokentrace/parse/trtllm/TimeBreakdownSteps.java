@@ -13,10 +13,10 @@ import org.jspecify.annotations.Nullable;
  * ctx_chunk_metrics} and {@code step_metrics} entries) → {@code batch_step}. Only entries written
  * with {@code TRTLLM_PERF_TIME_EVENTS_PATH} set carry the iteration's batch ({@code iter_counter,
  * iter_batch_size, num_ctx_requests, num_gen_requests, context_token_number, ...};
- * PerfMetricsManager, PR #16900, formats/trtllm.md §3.2). Every request of a batch repeats the same
- * iteration, so each (rank, iteration) is emitted once, remembered in a compact bit set. {@code
- * step_ms} is the batch-matched GPU time ({@code gpu_forward_time + gpu_sample_time}, ms, CUDA
- * events) when measured, else null. Not thread-safe.
+ * PerfMetricsManager, PR #16900, docs/formats/trtllm.md#perf-metrics). Every request of a batch
+ * repeats the same iteration, so each (rank, iteration) is emitted once, remembered in a compact
+ * bit set. {@code step_ms} is the batch-matched GPU time ({@code gpu_forward_time +
+ * gpu_sample_time}, ms, CUDA events) when measured, else null. Not thread-safe.
  */
 final class TimeBreakdownSteps {
   /** 64 longs = 4096 iterations per chunk. */

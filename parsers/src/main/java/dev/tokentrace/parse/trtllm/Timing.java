@@ -5,7 +5,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The four lifecycle times of one request on one server, in steady-clock seconds (C++ {@code
- * TimingMetrics}, formats/trtllm.md §3.2), and the durations between them in milliseconds.
+ * TimingMetrics}, docs/formats/trtllm.md#perf-metrics), and the durations between them in
+ * milliseconds.
  */
 record Timing(
     @Nullable Double arrival,

@@ -5,10 +5,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Triton server's glog lines around the tensorrtllm_backend: {@code <L><MMDD> <HH:MM:SS.uuuuuu>
- * <pid> <file>:<line>] <msg>} (formats/trtllm.md §1.3). Triton ≥ ~24.05 (triton common #118,
- * 2024-05-21) prints the message as a quoted, backslash-escaped string; older Triton prints it raw.
- * The Triton-specific parts make these TensorRT-LLM lines for detection purposes only together with
- * the backend's stats keys, so {@code trtSpecific} is false.
+ * <pid> <file>:<line>] <msg>} (docs/formats/trtllm.md#triton-lines). Triton ≥ ~24.05 (triton common
+ * #118, 2024-05-21) prints the message as a quoted, backslash-escaped string; older Triton prints
+ * it raw. The Triton-specific parts make these TensorRT-LLM lines for detection purposes only
+ * together with the backend's stats keys, so {@code trtSpecific} is false.
  */
 final class TritonLines {
   private TritonLines() {}

@@ -11,13 +11,14 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The tensorrtllm_backend's per-iteration stats string, logged at Triton verbose level by {@code
- * WaitForStats} ({@code model_instance_state.cc @ 89ee0f2}, formats/trtllm.md §2.4), and the same
- * keys from the 2023–2024 GptManager callback ({@code [TensorRT-LLM][INFO] {"Active Request
- * Count":...}}): {@code Active Request Count, Iteration Counter, ..., Timestamp}, then the
- * in-flight ({@code Context Requests, Generation Requests, MicroBatch ID, Paused Requests,
- * Scheduled Requests, Total Context Tokens}) or V1 ({@code ..., Total Generation Tokens, Empty
- * Generation Slots}) keys, then the KV keys. Key order changed by version and is not relied on.
- * {@code Waiting Requests} is active minus scheduled, not the queue, so {@code queued} stays null.
+ * WaitForStats} ({@code model_instance_state.cc @ 89ee0f2},
+ * docs/formats/trtllm.md#triton-backend-stats), and the same keys from the 2023–2024 GptManager
+ * callback ({@code [TensorRT-LLM][INFO] {"Active Request Count":...}}): {@code Active Request
+ * Count, Iteration Counter, ..., Timestamp}, then the in-flight ({@code Context Requests,
+ * Generation Requests, MicroBatch ID, Paused Requests, Scheduled Requests, Total Context Tokens})
+ * or V1 ({@code ..., Total Generation Tokens, Empty Generation Slots}) keys, then the KV keys. Key
+ * order changed by version and is not relied on. {@code Waiting Requests} is active minus
+ * scheduled, not the queue, so {@code queued} stays null.
  */
 final class TritonStatsMapper {
   private final String instance;

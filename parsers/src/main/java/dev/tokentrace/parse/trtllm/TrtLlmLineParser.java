@@ -13,7 +13,7 @@ import dev.tokentrace.parse.Rejection;
 import java.time.Instant;
 
 /**
- * Parses what TensorRT-LLM writes (formats/trtllm.md): C++ and Python logger lines of every
+ * Parses what TensorRT-LLM writes (docs/formats/trtllm.md): C++ and Python logger lines of every
  * generation, {@code print_iter_log} iteration lines → {@code batch_step}, iteration stats JSON
  * ({@code /metrics} dumps, Triton backend stats) → {@code batch_step} + {@code engine_stats},
  * {@code /perf_metrics} and {@code TRTLLM_PERF_TIME_EVENTS_PATH} JSON → {@code request_timing},

@@ -3,9 +3,9 @@ package dev.tokentrace.parse.trtllm;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A cursor over the bracketed tags after {@code [TRT-LLM] } (formats/trtllm.md §1.2): the 2023
- * {@code [MPI_Rank n] } and 2025 {@code [RANK n] } before the one-letter level, and the 2026 (PR
- * #13202/#14122) {@code [module]} and {@code [RANK n]} after it. One per line.
+ * A cursor over the bracketed tags after {@code [TRT-LLM] } (docs/formats/trtllm.md#python-logger):
+ * the 2023 {@code [MPI_Rank n] } and 2025 {@code [RANK n] } before the one-letter level, and the
+ * 2026 (PR #13202/#14122) {@code [module]} and {@code [RANK n]} after it. One per line.
  */
 final class UnifiedTags {
   private final String line;

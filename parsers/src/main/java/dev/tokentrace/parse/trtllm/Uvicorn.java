@@ -5,9 +5,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * trtllm-serve's uvicorn lines: {@code INFO: 127.0.0.1:41166 - "POST /v1/chat/completions HTTP/1.1"
- * 200 OK} (formats/trtllm.md §1.4; no timestamp, no request id) and uvicorn's own lifecycle lines
- * at {@code INFO:}, {@code WARNING:}, {@code ERROR:}. vLLM and SGLang print the same, so these are
- * not TensorRT-LLM-specific.
+ * 200 OK} (docs/formats/trtllm.md#uvicorn-lines; no timestamp, no request id) and uvicorn's own
+ * lifecycle lines at {@code INFO:}, {@code WARNING:}, {@code ERROR:}. vLLM and SGLang print the
+ * same, so these are not TensorRT-LLM-specific.
  */
 final class Uvicorn {
   static final String ACCESS_RULE = "trtllm: http access";

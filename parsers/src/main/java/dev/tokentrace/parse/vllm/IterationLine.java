@@ -10,14 +10,14 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The opt-in per-step line of the V1 engine core ({@code --enable-logging-iteration-details},
- * 6ebe34d6f, 2026-01-08, v0.16.0; formats/vllm.md §5): {@code Iteration(812): 2 context requests,
- * 1536 context tokens, 30 generation requests, 30 generation tokens, iteration elapsed time: 41.25
- * ms}. Mapped to batch_step as: batch size = context + generation requests; {@code new_tokens} =
- * context tokens, i.e. the prompt tokens computed in the step, which is what SGLang's {@code
- * #new-token} counts too (generation tokens equal the generation requests without speculative
- * decoding and are not kept); phase from which request counts are non-zero; {@code rank} {@code
- * Engine NNN} from the {@code EngineCore_DP<n>} process prefix so that steps line up with that
- * engine's stats lines. A step with no requests at all is ignored.
+ * 6ebe34d6f, 2026-01-08, v0.16.0; docs/formats/vllm.md#scheduler-lines): {@code Iteration(812): 2
+ * context requests, 1536 context tokens, 30 generation requests, 30 generation tokens, iteration
+ * elapsed time: 41.25 ms}. Mapped to batch_step as: batch size = context + generation requests;
+ * {@code new_tokens} = context tokens, i.e. the prompt tokens computed in the step, which is what
+ * SGLang's {@code #new-token} counts too (generation tokens equal the generation requests without
+ * speculative decoding and are not kept); phase from which request counts are non-zero; {@code
+ * rank} {@code Engine NNN} from the {@code EngineCore_DP<n>} process prefix so that steps line up
+ * with that engine's stats lines. A step with no requests at all is ignored.
  */
 final class IterationLine {
   static final String PREFIX = "Iteration(";

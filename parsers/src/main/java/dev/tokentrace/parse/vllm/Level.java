@@ -2,7 +2,10 @@ package dev.tokentrace.parse.vllm;
 
 import org.jspecify.annotations.Nullable;
 
-/** Python logging level names as vLLM prints them in its record header (formats/vllm.md §1.1). */
+/**
+ * Python logging level names as vLLM prints them in its record header
+ * (docs/formats/vllm.md#record-header).
+ */
 enum Level {
   DEBUG,
   INFO,

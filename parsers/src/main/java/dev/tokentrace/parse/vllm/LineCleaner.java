@@ -2,10 +2,11 @@ package dev.tokentrace.parse.vllm;
 
 /**
  * Removes what is not text from a physical line: trailing carriage returns ({@code
- * NewLineFormatter} ends every continued line of a record with {@code \r}, formats/vllm.md §1.2)
- * and ANSI control sequences (the process prefix is coloured in files written between 2025-07-29
- * and 2026-02-05, and {@code ColoredFormatter} colours level, time and file since 9ccef8e33, §1.3).
- * Linear in the line length; returns the same instance when there is nothing to remove.
+ * NewLineFormatter} ends every continued line of a record with {@code \r},
+ * docs/formats/vllm.md#multi-line-records) and ANSI control sequences (the process prefix is
+ * coloured in files written between 2025-07-29 and 2026-02-05, and {@code ColoredFormatter} colours
+ * level, time and file since 9ccef8e33, docs/formats/vllm.md#process-prefix). Linear in the line
+ * length; returns the same instance when there is nothing to remove.
  */
 final class LineCleaner {
   private static final char ESC = '\u001B';

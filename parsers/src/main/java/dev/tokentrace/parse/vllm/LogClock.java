@@ -8,12 +8,13 @@ import java.time.ZoneId;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Turns vLLM's {@code MM-DD HH:MM:SS} (local time, no year, no zone; formats/vllm.md §1.1) into an
- * instant. The year starts at {@link dev.tokentrace.parse.ParseSettings#startYear()} and goes up by
- * one when the month jumps back by ten or more (December to January, or across a gap of up to two
- * months); a line whose month is ten or more ahead of the current one is a late line from before
- * the last rollover and gets the previous year without moving the clock. Smaller backward steps
- * (processes writing out of order) keep the current year. Not thread-safe: one per source.
+ * Turns vLLM's {@code MM-DD HH:MM:SS} (local time, no year, no zone;
+ * docs/formats/vllm.md#record-header) into an instant. The year starts at {@link
+ * dev.tokentrace.parse.ParseSettings#startYear()} and goes up by one when the month jumps back by
+ * ten or more (December to January, or across a gap of up to two months); a line whose month is ten
+ * or more ahead of the current one is a late line from before the last rollover and gets the
+ * previous year without moving the clock. Smaller backward steps (processes writing out of order)
+ * keep the current year. Not thread-safe: one per source.
  */
 final class LogClock {
   /** Month jumps at least this large are a year boundary, smaller ones are disorder. */

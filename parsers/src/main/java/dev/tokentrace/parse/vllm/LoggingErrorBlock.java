@@ -10,10 +10,11 @@ import org.jspecify.annotations.Nullable;
  * Python's own report of a record it could not format, printed to stderr instead of the record:
  * {@code --- Logging error ---}, a traceback, {@code Call stack:}, {@code Message: '...'} and
  * {@code Arguments: (...)}. vLLM's V0 stats format of a88081bf7 (2024-04-26, fixed by 87f545ba6)
- * had an unescaped {@code %} and produced exactly this on every interval (formats/vllm.md §2.2).
- * When the message is that stats format, the arguments tuple still holds the numbers, so the block
- * becomes the engine_stats event the line would have been; its time is the last logged time. Every
- * other line of a block is ignored under {@link #RULE}. Not thread-safe.
+ * had an unescaped {@code %} and produced exactly this on every interval
+ * (docs/formats/vllm.md#v0-stats-line). When the message is that stats format, the arguments tuple
+ * still holds the numbers, so the block becomes the engine_stats event the line would have been;
+ * its time is the last logged time. Every other line of a block is ignored under {@link #RULE}. Not
+ * thread-safe.
  */
 final class LoggingErrorBlock {
   static final String RULE = "python: logging error";

@@ -6,10 +6,10 @@ import dev.tokentrace.parse.ParseSink;
 
 /**
  * Records that are neither stats nor request lines but are known: startup and config facts worth a
- * notice (formats/vllm.md §5 and §8: version, KV-cache capacity, maximum concurrency, chunked
- * prefill budget), and periodic side lines that are deliberately ignored by a named rule
- * (speculative decoding, KV transfer, MFU, CUDA-graph tables, batch-size timing, and the launch
- * arguments, which may hold an API key).
+ * notice (docs/formats/vllm.md#scheduler-lines and docs/formats/vllm.md#what-the-logs-give:
+ * version, KV-cache capacity, maximum concurrency, chunked prefill budget), and periodic side lines
+ * that are deliberately ignored by a named rule (speculative decoding, KV transfer, MFU, CUDA-graph
+ * tables, batch-size timing, and the launch arguments, which may hold an API key).
  */
 final class OtherRecords {
   private static final String[] STARTUP = {

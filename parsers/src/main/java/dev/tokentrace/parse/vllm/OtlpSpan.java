@@ -13,10 +13,10 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads one {@code llm_request} span (attribute names: formats/vllm.md §4.3). OTLP/JSON writes
- * 64-bit integers as decimal strings and NaN/infinities as strings (§4.4); both forms and plain
- * JSON numbers are accepted, and non-finite values become nulls. The first malformed value makes
- * the span a rejection. Single use.
+ * Reads one {@code llm_request} span (attribute names: docs/formats/vllm.md#otlp-spans). OTLP/JSON
+ * writes 64-bit integers as decimal strings and NaN/infinities as strings
+ * (docs/formats/vllm.md#otlp-json-export); both forms and plain JSON numbers are accepted, and
+ * non-finite values become nulls. The first malformed value makes the span a rejection. Single use.
  */
 final class OtlpSpan {
   private static final String REQUEST_ID = "gen_ai.request.id";

@@ -16,10 +16,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One line of an OpenTelemetry Collector file export ({@code {"resourceSpans":[...]}} per line,
- * formats/vllm.md §4.4): one request_timing (source kind {@code otlp}) per span named {@code
- * llm_request}, other spans skipped. Durations are the {@code gen_ai.latency.*} attributes in
- * seconds, converted to milliseconds and rounded to the microsecond (so 0.0841 s reads 84.1 ms, not
- * 84.10000000000001). V0 spans have no prefill/decode attributes; those stay null.
+ * docs/formats/vllm.md#otlp-json-export): one request_timing (source kind {@code otlp}) per span
+ * named {@code llm_request}, other spans skipped. Durations are the {@code gen_ai.latency.*}
+ * attributes in seconds, converted to milliseconds and rounded to the microsecond (so 0.0841 s
+ * reads 84.1 ms, not 84.10000000000001). V0 spans have no prefill/decode attributes; those stay
+ * null.
  */
 final class OtlpTraceLine {
   static final String SOURCE_KIND = "otlp";

@@ -94,7 +94,8 @@ final class PendingNotice {
 
   /**
    * V1 error dumps ({@code Dumping scheduler output for model execution: SchedulerOutput(...)},
-   * d43f914d4, 2025-05-07; formats/vllm.md §5) print request data after the colon: keep the label.
+   * d43f914d4, 2025-05-07; docs/formats/vllm.md#scheduler-lines) print request data after the
+   * colon: keep the label.
    */
   private static String withoutDump(String text) {
     int colon = text.indexOf(':');

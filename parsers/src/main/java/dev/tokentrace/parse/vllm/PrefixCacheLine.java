@@ -6,10 +6,10 @@ import dev.tokentrace.parse.ParseSink;
 
 /**
  * V0's extra stats line {@code Prefix cache hit rate: GPU: 94.35%, CPU: 0.00%} (3ac50b47d,
- * 2024-08-19; formats/vllm.md §2.2), logged right after the main V0 stats line. It becomes an
- * engine_stats event of its own that carries only {@code prefix_hit_pct} (the GPU rate): merging it
- * into the preceding event would hold that event back until the next line arrives, which a live
- * tail cannot afford. SQL reads the hit rate from the rows where it is not null.
+ * 2024-08-19; docs/formats/vllm.md#v0-stats-line), logged right after the main V0 stats line. It
+ * becomes an engine_stats event of its own that carries only {@code prefix_hit_pct} (the GPU rate):
+ * merging it into the preceding event would hold that event back until the next line arrives, which
+ * a live tail cannot afford. SQL reads the hit rate from the rows where it is not null.
  */
 final class PrefixCacheLine {
   static final String PREFIX = "Prefix cache hit rate: GPU: ";

@@ -3,8 +3,9 @@ package dev.tokentrace.parse.vllm;
 /**
  * The process-name prefix vLLM writes before every physical line of a child process ({@code
  * (APIServer pid=3646) }, {@code (VllmWorker rank=0 pid=77) }, {@code (Worker_PP0_TP1 pid=9) }), V0
- * multiproc workers since a657bfc48 (2024-05-01) and every V1 process (formats/vllm.md §1.3), and
- * Ray's {@code (RayWorkerWrapper pid=812, ip=10.1.2.3) }. Colour codes are already removed.
+ * multiproc workers since a657bfc48 (2024-05-01) and every V1 process
+ * (docs/formats/vllm.md#process-prefix), and Ray's {@code (RayWorkerWrapper pid=812, ip=10.1.2.3)
+ * }. Colour codes are already removed.
  */
 final class ProcessPrefix {
   /** Longest prefix looked at, so that a line starting with "(" costs little. */

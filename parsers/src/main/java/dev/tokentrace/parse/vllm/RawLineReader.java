@@ -9,11 +9,12 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Lines without a vLLM record header (formats/vllm.md §1.2–§1.4): Python tracebacks printed to
- * stderr, which join the open error of the same process or start one of their own; uvicorn lines;
- * Python's logging-error blocks; and noise under named rules ({@link RawLines}). Anything else is a
- * rejection. Raw lines carry no time: notices and stats they produce take the last logged time. Not
- * thread-safe.
+ * Lines without a vLLM record header (docs/formats/vllm.md#multi-line-records,
+ * docs/formats/vllm.md#process-prefix, docs/formats/vllm.md#uvicorn-lines): Python tracebacks
+ * printed to stderr, which join the open error of the same process or start one of their own;
+ * uvicorn lines; Python's logging-error blocks; and noise under named rules ({@link RawLines}).
+ * Anything else is a rejection. Raw lines carry no time: notices and stats they produce take the
+ * last logged time. Not thread-safe.
  */
 final class RawLineReader {
   private final String instance;

@@ -5,10 +5,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Lines without a vLLM record header that are known noise, each with the rule name it is ignored
- * under: uvicorn's access and lifecycle lines (no timestamp, no request ID; formats/vllm.md §1.4),
- * tqdm progress bars, Python {@code warnings} output, ASCII-art banners, and the logs of torch's
- * C++ core, NCCL and Gloo that share vLLM's stdout. Tracebacks are handled by the caller, which
- * groups them.
+ * under: uvicorn's access and lifecycle lines (no timestamp, no request ID;
+ * docs/formats/vllm.md#uvicorn-lines), tqdm progress bars, Python {@code warnings} output,
+ * ASCII-art banners, and the logs of torch's C++ core, NCCL and Gloo that share vLLM's stdout.
+ * Tracebacks are handled by the caller, which groups them.
  */
 final class RawLines {
   static final String BLANK = "vllm: blank line";

@@ -4,7 +4,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the parts of {@code Received request} (and the DEBUG {@code Request X details}) line that
- * are not user data, every layout of formats/vllm.md §3.2:
+ * are not user data, every layout of docs/formats/vllm.md#request-lines:
  *
  * <pre>
  * ID: prompt: 'text', sampling params: SamplingParams(...), prompt token ids: [1, 2].      2023

@@ -7,9 +7,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Decides when an engine-side request ID carries vLLM's random 8-hex suffix ({@code
- * chatcmpl-abc-1a2b3c4d}, since f79006860, 2025-12-23, v0.16.0; formats/vllm.md §3.3) and turns IDs
- * into request keys. {@code Received request} IDs are external and never stripped. An engine-side
- * ID ({@code Added request}, abort and failure lines, shutdown rejections) is stripped when
+ * chatcmpl-abc-1a2b3c4d}, since f79006860, 2025-12-23, v0.16.0; docs/formats/vllm.md#request-ids)
+ * and turns IDs into request keys. {@code Received request} IDs are external and never stripped. An
+ * engine-side ID ({@code Added request}, abort and failure lines, shutdown rejections) is stripped
+ * when
  *
  * <ol>
  *   <li>it is not itself a seen external ID, and

@@ -9,12 +9,12 @@ import dev.tokentrace.parse.ParseSink;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The per-request lines of formats/vllm.md §3.2: {@code Received request} → request_arrived; {@code
- * Added request} → learns the engine suffix ({@link RequestIds}) and is ignored; V0 {@code Finished
- * request} and {@code Generated response} → request_finished; {@code Aborted request}, {@code
- * Aborted request(s) a,b}, {@code Request X aborted/failed (...)} and {@code Rejecting request X
- * (server shutting down)} → request_aborted. Prompt and output text are skipped, never kept. Not
- * thread-safe: holds per-source state.
+ * The per-request lines of docs/formats/vllm.md#request-lines: {@code Received request} →
+ * request_arrived; {@code Added request} → learns the engine suffix ({@link RequestIds}) and is
+ * ignored; V0 {@code Finished request} and {@code Generated response} → request_finished; {@code
+ * Aborted request}, {@code Aborted request(s) a,b}, {@code Request X aborted/failed (...)} and
+ * {@code Rejecting request X (server shutting down)} → request_aborted. Prompt and output text are
+ * skipped, never kept. Not thread-safe: holds per-source state.
  */
 final class RequestLines {
   static final int MAX_ID = 1024;

@@ -10,11 +10,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * {@code Generated response %s%s: output: %r, output_token_ids: %s, finish_reason: %s} with {@code
- * --enable-log-outputs} (8e8e0b6af, 2025-08-07; formats/vllm.md §3.2). The output text is skipped.
- * A non-streaming line is a request_finished with its finish reason and the length of its token-id
- * list. Streaming writes one {@code (streaming delta)} line per chunk (ignored, but the last
- * delta's real finish reason is remembered) and one {@code (streaming complete)} line whose finish
- * reason is the placeholder {@code streaming_complete} and whose output may be {@code
+ * --enable-log-outputs} (8e8e0b6af, 2025-08-07; docs/formats/vllm.md#request-lines). The output
+ * text is skipped. A non-streaming line is a request_finished with its finish reason and the length
+ * of its token-id list. Streaming writes one {@code (streaming delta)} line per chunk (ignored, but
+ * the last delta's real finish reason is remembered) and one {@code (streaming complete)} line
+ * whose finish reason is the placeholder {@code streaming_complete} and whose output may be {@code
  * <streaming_complete: N tokens>}; that line becomes the request_finished. With {@code
  * --max-log-len N} the token-id list is cut to N ids, so the output token count is then at most N.
  */

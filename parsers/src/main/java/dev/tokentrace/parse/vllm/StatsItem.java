@@ -3,9 +3,10 @@ package dev.tokentrace.parse.vllm;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The {@code Key: value unit} items of vLLM's periodic stats line, V0 (formats/vllm.md §2.2) and V1
- * (§2.3). Items this parser does not know are accepted by {@link #OTHER} when they have the same
- * shape, so that a new optional tail item does not turn every stats line into a rejection.
+ * The {@code Key: value unit} items of vLLM's periodic stats line, V0
+ * (docs/formats/vllm.md#v0-stats-line) and V1 (docs/formats/vllm.md#v1-stats-line). Items this
+ * parser does not know are accepted by {@link #OTHER} when they have the same shape, so that a new
+ * optional tail item does not turn every stats line into a rejection.
  */
 enum StatsItem {
   PROMPT_TPS("Avg prompt throughput", " tokens/s", false),

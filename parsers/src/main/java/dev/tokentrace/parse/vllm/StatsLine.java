@@ -6,14 +6,15 @@ import dev.tokentrace.parse.ParseSink;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The periodic stats line, every generation (formats/vllm.md §2.2, §2.3), e.g. {@code Engine 000:
- * Avg prompt throughput: 812.4 tokens/s, Avg generation throughput: 95.0 tokens/s, Running: 8 reqs,
- * Waiting: 3 reqs, GPU KV cache usage: 41.5%, Prefix cache hit rate: 12.0%}. Parsed item by item
- * with a cursor, so one parser takes V0 ({@code Swapped}, {@code Pending}, {@code CPU KV cache
- * usage}, with or without the trailing period added by e7c46b952, 2024-05-13), the V1 January 2025
- * lines (Running/Waiting only; the missing comma before {@code GPU KV cache usage} of f17f1d460),
- * the {@code Engine NNN:} and {@code N Engines Aggregated:} prefixes and the optional tail items of
- * the current line. A line cut short fails a completeness check instead of giving a wrong event.
+ * The periodic stats line, every generation (docs/formats/vllm.md#v0-stats-line,
+ * docs/formats/vllm.md#v1-stats-line), e.g. {@code Engine 000: Avg prompt throughput: 812.4
+ * tokens/s, Avg generation throughput: 95.0 tokens/s, Running: 8 reqs, Waiting: 3 reqs, GPU KV
+ * cache usage: 41.5%, Prefix cache hit rate: 12.0%}. Parsed item by item with a cursor, so one
+ * parser takes V0 ({@code Swapped}, {@code Pending}, {@code CPU KV cache usage}, with or without
+ * the trailing period added by e7c46b952, 2024-05-13), the V1 January 2025 lines (Running/Waiting
+ * only; the missing comma before {@code GPU KV cache usage} of f17f1d460), the {@code Engine NNN:}
+ * and {@code N Engines Aggregated:} prefixes and the optional tail items of the current line. A
+ * line cut short fails a completeness check instead of giving a wrong event.
  *
  * <p>{@code interval_s} stays null: the line does not say its interval (5 s busy / 10 s idle in V0,
  * {@code VLLM_LOG_STATS_INTERVAL} in V1). {@code nan} values become nulls. V0's {@code Pending} is

@@ -5,8 +5,9 @@ import java.util.regex.Pattern;
 
 /**
  * The shapes of Python traceback text, whether it arrives as continuation lines of a {@code
- * logger.exception} record (formats/vllm.md §1.2) or raw on stderr (§1.2, last paragraph), and the
- * out-of-memory markers that make an error notice an {@code oom} one.
+ * logger.exception} record (docs/formats/vllm.md#multi-line-records) or raw on stderr
+ * (docs/formats/vllm.md#multi-line-records, last paragraph), and the out-of-memory markers that
+ * make an error notice an {@code oom} one.
  */
 final class Tracebacks {
   static final String START = "Traceback (most recent call last):";

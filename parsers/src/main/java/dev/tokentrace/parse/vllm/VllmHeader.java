@@ -7,8 +7,8 @@ import org.jspecify.annotations.Nullable;
  * ][prefix]LEVEL MM-DD HH:MM:SS [file:line] message}. The square bracket before the file exists
  * since c0e3ecd6d (2025-02-24), the file is a package-relative path at DEBUG since b5fb3005a
  * (2025-09-10), and {@code VLLM_LOGGING_PREFIX} text may precede the level since 29061ed9d
- * (2024-10-22); formats/ vllm.md §1.1. Found by hand-written scanning: a regex over arbitrary
- * prefixes of multi-megabyte lines is what this class avoids.
+ * (2024-10-22); docs/formats/vllm.md#record-header. Found by hand-written scanning: a regex over
+ * arbitrary prefixes of multi-megabyte lines is what this class avoids.
  *
  * @param procStart start of the process prefix that belongs to this header, -1 when none
  * @param procEnd end of that prefix (after its space), -1 when none

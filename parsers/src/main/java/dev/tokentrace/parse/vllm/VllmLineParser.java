@@ -13,20 +13,21 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Parses everything vLLM writes, V0 (2023) to V1 (2026), per formats/vllm.md: record lines with
- * every header generation and process prefix, stats lines, request lines, iteration lines, startup
- * facts, warnings and errors with their tracebacks folded into one notice, uvicorn and other noise
- * by named rules, and OpenTelemetry Collector trace export lines. Not thread-safe: one instance per
- * source, because records span lines, the log has no year, and request IDs are learned across
- * lines.
+ * Parses everything vLLM writes, V0 (2023) to V1 (2026), per docs/formats/vllm.md: record lines
+ * with every header generation and process prefix, stats lines, request lines, iteration lines,
+ * startup facts, warnings and errors with their tracebacks folded into one notice, uvicorn and
+ * other noise by named rules, and OpenTelemetry Collector trace export lines. Not thread-safe: one
+ * instance per source, because records span lines, the log has no year, and request IDs are learned
+ * across lines.
  *
  * <p>A record line is {@code (APIServer pid=3646) INFO 05-19 10:13:11 [loggers.py:271] Engine 000:
  * Avg prompt throughput: ...}. Consecutive lines with the same process prefix, level, time and
  * file:line are one record ({@code NewLineFormatter} repeats the header on every line of a
- * multi-line message, §1.2) unless the line is itself a stats or request line (two engines log
- * their stats lines from the same place in the same second). Where the source keeps the {@code \r}
- * that ends every continued line, a line after one without it starts a new record even with the
- * same header; where there are none, only traceback text continues a WARNING or ERROR record.
+ * multi-line message, docs/formats/vllm.md#multi-line-records) unless the line is itself a stats or
+ * request line (two engines log their stats lines from the same place in the same second). Where
+ * the source keeps the {@code \r} that ends every continued line, a line after one without it
+ * starts a new record even with the same header; where there are none, only traceback text
+ * continues a WARNING or ERROR record.
  */
 public final class VllmLineParser implements LineParser {
   static final String UNRECOGNIZED = "unrecognized line";
@@ -178,7 +179,8 @@ public final class VllmLineParser implements LineParser {
 
   /**
    * V0 scheduler ({@code Sequence group X is preempted by PreemptionMode.RECOMPUTE mode because
-   * ...}, e7c46b952, 2024-05-13; formats/vllm.md §5), printed at the 1st, 51st, 101st...
+   * ...}, e7c46b952, 2024-05-13; docs/formats/vllm.md#scheduler-lines), printed at the 1st, 51st,
+   * 101st...
    */
   private static boolean isPreemption(String message) {
     return message.startsWith("Sequence group ") && message.contains(" is preempted by ");

@@ -10,9 +10,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * One row per {@code Prefill batch} / {@code Decode batch} template of formats/sglang.md §2.3 and
- * §2.4 and per prefix generation of §1.1 – §1.2, composed from the documented format strings with
- * our own values.
+ * One row per {@code Prefill batch} / {@code Decode batch} template of
+ * docs/formats/sglang.md#prefill-batch-line and docs/formats/sglang.md#decode-batch-line and per
+ * prefix generation of docs/formats/sglang.md#log-prefix, docs/formats/sglang.md#rank-tags,
+ * composed from the documented format strings with our own values.
  */
 final class SglangBatchLinesTest {
   private static final String TS = "ts=2025-03-01T10:00:00.000Z";

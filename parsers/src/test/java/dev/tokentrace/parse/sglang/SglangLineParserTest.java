@@ -14,9 +14,11 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Line tables for SGLang's request lines (formats/sglang.md §3, §4.2, §4.5), notices (§1.1, §2.6),
- * noise rules and every reject reason. Lines are composed from the documented templates with our
- * own values; prompts carry the marker {@code SECRET} so that tests can prove no prompt text leaks.
+ * Line tables for SGLang's request lines (docs/formats/sglang.md#request-lines,
+ * docs/formats/sglang.md#time-stats-line, docs/formats/sglang.md#metrics-export-file), notices
+ * (docs/formats/sglang.md#log-prefix, docs/formats/sglang.md#other-scheduler-lines), noise rules
+ * and every reject reason. Lines are composed from the documented templates with our own values;
+ * prompts carry the marker {@code SECRET} so that tests can prove no prompt text leaks.
  */
 final class SglangLineParserTest {
   static final String TS = "ts=2025-03-01T10:00:00.000Z";

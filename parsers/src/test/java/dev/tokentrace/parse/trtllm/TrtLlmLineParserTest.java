@@ -24,8 +24,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Line tables for {@link TrtLlmLineParser}: one row per format-string variant and JSON key set in
- * formats/trtllm.md, composed with our own values, and one row per reject reason. Each row lists
- * what the parser reports, in order: the event as its JSON, {@code ignored <line>: <rule>} or
+ * docs/formats/trtllm.md, composed with our own values, and one row per reject reason. Each row
+ * lists what the parser reports, in order: the event as its JSON, {@code ignored <line>: <rule>} or
  * {@code rejected <line>: <reason>}.
  */
 final class TrtLlmLineParserTest {
@@ -1480,7 +1480,7 @@ final class TrtLlmLineParserTest {
 
   private static void isWellFormed(Rejection rejection) {
     assertThat(rejection.engine()).isEqualTo(Engine.TRTLLM);
-    // lower case, except a field name quoted as the engine spells it (STYLE.md §6 example)
+    // lower case, except a field name quoted as the engine spells it (docs/design.md#bad-input)
     assertThat(rejection.reason()).matches("[a-z0-9 :_-]+(?:'[^']+'[a-z0-9 :_-]*)*");
     assertThat(rejection.excerpt().length()).isLessThanOrEqualTo(Rejection.MAX_EXCERPT);
   }

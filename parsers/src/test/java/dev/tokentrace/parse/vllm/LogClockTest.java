@@ -9,7 +9,7 @@ import java.time.ZoneId;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Year and zone for vLLM's {@code MM-DD HH:MM:SS} (formats/vllm.md §1.1). */
+/** Year and zone for vLLM's {@code MM-DD HH:MM:SS} (docs/formats/vllm.md#record-header). */
 final class LogClockTest {
   private static final String STATS = "Running: 1 reqs, Waiting: 0 reqs";
 

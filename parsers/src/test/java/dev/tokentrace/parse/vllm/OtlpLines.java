@@ -2,7 +2,8 @@ package dev.tokentrace.parse.vllm;
 
 /**
  * OpenTelemetry Collector file-export lines composed by us from the OTLP/JSON rules of
- * formats/vllm.md §4.4 and the vLLM span attributes of §4.3 (values are our own).
+ * docs/formats/vllm.md#otlp-json-export and the vLLM span attributes of
+ * docs/formats/vllm.md#otlp-spans (values are our own).
  */
 final class OtlpLines {
   static final String START = "\"startTimeUnixNano\":\"1779185591123456768\"";

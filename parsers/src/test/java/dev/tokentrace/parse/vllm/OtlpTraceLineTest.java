@@ -9,7 +9,10 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
-/** OTLP/JSON export lines (formats/vllm.md §4.4) beyond the one-span rows of the line tables. */
+/**
+ * OTLP/JSON export lines (docs/formats/vllm.md#otlp-json-export) beyond the one-span rows of the
+ * line tables.
+ */
 final class OtlpTraceLineTest {
   private static final String OTHER_ATTRIBUTES =
       OtlpLines.V1_ATTRIBUTES.replace("chatcmpl-client-42", "0_chatcmpl-multi-7");

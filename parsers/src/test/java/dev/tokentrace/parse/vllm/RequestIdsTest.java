@@ -7,7 +7,7 @@ import dev.tokentrace.event.RequestAborted;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Engine-suffix and child IDs (formats/vllm.md §3.3) through the parser. */
+/** Engine-suffix and child IDs (docs/formats/vllm.md#request-ids) through the parser. */
 final class RequestIdsTest {
   private static String received(String id) {
     return API.replace("loggers.py:271", "logger.py:51")

@@ -23,12 +23,13 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Line tables: one row per format string and variant of formats/vllm.md, composed with our own
+ * Line tables: one row per format string and variant of docs/formats/vllm.md, composed with our own
  * values, and one row per rejection reason the parser can give.
  */
 final class VllmLineParserTest {
 
-  // ---------------------------------------------------------------- header generations (§1)
+  // ---------------------------------------------------------------- header generations
+  // (docs/formats/vllm.md#record-header)
 
   static Stream<Arguments> headers() {
     return Stream.of(
@@ -86,7 +87,8 @@ final class VllmLineParserTest {
 
   static Stream<Arguments> events() {
     return Stream.of(
-        // §2.2 V0 stats: f-string ≤ 2024-01 (llm_engine.py), metrics.py, trailing period ≥ 05-13
+        // docs/formats/vllm.md#v0-stats-line V0 stats: f-string ≤ 2024-01 (llm_engine.py),
+        // metrics.py, trailing period ≥ 05-13
         row(
             V0_OLD
                 + "Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 31.6 tokens/s,"
@@ -114,12 +116,13 @@ final class VllmLineParserTest {
                 "engine_stats",
                 "'prompt_tps':0.0,'gen_tps':0.0,'running':0,'waiting':0,'swapped':0,"
                     + "'kv_usage_pct':0.0")),
-        // §2.2 V0 prefix cache line: an event of its own with only the GPU hit rate
+        // docs/formats/vllm.md#v0-stats-line V0 prefix cache line: an event of its own with only
+        // the GPU hit rate
         row(
             V0 + "Prefix cache hit rate: GPU: 87.25%, CPU: 0.00%",
             body("engine_stats", "'prefix_hit_pct':87.25")),
         row(V0 + "Prefix cache hit rate: GPU: nan%, CPU: nan%", body("engine_stats", "")),
-        // §2.3 V1 stats, every period
+        // docs/formats/vllm.md#v1-stats-line V1 stats, every period
         row(
             "INFO 05-19 10:13:11 loggers.py:72] Running: 4 reqs, Waiting: 0 reqs ",
             body("engine_stats", "'running':4,'waiting':0")),
@@ -164,7 +167,8 @@ final class VllmLineParserTest {
                 "'rank':'Engine 000','prompt_tps':0.0,'gen_tps':0.0,'running':0,'waiting':0,"
                     + "'kv_usage_pct':0.0")),
         row(API + V1_STATS + ", Spilled: 3 reqs", V1_STATS_BODY),
-        // §3.2 Received request, every layout; prompt text is skipped, never kept
+        // docs/formats/vllm.md#request-lines Received request, every layout; prompt text is
+        // skipped, never kept
         row(
             "INFO 05-19 10:13:11 async_llm_engine.py:379] Received request"
                 + " cmpl-5f0c0a6e3a1b4a7c9d2e8f1a2b3c4d5e: prompt: 'Tell me, max_tokens=5, ok?',"
@@ -223,7 +227,7 @@ final class VllmLineParserTest {
                 + " presence_penalty=0.0, temperature=1.0, stop=[], max_tokens=256, min_tokens=0,"
                 + " structured_outputs=None, extra_args=None), lora_request: None.",
             arrived("chatcmpl-a1b2c3d4e5f60718", "a1b2c3d4e5f60718", null, 256)),
-        // §3.2 outcome lines
+        // docs/formats/vllm.md#request-lines outcome lines
         row(
             "INFO 05-19 10:13:11 async_llm_engine.py:137] Finished request cmpl-abc-0.",
             body("request_finished", "'request_id':'cmpl-abc-0','request_key':'abc'")),
@@ -273,7 +277,7 @@ final class VllmLineParserTest {
             body(
                 "request_finished",
                 "'request_id':'chatcmpl-client-45','request_key':'client-45','output_tokens':17")),
-        // §5 notices
+        // docs/formats/vllm.md#scheduler-lines notices
         row(
             "WARNING 05-19 10:13:11 scheduler.py:1560] Sequence group chat-0011 is preempted by"
                 + " PreemptionMode.RECOMPUTE mode because there is not enough KV cache space. This"
@@ -343,7 +347,7 @@ final class VllmLineParserTest {
         row(
             "CRITICAL 05-19 10:13:11 [launcher.py:99] Engine failed: CUDA out of memory.",
             notice("CRITICAL", "oom", "Engine failed: CUDA out of memory.")),
-        // §5 iteration details, V1 opt-in
+        // docs/formats/vllm.md#scheduler-lines iteration details, V1 opt-in
         row(
             ENGINE_CORE
                 + "Iteration(812): 2 context requests, 1536 context tokens, 0 generation"
@@ -359,7 +363,7 @@ final class VllmLineParserTest {
                 + "Iteration(814): 1 context requests, 512 context tokens, 30 generation"
                 + " requests, 30 generation tokens, iteration elapsed time: 27.03 ms",
             step("mixed", 814, 31, 512, 1, 30, 27.03)),
-        // §4.4 OTLP export lines
+        // docs/formats/vllm.md#otlp-json-export OTLP export lines
         row(OtlpLines.V1_LINE, OtlpLines.V1_BODY),
         row(OtlpLines.V0_LINE, OtlpLines.V0_BODY));
   }

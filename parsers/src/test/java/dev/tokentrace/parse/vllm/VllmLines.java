@@ -1,8 +1,9 @@
 package dev.tokentrace.parse.vllm;
 
 /**
- * Record headers of every vLLM generation, composed from the format strings of formats/vllm.md §1.1
- * and §1.3 with our own values (no captured log text). All carry 05-19 10:13:11.
+ * Record headers of every vLLM generation, composed from the format strings of
+ * docs/formats/vllm.md#record-header and docs/formats/vllm.md#process-prefix with our own values
+ * (no captured log text). All carry 05-19 10:13:11.
  */
 final class VllmLines {
   static final String TS = "2026-05-19T10:13:11.000Z";

@@ -14,7 +14,10 @@ import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Multi-line records (formats/vllm.md §1.2): continuation lines, tracebacks, grouped notices. */
+/**
+ * Multi-line records (docs/formats/vllm.md#multi-line-records): continuation lines, tracebacks,
+ * grouped notices.
+ */
 final class VllmRecordGroupingTest {
   private static final String ERROR_HEADER =
       "(EngineCore_DP0 pid=3812) ERROR 05-19 10:13:11 [core.py:612] ";

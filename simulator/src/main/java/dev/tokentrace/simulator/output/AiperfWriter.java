@@ -6,11 +6,11 @@ import dev.tokentrace.simulator.SimObserver;
 import java.io.Closeable;
 
 /**
- * AIPerf {@code profile_export.jsonl} (formats/clients.md A3): one record per request (its final
- * attempt) in completion order, with the UUID the client sent as X-Request-ID, epoch-ns request
- * start (when it was sent, after any client queue), ack and end, and per-chunk latencies. Timed-out
- * requests are error records. Warm-up requests have {@code benchmark_phase: warmup}. Heartbeats are
- * not tokens here (AIPerf counts tokens with a tokenizer).
+ * AIPerf {@code profile_export.jsonl} (docs/formats/clients.md#aiperf): one record per request (its
+ * final attempt) in completion order, with the UUID the client sent as X-Request-ID, epoch-ns
+ * request start (when it was sent, after any client queue), ack and end, and per-chunk latencies.
+ * Timed-out requests are error records. Warm-up requests have {@code benchmark_phase: warmup}.
+ * Heartbeats are not tokens here (AIPerf counts tokens with a tokenizer).
  */
 final class AiperfWriter implements SimObserver, Closeable {
   private final TextFile out;

@@ -2,7 +2,10 @@ package dev.tokentrace.simulator.output;
 
 import java.util.Locale;
 
-/** The OpenAI-compatible endpoint the client calls; it decides vLLM's ID prefix (vllm.md §3.3). */
+/**
+ * The OpenAI-compatible endpoint the client calls; it decides vLLM's ID prefix
+ * (docs/formats/vllm.md#request-ids).
+ */
 public enum Api {
   /** {@code /v1/chat/completions}: vLLM ID {@code chatcmpl-<id>}. */
   CHAT("/v1/chat/completions"),

@@ -9,10 +9,10 @@ import java.time.ZoneOffset;
  * The project's client CSV ({@code client_timings.csv}): one row per client request, its final
  * attempt, in completion order. {@code start_ts} is when the client issued the request (UTC,
  * microseconds); {@code ttft_ms} and {@code e2e_ms} are measured from it and so include {@code
- * client_queue_ms}, as DESIGN.md's attribution formulas expect. A retry is a fresh start with no
- * client queue. Timed-out requests have status {@code timeout}, no output count and, unless a token
- * arrived, no TTFT. A client that counts SSE heartbeats reports their arrival as TTFT and adds them
- * to the token count. {@code warmup} marks the run's first requests.
+ * client_queue_ms}, as the attribution formulas (docs/design.md#attribution) expect. A retry is a
+ * fresh start with no client queue. Timed-out requests have status {@code timeout}, no output count
+ * and, unless a token arrived, no TTFT. A client that counts SSE heartbeats reports their arrival
+ * as TTFT and adds them to the token count. {@code warmup} marks the run's first requests.
  */
 final class ClientCsvWriter implements SimObserver, Closeable {
   static final String HEADER =

@@ -4,19 +4,31 @@ import dev.tokentrace.simulator.IdScheme;
 import java.util.Locale;
 
 /**
- * A benchmark client's per-request file (formats/clients.md). Our own CSV is always written; the
- * others are written in addition, and decide how requests are named.
+ * A benchmark client's per-request file (docs/formats/clients.md). Our own CSV is always written;
+ * the others are written in addition, and decide how requests are named.
  */
 public enum ClientFormat {
   /** Only the project's CSV, IDs {@code bench-<8 hex>-<i>} sent as X-Request-Id. */
   CSV("csv", IdScheme.PREFIX_INDEX),
-  /** AIPerf {@code profile_export.jsonl}: UUIDs sent as X-Request-ID (clients.md A3). */
+  /**
+   * AIPerf {@code profile_export.jsonl}: UUIDs sent as X-Request-ID
+   * (docs/formats/clients.md#aiperf).
+   */
   AIPERF("aiperf", IdScheme.UUID),
-  /** {@code vllm bench serve --save-detailed} JSON: prefix + index IDs (clients.md A1). */
+  /**
+   * {@code vllm bench serve --save-detailed} JSON: prefix + index IDs
+   * (docs/formats/clients.md#vllm-bench-serve).
+   */
   VLLM_BENCH("vllm-bench", IdScheme.PREFIX_INDEX),
-  /** GuideLLM {@code benchmarks.json}: no ID sent, the server's response id kept (A4). */
+  /**
+   * GuideLLM {@code benchmarks.json}: no ID sent, the server's response id kept
+   * (docs/formats/clients.md#guidellm).
+   */
   GUIDELLM("guidellm", IdScheme.NONE),
-  /** GenAI-Perf {@code profile_export.json}: no ID sent, ids only inside SSE text (A2). */
+  /**
+   * GenAI-Perf {@code profile_export.json}: no ID sent, ids only inside SSE text
+   * (docs/formats/clients.md#genai-perf).
+   */
   GENAI_PERF("genai-perf", IdScheme.NONE);
 
   private final String id;

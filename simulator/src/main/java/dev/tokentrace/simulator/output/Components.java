@@ -3,9 +3,9 @@ package dev.tokentrace.simulator.output;
 import dev.tokentrace.simulator.RequestView;
 
 /**
- * The latency components of one completed attempt, in microseconds, defined exactly as DESIGN.md's
- * attribution formulas define them, so a perfect attributor reading the engine's per-request source
- * and the client file computes these numbers:
+ * The latency components of one completed attempt, in microseconds, defined exactly as the
+ * attribution formulas of docs/design.md#attribution define them, so a perfect attributor reading
+ * the engine's per-request source and the client file computes these numbers:
  *
  * <pre>
  * client_ttft = client_queue + network_ttft + queue + prefill

@@ -13,36 +13,43 @@ import java.util.List;
 public enum EngineFormat {
   /**
    * vLLM ≈v0.7 (2025-01, V0 engine, MQLLMEngine): {@code INFO MM-DD HH:MM:SS file.py:N]} header
-   * (formats/vllm.md §1.1), 5-s V0 stats (§2.2), request logging on by default, V0 OTLP spans.
+   * (docs/formats/vllm.md#record-header), 5-s V0 stats (docs/formats/vllm.md#v0-stats-line),
+   * request logging on by default, V0 OTLP spans.
    */
   VLLM_0_7(Engine.VLLM, "0.7", "2025-01-21T09:00:00.250Z", false, false, 16),
   /**
-   * vLLM ≈v0.11.0 (2025-10, V1): ANSI-colored {@code (APIServer pid=N)} prefix (§1.3), bracketed
-   * file info, {@code Engine 000:} stats every 10 s (§2.3), V1 OTLP spans with prefill/decode.
+   * vLLM ≈v0.11.0 (2025-10, V1): ANSI-colored {@code (APIServer pid=N)} prefix
+   * (docs/formats/vllm.md#process-prefix), bracketed file info, {@code Engine 000:} stats every 10
+   * s (docs/formats/vllm.md#v1-stats-line), V1 OTLP spans with prefill/decode.
    */
   VLLM_0_11(Engine.VLLM, "0.11", "2025-10-21T09:00:00.250Z", true, true, 16),
   /**
    * vLLM v0.16.0 (2026-02, V1): uncolored prefix, parts-built stats with {@code Preemptions},
-   * {@code Added request} IDs with the 8-hex engine suffix (§3.3), {@code Iteration(i)} lines (§5),
-   * OTLP scope {@code vllm.tracing.otel} (§4.3).
+   * {@code Added request} IDs with the 8-hex engine suffix (docs/formats/vllm.md#request-ids),
+   * {@code Iteration(i)} lines (docs/formats/vllm.md#scheduler-lines), OTLP scope {@code
+   * vllm.tracing.otel} (docs/formats/vllm.md#otlp-spans).
    */
   VLLM_0_16(Engine.VLLM, "0.16", "2026-02-24T09:00:00.250Z", true, true, 16),
   /**
-   * SGLang v0.4.5 (2025-04): {@code [YYYY-MM-DD HH:MM:SS TP0]} prefix (formats/sglang.md §1.2),
-   * {@code Prefill batch.}/{@code Decode batch.} lines with trailing {@code ", "} (§2.3, §2.4),
-   * Receive/Finish request lines whose meta_info has only {@code e2e_latency} (§3).
+   * SGLang v0.4.5 (2025-04): {@code [YYYY-MM-DD HH:MM:SS TP0]} prefix
+   * (docs/formats/sglang.md#rank-tags), {@code Prefill batch.}/{@code Decode batch.} lines with
+   * trailing {@code ", "} (docs/formats/sglang.md#prefill-batch-line,
+   * docs/formats/sglang.md#decode-batch-line), Receive/Finish request lines whose meta_info has
+   * only {@code e2e_latency} (docs/formats/sglang.md#request-lines).
    */
   SGLANG_0_4(Engine.SGLANG, "0.4.5", "2025-04-08T09:00:00.250Z", true, false, 1),
   /**
    * SGLang v0.5.6 (2025-12): rank tags only for TP &gt; 1, {@code Prefill batch,} / {@code Decode
-   * batch,} headers, meta_info timing keys with {@code --enable-metrics} (§3.2), and the
-   * per-request metrics export file (§4.5).
+   * batch,} headers, meta_info timing keys with {@code --enable-metrics}
+   * (docs/formats/sglang.md#meta-info-keys), and the per-request metrics export file
+   * (docs/formats/sglang.md#metrics-export-file).
    */
   SGLANG_0_5(Engine.SGLANG, "0.5.6", "2025-12-09T09:00:00.250Z", true, false, 1),
   /**
    * TensorRT-LLM 1.1 (2025-10, PyTorch backend via trtllm-serve): Python logger lines, {@code
-   * print_iter_log} format C (formats/trtllm.md §2.3), IterationStats JSON (§2.1) and {@code
-   * /perf_metrics} (§3.2).
+   * print_iter_log} format C (docs/formats/trtllm.md#iteration-log-line), IterationStats JSON
+   * (docs/formats/trtllm.md#iteration-stats-json) and {@code /perf_metrics}
+   * (docs/formats/trtllm.md#perf-metrics).
    */
   TRTLLM_1_1(Engine.TRTLLM, "1.1", "2025-10-14T09:00:00.250Z", false, true, 32);
 

@@ -6,10 +6,10 @@ import dev.tokentrace.simulator.SimObserver;
 import java.io.Closeable;
 
 /**
- * GenAI-Perf / perf_analyzer {@code profile_export.json} (formats/clients.md A2): one experiment
- * per concurrency level, each request with its epoch-ns start, every response chunk's epoch-ns
- * arrival, and the raw SSE text of each chunk, whose {@code "id"} is the only trace of the server's
- * request ID (GenAI-Perf sends none). Requests stream into the file in completion order.
+ * GenAI-Perf / perf_analyzer {@code profile_export.json} (docs/formats/clients.md#genai-perf): one
+ * experiment per concurrency level, each request with its epoch-ns start, every response chunk's
+ * epoch-ns arrival, and the raw SSE text of each chunk, whose {@code "id"} is the only trace of the
+ * server's request ID (GenAI-Perf sends none). Requests stream into the file in completion order.
  */
 final class GenaiPerfWriter implements SimObserver, Closeable {
   private final TextFile out;

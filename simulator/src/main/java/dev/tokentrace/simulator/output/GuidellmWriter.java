@@ -7,12 +7,12 @@ import dev.tokentrace.simulator.SimObserver;
 import java.io.Closeable;
 
 /**
- * GuideLLM {@code benchmarks.json} (formats/clients.md A4): one benchmark per concurrency level,
- * each with {@code requests.successful / incomplete / errored} lists of GenerativeRequestStats.
- * GuideLLM sends no request ID: {@code request_id} is its own UUID and {@code response_id} the
- * server's response {@code id}, the join key. Timings are epoch seconds; request bodies are not
- * kept (as with a metrics sample size). Successful requests stream into the file in completion
- * order; errored ones (few) are held until their level ends.
+ * GuideLLM {@code benchmarks.json} (docs/formats/clients.md#guidellm): one benchmark per
+ * concurrency level, each with {@code requests.successful / incomplete / errored} lists of
+ * GenerativeRequestStats. GuideLLM sends no request ID: {@code request_id} is its own UUID and
+ * {@code response_id} the server's response {@code id}, the join key. Timings are epoch seconds;
+ * request bodies are not kept (as with a metrics sample size). Successful requests stream into the
+ * file in completion order; errored ones (few) are held until their level ends.
  */
 final class GuidellmWriter implements SimObserver, Closeable {
   private final TextFile out;

@@ -113,7 +113,7 @@ final class Launches {
         + "- `truth.csv`: one row per attempt (`final=false` for attempts that were retried)."
         + " `client_ttft = client_queue + network_ttft + queue + prefill` and"
         + " `client_e2e = client_queue + network + queue + prefill + decode` hold exactly"
-        + " (DESIGN.md, attribution); `ttft_ms`/`e2e_ms` are the true values, `reported_*` what the"
+        + " (docs/design.md#attribution); `ttft_ms`/`e2e_ms` are the true values, `reported_*` what the"
         + " client file says. `queue` = arrival at the server to first scheduled, `prefill` ="
         + " first scheduled to first token, `decode` = first to last token (vLLM V1"
         + " queued/prefill/decode, SGLang queue_time/prefill, TensorRT-LLM perf_metrics)."

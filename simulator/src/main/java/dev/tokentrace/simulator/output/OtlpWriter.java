@@ -8,10 +8,11 @@ import java.io.Closeable;
 
 /**
  * vLLM's request spans as an OpenTelemetry Collector file exporter writes them ({@code otlp.jsonl},
- * formats/vllm.md §4.3–4.4): one {@code TracesData} JSON object per line, one line per export of
- * the SDK's BatchSpanProcessor (every 5 s, or at 512 queued spans). IDs are hex, enums integers,
- * 64-bit integers decimal strings, latencies seconds. One {@code llm_request} span (kind SERVER)
- * per finished request, from arrival to the last token; aborted requests have none.
+ * docs/formats/vllm.md#otlp-spans, docs/formats/vllm.md#otlp-json-export): one {@code TracesData}
+ * JSON object per line, one line per export of the SDK's BatchSpanProcessor (every 5 s, or at 512
+ * queued spans). IDs are hex, enums integers, 64-bit integers decimal strings, latencies seconds.
+ * One {@code llm_request} span (kind SERVER) per finished request, from arrival to the last token;
+ * aborted requests have none.
  */
 final class OtlpWriter implements SimObserver, Closeable {
   private static final long SCHEDULE_DELAY_US = 5_000_000; // OTEL_BSP_SCHEDULE_DELAY default
@@ -40,7 +41,8 @@ final class OtlpWriter implements SimObserver, Closeable {
     text.append(string("telemetry.sdk.name", "opentelemetry")).append(',');
     text.append(string("telemetry.sdk.version", "1.33.1")).append(',');
     if (format == EngineFormat.VLLM_0_16) {
-      // 325ab6b0a (2026-02-06, #31162, v0.16.0): vllm.* resource attributes, new scope (§4.3)
+      // 325ab6b0a (2026-02-06, #31162, v0.16.0): vllm.* resource attributes, new scope
+      // (docs/formats/vllm.md#otlp-spans)
       text.append(string("vllm.instrumenting_module_name", "vllm.llm_engine")).append(',');
       text.append(string("vllm.process_id", Long.toString(pid))).append(',');
     }
@@ -101,7 +103,10 @@ final class OtlpWriter implements SimObserver, Closeable {
     json.append("],\"status\":{}}");
   }
 
-  /** V1 (40b6c9122, 2025-09-12): queue, TTFT, e2e, prefill, decode, inference (§4.3). */
+  /**
+   * V1 (40b6c9122, 2025-09-12): queue, TTFT, e2e, prefill, decode, inference
+   * (docs/formats/vllm.md#otlp-spans).
+   */
   private void v1Attributes(StringBuilder json, RequestView request) {
     long arrival = request.serverArrivalUs();
     seconds(json, "gen_ai.latency.time_to_first_token", request.firstTokenUs() - arrival);
@@ -122,7 +127,8 @@ final class OtlpWriter implements SimObserver, Closeable {
         "gen_ai.latency.time_in_model_inference",
         request.lastTokenUs() - request.firstScheduledUs());
     json.append(string("gen_ai.request.id", ServerIds.vllmExternal(request, format, output.api())));
-    // V1 sets request parameters only when truthy: temperature 0 is omitted (§4.3)
+    // V1 sets request parameters only when truthy: temperature 0 is omitted
+    // (docs/formats/vllm.md#otlp-spans)
     json.append(",{\"key\":\"gen_ai.request.top_p\",\"value\":{\"doubleValue\":1.0}},");
     integer(json, "gen_ai.request.max_tokens", request.outputTokens());
     json.append("{\"key\":\"gen_ai.request.n\",\"value\":{\"intValue\":\"1\"}}");
@@ -143,7 +149,8 @@ final class OtlpWriter implements SimObserver, Closeable {
     seconds(json, "gen_ai.latency.time_in_queue", request.firstScheduledUs() - arrival);
     seconds(json, "gen_ai.latency.time_to_first_token", request.firstTokenUs() - arrival);
     seconds(json, "gen_ai.latency.e2e", request.lastTokenUs() - arrival);
-    // the V0 scheduler adds each step's scheduling time to every running request (§4.3)
+    // the V0 scheduler adds each step's scheduling time to every running request
+    // (docs/formats/vllm.md#otlp-spans)
     long schedulerUs = 40L * (request.generatedTokens() + 1);
     json.append("{\"key\":\"gen_ai.latency.time_in_scheduler\",\"value\":{\"doubleValue\":");
     Decimals.seconds(json, schedulerUs).append("}}");

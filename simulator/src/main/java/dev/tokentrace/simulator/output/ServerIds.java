@@ -13,7 +13,7 @@ final class ServerIds {
   /**
    * vLLM external ID ({@code Received request}, OTLP {@code gen_ai.request.id}): {@code
    * chatcmpl-<base>} or {@code cmpl-<base>-0}, base = X-Request-Id (honored since ≈v0.6.5), else
-   * random: 32 hex before 2025-11-25, 16 hex after (formats/vllm.md §3.3).
+   * random: 32 hex before 2025-11-25, 16 hex after (docs/formats/vllm.md#request-ids).
    */
   static String vllmExternal(RequestView request, EngineFormat format, Api api) {
     String base = request.sendsId() ? request.clientId() : vllmRandomBase(request, format);
@@ -42,7 +42,8 @@ final class ServerIds {
   }
 
   /**
-   * SGLang rid: the body field {@code rid} when sent, else {@code uuid4().hex} (sglang.md §3.3).
+   * SGLang rid: the body field {@code rid} when sent, else {@code uuid4().hex}
+   * (docs/formats/sglang.md#request-ids).
    */
   static String sglangRid(RequestView request) {
     return request.sendsId()
@@ -52,7 +53,7 @@ final class ServerIds {
 
   /**
    * TensorRT-LLM LLM-API client id: a per-process counter ({@code /perf_metrics} {@code
-   * request_id}); a client ID is never used (formats/trtllm.md §3.3).
+   * request_id}); a client ID is never used (docs/formats/trtllm.md#request-ids).
    */
   static long trtllmRequestId(RequestView request) {
     return request.serverSeq();

@@ -7,8 +7,8 @@ import dev.tokentrace.simulator.StepView;
 import java.io.Closeable;
 
 /**
- * SGLang's {@code server.log} (formats/sglang.md): the scheduler's {@code Prefill batch} line per
- * prefill batch (written when the batch is scheduled, before its forward pass, in both
+ * SGLang's {@code server.log} (docs/formats/sglang.md): the scheduler's {@code Prefill batch} line
+ * per prefill batch (written when the batch is scheduled, before its forward pass, in both
  * generations), a {@code Decode batch} line every {@code --decode-log-interval} (40) decode
  * iterations, retraction lines, and with {@code --log-requests} the tokenizer's {@code Receive:} /
  * {@code Finish:} lines. Scheduler lines carry the rank tags, tokenizer and uvicorn lines none.
@@ -40,7 +40,10 @@ final class SglangLogWriter implements SimObserver, Closeable {
     this.rankTag = v04 || output.tpSize() > 1 ? " TP0" : "";
   }
 
-  /** Start-up lines of every scheduler rank, then the HTTP server's ready line (§2.6). */
+  /**
+   * Start-up lines of every scheduler rank, then the HTTP server's ready line
+   * (docs/formats/sglang.md#other-scheduler-lines).
+   */
   void startup(ServerStartup startup) {
     long at = -startup.leadUs();
     double gigabytes = startup.kvTokens() * 64.0 / (1 << 20); // 64 KiB per token, K and V each
@@ -79,7 +82,8 @@ final class SglangLogWriter implements SimObserver, Closeable {
       out.end();
     }
     if (output.accessLog()) {
-      // uvicorn's own format since v0.4.1.post7: "[%(asctime)s] %(levelprefix)s ..." (§1.3)
+      // uvicorn's own format since v0.4.1.post7: "[%(asctime)s] %(levelprefix)s ..."
+      // (docs/formats/sglang.md#uvicorn-lines)
       StringBuilder line = out.begin().append('[');
       clock.dateTime(line, request.serverArrivalUs(), false);
       line.append("] INFO:     127.0.0.1:").append(32768 + Math.floorMod(request.nonce(), 28000));
@@ -119,7 +123,8 @@ final class SglangLogWriter implements SimObserver, Closeable {
     double before = newTokenRatio;
     newTokenRatio = Math.min(1.0, newTokenRatio + 0.1 * step.preempted());
     StringBuilder line = prefix(step.startUs(), rankTag);
-    // v0.2.14 - v0.4.6.post5 / v0.4.7 - 2025-12-23 wordings (§2.6)
+    // v0.2.14 - v0.4.6.post5 / v0.4.7 - 2025-12-23 wordings
+    // (docs/formats/sglang.md#other-scheduler-lines)
     line.append(
         v04 ? "Decode out of memory happened." : "KV cache pool is full. Retract requests.");
     line.append(" #retracted_reqs: ").append(step.preempted()).append(", #new_token_ratio: ");

@@ -3,8 +3,9 @@ package dev.tokentrace.simulator.output;
 import dev.tokentrace.simulator.RequestView;
 
 /**
- * SGLang's per-request {@code meta_info} (formats/sglang.md §3.2) and the request object's fields,
- * shared by the {@code Finish:} log line (Python repr) and the metrics export (JSON).
+ * SGLang's per-request {@code meta_info} (docs/formats/sglang.md#meta-info-keys) and the request
+ * object's fields, shared by the {@code Finish:} log line (Python repr) and the metrics export
+ * (JSON).
  */
 final class SglangMeta {
   private final EngineFormat format;

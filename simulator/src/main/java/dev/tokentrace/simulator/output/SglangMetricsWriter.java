@@ -8,10 +8,11 @@ import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
 
 /**
- * SGLang's {@code --export-metrics-to-file} output (v0.5.5.post3+, formats/sglang.md §4.5): one
- * JSON object per finished request, {@code {"request_parameters": "<JSON of the request>",
- * <meta_info keys>}}, in {@code <dir>/sglang-request-metrics-<YYYYmmdd_HH>.log}, a new file each
- * local hour. Written with Python's {@code json.dumps} separators.
+ * SGLang's {@code --export-metrics-to-file} output (v0.5.5.post3+,
+ * docs/formats/sglang.md#metrics-export-file): one JSON object per finished request, {@code
+ * {"request_parameters": "<JSON of the request>", <meta_info keys>}}, in {@code
+ * <dir>/sglang-request-metrics-<YYYYmmdd_HH>.log}, a new file each local hour. Written with
+ * Python's {@code json.dumps} separators.
  */
 final class SglangMetricsWriter implements SimObserver, Closeable {
   private final Path dir;

@@ -27,7 +27,9 @@ final class SourceNotes {
     text.append(
         "Written by `tokentrace simulate` (the discrete-event model in `dev.tokentrace.simulator`),");
     text.append(" not captured from a real server. Lines are composed from the format strings in");
-    text.append(" `formats/").append(format.engine().id()).append(".md` with simulated values.");
+    text.append(" `docs/formats/")
+        .append(format.engine().id())
+        .append(".md` with simulated values.");
     text.append(" Same command and seed give byte-identical files.\n\n");
     text.append("- command: `").append(command).append("`\n");
     text.append("- seed: ").append(simulation.seed()).append('\n');

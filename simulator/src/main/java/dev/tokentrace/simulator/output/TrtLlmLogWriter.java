@@ -7,11 +7,11 @@ import dev.tokentrace.simulator.StepView;
 import java.io.Closeable;
 
 /**
- * TensorRT-LLM's {@code server.log} under trtllm-serve (formats/trtllm.md §1, §2.3): C++ logger
- * lines without a timestamp, Python logger lines {@code [MM/DD/YYYY-HH:MM:SS] [TRT-LLM] [I] ...},
- * uvicorn lines, and with {@code print_iter_log} one iteration line per executor iteration (format
- * C, 2025-08-14 .. 2026-05). No per-request lines exist at INFO, except the disconnect notice for
- * aborted requests.
+ * TensorRT-LLM's {@code server.log} under trtllm-serve (docs/formats/trtllm.md#logger-lines,
+ * docs/formats/trtllm.md#iteration-log-line): C++ logger lines without a timestamp, Python logger
+ * lines {@code [MM/DD/YYYY-HH:MM:SS] [TRT-LLM] [I] ...}, uvicorn lines, and with {@code
+ * print_iter_log} one iteration line per executor iteration (format C, 2025-08-14 .. 2026-05). No
+ * per-request lines exist at INFO, except the disconnect notice for aborted requests.
  */
 final class TrtLlmLogWriter implements SimObserver, Closeable {
   private final TextFile out;
@@ -63,7 +63,8 @@ final class TrtLlmLogWriter implements SimObserver, Closeable {
   @Override
   public void serverArrival(RequestView request, ServerView server) {
     if (output.accessLog()) {
-      // uvicorn logs a streamed response when it starts, no time, no ID (§1.4)
+      // uvicorn logs a streamed response when it starts, no time, no ID
+      // (docs/formats/trtllm.md#uvicorn-lines)
       out.begin()
           .append("INFO:     127.0.0.1:")
           .append(port(request))
@@ -104,7 +105,10 @@ final class TrtLlmLogWriter implements SimObserver, Closeable {
     previousDeviceUs = deviceUs;
   }
 
-  /** Generation-only iterations run as CUDA graphs padded to a captured batch size (§2.3). */
+  /**
+   * Generation-only iterations run as CUDA graphs padded to a captured batch size
+   * (docs/formats/trtllm.md#iteration-log-line).
+   */
   private int generationTokens(StepView step) {
     int tokens = step.generationRequests();
     if (tokens == 0 || step.contextRequests() > 0) {

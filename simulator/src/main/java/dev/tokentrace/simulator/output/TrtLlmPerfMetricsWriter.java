@@ -7,10 +7,11 @@ import dev.tokentrace.simulator.SimObserver;
 import java.io.Closeable;
 
 /**
- * TensorRT-LLM {@code GET /perf_metrics} (formats/trtllm.md §3.2) as a scraper saves it: the
- * endpoint drains a deque, so each scrape (every 10 s) is one line holding the JSON array returned,
- * compact as Starlette writes it ({@code perf_metrics.jsonl}). Times are seconds on the server's
- * steady clock (seconds since boot), not epoch. {@code request_id} is the LLM-API client id.
+ * TensorRT-LLM {@code GET /perf_metrics} (docs/formats/trtllm.md#perf-metrics) as a scraper saves
+ * it: the endpoint drains a deque, so each scrape (every 10 s) is one line holding the JSON array
+ * returned, compact as Starlette writes it ({@code perf_metrics.jsonl}). Times are seconds on the
+ * server's steady clock (seconds since boot), not epoch. {@code request_id} is the LLM-API client
+ * id.
  */
 final class TrtLlmPerfMetricsWriter implements SimObserver, Closeable {
   private static final long SCRAPE_US = 10_000_000;

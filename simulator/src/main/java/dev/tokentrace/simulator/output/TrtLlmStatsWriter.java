@@ -6,13 +6,13 @@ import dev.tokentrace.simulator.StepView;
 import java.io.Closeable;
 
 /**
- * TensorRT-LLM IterationStats (formats/trtllm.md §2.1–2.2) as a scraper of {@code GET /metrics}
- * saves them: one compact JSON object per iteration, per line ({@code iteration_stats.jsonl}). C++
- * keys in nlohmann's alphabetical order; PyTorch backend semantics (timestamp = iteration start,
- * {@code maxBatchSize*}/{@code maxNumTokens*} and memory other than GPU left 0) with the overlap
- * scheduler off, so {@code iterLatencyMS} is one iteration. {@code newActiveRequestsQueueLatencyMS}
- * is the C++ definition: the summed queue time (ms) of the requests that became active in the
- * iteration.
+ * TensorRT-LLM IterationStats (docs/formats/trtllm.md#iteration-stats-json,
+ * docs/formats/trtllm.md#metrics-endpoint) as a scraper of {@code GET /metrics} saves them: one
+ * compact JSON object per iteration, per line ({@code iteration_stats.jsonl}). C++ keys in
+ * nlohmann's alphabetical order; PyTorch backend semantics (timestamp = iteration start, {@code
+ * maxBatchSize*}/{@code maxNumTokens*} and memory other than GPU left 0) with the overlap scheduler
+ * off, so {@code iterLatencyMS} is one iteration. {@code newActiveRequestsQueueLatencyMS} is the
+ * C++ definition: the summed queue time (ms) of the requests that became active in the iteration.
  */
 final class TrtLlmStatsWriter implements SimObserver, Closeable {
   private static final long GPU_MEMORY_BYTES = 72_345_678_848L;

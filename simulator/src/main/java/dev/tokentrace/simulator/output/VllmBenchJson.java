@@ -6,9 +6,9 @@ import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The result dict of {@code vllm bench serve} (vllm/benchmarks/serve.py; formats/clients.md A1) as
- * {@code json.dump} writes it: Python's default separators, summary metrics in ms, per-request
- * arrays in seconds.
+ * The result dict of {@code vllm bench serve} (vllm/benchmarks/serve.py;
+ * docs/formats/clients.md#vllm-bench-serve) as {@code json.dump} writes it: Python's default
+ * separators, summary metrics in ms, per-request arrays in seconds.
  */
 final class VllmBenchJson {
   private final List<@Nullable Entry> entries;

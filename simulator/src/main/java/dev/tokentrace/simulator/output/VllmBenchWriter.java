@@ -11,14 +11,14 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@code vllm bench serve --save-result --save-detailed} JSON (formats/clients.md A1), one file per
- * concurrency level as separate bench runs would write. Per-request values are parallel arrays in
- * request order (IDs are {@code --request-id-prefix} + index, not in the file); times in seconds;
- * {@code start_times} are the client's {@code perf_counter} (monotonic, not epoch); {@code ttfts}
- * and {@code latencies} count from the start after the client semaphore, {@code queue_times} is
- * that semaphore wait. Generated texts are left empty. Unlike the other writers this one holds one
- * level's per-request values (token gaps included) until the level ends, because the file is
- * ordered by request.
+ * {@code vllm bench serve --save-result --save-detailed} JSON
+ * (docs/formats/clients.md#vllm-bench-serve), one file per concurrency level as separate bench runs
+ * would write. Per-request values are parallel arrays in request order (IDs are {@code
+ * --request-id-prefix} + index, not in the file); times in seconds; {@code start_times} are the
+ * client's {@code perf_counter} (monotonic, not epoch); {@code ttfts} and {@code latencies} count
+ * from the start after the client semaphore, {@code queue_times} is that semaphore wait. Generated
+ * texts are left empty. Unlike the other writers this one holds one level's per-request values
+ * (token gaps included) until the level ends, because the file is ordered by request.
  */
 final class VllmBenchWriter implements SimObserver, Closeable {
   private final Path dir;

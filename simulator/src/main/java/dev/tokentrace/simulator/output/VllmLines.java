@@ -5,7 +5,10 @@ import dev.tokentrace.simulator.RequestView;
 import dev.tokentrace.simulator.ServerView;
 import dev.tokentrace.simulator.StepView;
 
-/** Message bodies of vLLM's lines, per format generation (formats/vllm.md §2, §3, §5). */
+/**
+ * Message bodies of vLLM's lines, per format generation (docs/formats/vllm.md#stats-line,
+ * docs/formats/vllm.md#request-lines, docs/formats/vllm.md#scheduler-lines).
+ */
 final class VllmLines {
   private final EngineFormat format;
   private final OutputSettings output;
@@ -30,7 +33,10 @@ final class VllmLines {
     return prefixCaching;
   }
 
-  /** {@code Received request ...}: three layouts by period (§3.2 table). */
+  /**
+   * {@code Received request ...}: three layouts by period (docs/formats/vllm.md#request-lines
+   * table).
+   */
   void received(StringBuilder line, RequestView request) {
     line.append("Received request ");
     line.append(ServerIds.vllmExternal(request, format, output.api())).append(": ");
@@ -96,7 +102,10 @@ final class VllmLines {
     line.append(" guided_decoding=None, extra_args=None)");
   }
 
-  /** The periodic stats line of this generation (§2.2, §2.3). */
+  /**
+   * The periodic stats line of this generation (docs/formats/vllm.md#v0-stats-line,
+   * docs/formats/vllm.md#v1-stats-line).
+   */
   void stats(
       StringBuilder line,
       double promptTps,
@@ -126,7 +135,10 @@ final class VllmLines {
     Decimals.fixed(line, hitRatePct(server), 1).append('%');
   }
 
-  /** V0 {@code Prefix cache hit rate: GPU: %.2f%%, CPU: %.2f%%} (3ac50b47d, §2.2). */
+  /**
+   * V0 {@code Prefix cache hit rate: GPU: %.2f%%, CPU: %.2f%%} (3ac50b47d,
+   * docs/formats/vllm.md#v0-stats-line).
+   */
   void v0PrefixCache(StringBuilder line, ServerView server) {
     line.append("Prefix cache hit rate: GPU: ");
     Decimals.fixed(line, hitRatePct(server), 2).append("%, CPU: 0.00%");
@@ -137,7 +149,9 @@ final class VllmLines {
     return admitted == 0 ? 0.0 : 100.0 * server.promptTokensCached() / admitted;
   }
 
-  /** {@code Iteration(i): ...} (6ebe34d6f, #31193, v0.16.0; §5). */
+  /**
+   * {@code Iteration(i): ...} (6ebe34d6f, #31193, v0.16.0; docs/formats/vllm.md#scheduler-lines).
+   */
   void iteration(StringBuilder line, StepView step) {
     line.append("Iteration(").append(step.index()).append("): ");
     line.append(step.contextRequests()).append(" context requests, ");

@@ -10,7 +10,7 @@ import java.io.Closeable;
 /**
  * vLLM's {@code server.log} (stdout of {@code vllm serve}) in one format generation: startup facts,
  * request lines ({@code --enable-log-requests}), uvicorn access lines, the periodic stats line, V0
- * preemption warnings and V1 {@code Iteration(i)} lines (formats/vllm.md §1–§5). Timestamps are
+ * preemption warnings and V1 {@code Iteration(i)} lines (docs/formats/vllm.md). Timestamps are
  * local time at 1-s resolution without a year, as vLLM prints them.
  */
 final class VllmLogWriter implements SimObserver, Closeable {
@@ -118,7 +118,8 @@ final class VllmLogWriter implements SimObserver, Closeable {
       out.end();
     }
     if (output.accessLog()) {
-      // uvicorn logs at http.response.start, i.e. when a streaming response begins (§1.4)
+      // uvicorn logs at http.response.start, i.e. when a streaming response begins
+      // (docs/formats/vllm.md#uvicorn-lines)
       StringBuilder line = prefix(Proc.API);
       line.append("INFO:     127.0.0.1:").append(32768 + Math.floorMod(request.nonce(), 28000));
       line.append(" - \"POST ").append(output.api().path()).append(" HTTP/1.1\" 200 OK");
@@ -129,9 +130,10 @@ final class VllmLogWriter implements SimObserver, Closeable {
   @Override
   public void preempted(RequestView request, ServerView server) {
     if (!v0) {
-      return; // V1 has no per-preemption line (§5)
+      return; // V1 has no per-preemption line (docs/formats/vllm.md#scheduler-lines)
     }
-    // printed only when the cumulative count before this preemption is a multiple of 50 (§5)
+    // printed only when the cumulative count before this preemption is a multiple of 50
+    // (docs/formats/vllm.md#scheduler-lines)
     if (loggedPreemptions++ % 50 != 0) {
       return;
     }
@@ -162,7 +164,8 @@ final class VllmLogWriter implements SimObserver, Closeable {
     }
     StringBuilder line =
         header(server.nowUs(), "INFO", Proc.API, v0 ? "engine.py" : "async_llm.py", v0 ? 301 : 461);
-    // V0 "Aborted request %s."; V1 since 2025-08-15 "Aborted request(s) %s." (§3.2)
+    // V0 "Aborted request %s."; V1 since 2025-08-15 "Aborted request(s) %s."
+    // (docs/formats/vllm.md#request-lines)
     line.append(v0 ? "Aborted request " : "Aborted request(s) ");
     line.append(ServerIds.vllmInternal(request, format, output.api())).append('.');
     out.end();
@@ -190,7 +193,8 @@ final class VllmLogWriter implements SimObserver, Closeable {
     lastPrompt = server.promptTokensComputed();
     lastGeneration = server.generationTokens();
     lastPreemptions = server.preemptions();
-    boolean suppress = idle && previousIdle; // logged at DEBUG instead (§2.1)
+    boolean suppress =
+        idle && previousIdle; // logged at DEBUG instead (docs/formats/vllm.md#stats-line)
     previousIdle = idle;
     if (suppress) {
       return;
@@ -220,12 +224,13 @@ final class VllmLogWriter implements SimObserver, Closeable {
   private StringBuilder prefix(Proc proc) {
     StringBuilder line = out.begin();
     if (v0) {
-      return line; // V0's API server has no process prefix (§1.3)
+      return line; // V0's API server has no process prefix (docs/formats/vllm.md#process-prefix)
     }
     String name = proc == Proc.API ? "APIServer" : "EngineCore_DP0";
     long pid = proc == Proc.API ? apiPid : enginePid;
     if (format == EngineFormat.VLLM_0_11) {
-      // 2025-07-29 .. 2025-11-19: always \033[1;36m, even into files (§1.3)
+      // 2025-07-29 .. 2025-11-19: always \033[1;36m, even into files
+      // (docs/formats/vllm.md#process-prefix)
       return line.append("\u001b[1;36m(")
           .append(name)
           .append(" pid=")
@@ -240,7 +245,7 @@ final class VllmLogWriter implements SimObserver, Closeable {
     lines.clock().monthDayTime(line, atUs);
     line.append(' ');
     if (!v0) {
-      line.append('['); // since c0e3ecd6d, 2025-02-24 (§1.1)
+      line.append('['); // since c0e3ecd6d, 2025-02-24 (docs/formats/vllm.md#record-header)
     }
     return line.append(file).append(':').append(lineNo).append("] ");
   }

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Each client format's file is valid JSON in the shape of formats/clients.md and says what the
+ * Each client format's file is valid JSON in the shape of docs/formats/clients.md and says what the
  * client saw: times from the moment the request was sent, joinable to truth.csv by its ID.
  */
 final class ClientFormatsTest {

@@ -20,7 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Every SGLang line matches formats/sglang.md §2.6 / §3; the metrics export carries the truth. */
+/**
+ * Every SGLang line matches docs/formats/sglang.md#other-scheduler-lines /
+ * docs/formats/sglang.md#request-lines; the metrics export carries the truth.
+ */
 final class SglangFormatTest {
   private static final Pattern ENVELOPE =
       Pattern.compile(

@@ -17,7 +17,10 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** TensorRT-LLM lines match formats/trtllm.md §1.5 / §2.3; JSON outputs carry the truth. */
+/**
+ * TensorRT-LLM lines match docs/formats/trtllm.md#line-prefixes /
+ * docs/formats/trtllm.md#iteration-log-line; JSON outputs carry the truth.
+ */
 final class TrtLlmFormatTest {
   private static final Pattern CPP =
       Pattern.compile(

@@ -10,7 +10,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** truth.csv adds up exactly per DESIGN.md's formulas and agrees with the client CSV. */
+/**
+ * truth.csv adds up exactly per the formulas of docs/design.md#attribution and agrees with the
+ * client CSV.
+ */
 final class TruthTest {
   private static final String ISO_MICROS = "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{6}Z";
 

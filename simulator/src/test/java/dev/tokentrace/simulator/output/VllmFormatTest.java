@@ -17,7 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** Every vLLM line matches the regexes of formats/vllm.md §7; OTLP spans carry the truth. */
+/**
+ * Every vLLM line matches the regexes of docs/formats/vllm.md#line-patterns; OTLP spans carry the
+ * truth.
+ */
 final class VllmFormatTest {
   private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;]*m");
 
