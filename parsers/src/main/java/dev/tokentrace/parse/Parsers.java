@@ -22,11 +22,15 @@ public final class Parsers {
 
   private Parsers() {}
 
-  /** A new parser for one source of {@code engine}, already guarded by {@link #safe}. */
+  /**
+   * A new parser for one source of {@code engine}, behind the collector layer that removes Docker,
+   * CRI, kubectl, journald and collector envelopes and joins partial lines ({@link
+   * CollectorWrappers}), already guarded by {@link #safe}.
+   */
   public static LineParser create(Engine engine, ParseSettings settings) {
     requireNonNull(engine, "engine is null");
     requireNonNull(settings, "settings is null");
-    return safe(engine, raw(engine, settings));
+    return safe(engine, new UnwrappingParser(engine, raw(engine, settings), settings));
   }
 
   private static LineParser raw(Engine engine, ParseSettings settings) {

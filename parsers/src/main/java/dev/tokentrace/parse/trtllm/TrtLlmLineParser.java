@@ -6,11 +6,13 @@ import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.ServerNotice.Kind;
 import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.parse.CollectorClock;
 import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.ParseSink;
 import dev.tokentrace.parse.Rejection;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Parses what TensorRT-LLM writes (docs/formats/trtllm.md): C++ and Python logger lines of every
@@ -28,7 +30,7 @@ import java.time.Instant;
  * in the source, so that format detection never scores another engine's log as TensorRT-LLM. Not
  * thread-safe: one instance per source.
  */
-public final class TrtLlmLineParser implements LineParser {
+public final class TrtLlmLineParser implements LineParser, CollectorClock {
   /** Largest JSON element buffered across lines (characters). */
   static final long DEFAULT_MAX_JSON_CHARS = 64L << 20;
 
@@ -58,6 +60,12 @@ public final class TrtLlmLineParser implements LineParser {
     this.grouper = new NoticeGrouper(instance);
     this.messages = new LogMessages(instance, new IterationLines(times), jsonRecords, grouper);
     this.prometheus = new PrometheusBlock(instance);
+  }
+
+  /** The collector's time of the next line: the time of C++ logger lines, which print none. */
+  @Override
+  public void collectorTime(@Nullable Instant ts) {
+    cleaner.collectorTime(ts);
   }
 
   @Override

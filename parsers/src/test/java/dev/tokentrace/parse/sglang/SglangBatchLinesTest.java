@@ -2,8 +2,11 @@ package dev.tokentrace.parse.sglang;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseSettings;
+import dev.tokentrace.parse.Parsers;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -515,7 +518,7 @@ final class SglangBatchLinesTest {
   @MethodSource({"prefillLines", "decodeLines", "envelopes"})
   void readsBatchLine(String version, String line, String expected) {
     RecordingSink sink = new RecordingSink();
-    SglangLineParser parser = new SglangLineParser(ParseSettings.of("test", 2025));
+    LineParser parser = Parsers.create(Engine.SGLANG, ParseSettings.of("test", 2025));
     parser.parse(line, new SourcePosition("server.log", 1, 0), sink);
     parser.finish(sink);
     assertThat(sink.reasons()).isEmpty();

@@ -2,9 +2,12 @@ package dev.tokentrace.parse.sglang;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseSettings;
+import dev.tokentrace.parse.Parsers;
 import dev.tokentrace.parse.Rejection;
 import java.util.ArrayList;
 import java.util.List;
@@ -590,7 +593,7 @@ final class SglangLineParserTest {
   }
 
   static RecordingSink parse(ParseSettings settings, String... lines) {
-    SglangLineParser parser = new SglangLineParser(settings);
+    LineParser parser = Parsers.create(Engine.SGLANG, settings);
     RecordingSink sink = new RecordingSink();
     long number = 1;
     for (String line : lines) {

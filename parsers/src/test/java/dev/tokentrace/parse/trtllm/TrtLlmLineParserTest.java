@@ -1296,7 +1296,8 @@ final class TrtLlmLineParserTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("formats")
   void parsesEveryDocumentedFormat(String name, List<String> lines, List<String> expected) {
-    Recorder sink = Recorder.run(new TrtLlmLineParser(SETTINGS), lines);
+    // through the collector layer too: some rows carry container prefixes
+    Recorder sink = Recorder.run(Parsers.create(Engine.TRTLLM, SETTINGS), lines);
 
     assertThat(sink.outcomes).containsExactlyElementsOf(expected);
     assertThat(sink.reportedLines).containsExactlyElementsOf(lineNumbers(lines));
@@ -1305,7 +1306,7 @@ final class TrtLlmLineParserTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("badLines")
   void rejectsBadLinesWithAStableReason(String name, List<String> lines, List<String> expected) {
-    Recorder sink = Recorder.run(new TrtLlmLineParser(SETTINGS), lines);
+    Recorder sink = Recorder.run(Parsers.create(Engine.TRTLLM, SETTINGS), lines);
 
     assertThat(sink.outcomes).containsExactlyElementsOf(expected);
     assertThat(sink.reportedLines).containsExactlyElementsOf(lineNumbers(lines));

@@ -1,0 +1,114 @@
+package dev.tokentrace.parse;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tokentrace.event.Engine;
+import dev.tokentrace.event.SourcePosition;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Removes the collectors' envelopes ({@link CollectorWrappers}) in front of an engine's parser and
+ * joins partial lines (Docker json-file parts without their newline, CRI {@code P} lines) into the
+ * line the engine wrote (docs/formats/collectors.md#partial-lines). Each part is reported as
+ * ignored under {@link #PARTIAL_RULE}; the joined line is parsed at the position of its last part,
+ * so that every physical line is still accounted for. Parts of stdout and stderr are joined apart.
+ * Not thread-safe: one instance per source.
+ */
+final class UnwrappingParser implements LineParser {
+  static final String PARTIAL_RULE = "collector: partial line, joined with the next";
+
+  /** Joined parts longer than this (characters) are rejected: a writer that never ends a line. */
+  static final int MAX_JOINED_CHARS = 8 << 20;
+
+  private final Engine engine;
+  private final LineParser parser;
+  private final @Nullable CollectorClock clock;
+  private final CollectorWrappers wrappers;
+  private final Parts stdout = new Parts();
+  private final Parts stderr = new Parts();
+
+  UnwrappingParser(Engine engine, LineParser parser, ParseSettings settings) {
+    this.engine = requireNonNull(engine, "engine is null");
+    this.parser = requireNonNull(parser, "parser is null");
+    this.clock = parser instanceof CollectorClock ? (CollectorClock) parser : null;
+    this.wrappers = new CollectorWrappers(settings.zone());
+  }
+
+  @Override
+  public void parse(String line, SourcePosition position, ParseSink sink) {
+    if (!wrappers.unwrap(line)) {
+      // an unwrapped line between parts: the parts were all the writer gave
+      stdout.flush(sink);
+      stderr.flush(sink);
+      engineParse(line, null, position, sink);
+      return;
+    }
+    Parts parts = wrappers.stderr() ? stderr : stdout;
+    String text = wrappers.text();
+    if (wrappers.partial()) {
+      parts.add(text, position, sink);
+      return;
+    }
+    engineParse(parts.complete(text), wrappers.ts(), position, sink);
+  }
+
+  @Override
+  public void finish(ParseSink sink) {
+    stdout.flush(sink);
+    stderr.flush(sink);
+    parser.finish(sink);
+  }
+
+  private void engineParse(
+      String text, java.time.@Nullable Instant ts, SourcePosition position, ParseSink sink) {
+    if (clock != null) {
+      clock.collectorTime(ts);
+    }
+    parser.parse(text, position, sink);
+  }
+
+  /** The parts of one stream's line, so far. */
+  private final class Parts {
+    private @Nullable StringBuilder text;
+    private @Nullable SourcePosition last;
+    private java.time.@Nullable Instant ts;
+
+    void add(String part, SourcePosition position, ParseSink sink) {
+      StringBuilder joined = text == null ? new StringBuilder() : text;
+      if (joined.length() + part.length() > MAX_JOINED_CHARS) {
+        text = null;
+        last = null;
+        sink.rejected(
+            Rejection.of(
+                position,
+                engine,
+                "collector: partial lines longer than " + MAX_JOINED_CHARS + " characters",
+                part));
+        return;
+      }
+      joined.append(part);
+      text = joined;
+      last = position;
+      ts = wrappers.ts();
+      sink.ignored(position, PARTIAL_RULE);
+    }
+
+    String complete(String part) {
+      StringBuilder joined = text;
+      text = null;
+      last = null;
+      return joined == null ? part : joined.append(part).toString();
+    }
+
+    /** Parts without a final part: parsed as they are, at the last part's position. */
+    void flush(ParseSink sink) {
+      StringBuilder joined = text;
+      SourcePosition position = last;
+      text = null;
+      last = null;
+      if (joined != null && position != null) {
+        engineParse(joined.toString(), ts, position, sink);
+      }
+    }
+  }
+}
