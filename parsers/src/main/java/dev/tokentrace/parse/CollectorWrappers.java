@@ -51,24 +51,29 @@ final class CollectorWrappers {
   private static final Pattern CRI =
       Pattern.compile("^" + ISO + " (?:stdout|stderr) ([A-Z](?::[A-Z])*)(?: |$)");
 
-  /** journald {@code short-iso[-precise]}: the time, the host, the identifier and pid, a colon. */
+  /** A journald host name, then the syslog identifier with its pid and a colon. */
+  private static final String HOST_IDENT = " [A-Za-z0-9][\\w.-]* [\\w./@-]+\\[\\d+\\]: ";
+
+  /**
+   * journald {@code short-iso[-precise]}: the time with an offset that has no colon ({@code
+   * +0000}), unlike RFC 3339, so it is never taken for a kubectl time.
+   */
   private static final Pattern JOURNALD_ISO =
-      Pattern.compile("^" + ISO + " [^\\s\\[\\]]+ [^\\s:\\[\\]]+(?:\\[\\d+\\])?: ");
+      Pattern.compile(
+          "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,9})?[+-]\\d{4}" + HOST_IDENT);
 
   /** {@code kubectl logs --timestamps}, {@code docker logs -t}: an RFC 3339 time with a zone. */
   private static final Pattern RFC3339 = Pattern.compile("^" + ISO + " ");
 
   /** journald {@code short[-precise]}: {@code Jan 02 15:04:05[.123456] host ident[pid]: }. */
   private static final Pattern JOURNALD_SHORT =
-      Pattern.compile(
-          "^[A-Z][a-z]{2} [ \\d]\\d \\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,6})?"
-              + " [^\\s\\[\\]]+ [^\\s:\\[\\]]+(?:\\[\\d+\\])?: ");
+      Pattern.compile("^[A-Z][a-z]{2} [ \\d]\\d \\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,6})?" + HOST_IDENT);
 
   /** journald {@code short-full}: {@code Tue 2026-01-02 15:04:05 UTC host ident[pid]: }. */
   private static final Pattern JOURNALD_FULL =
       Pattern.compile(
           "^[A-Z][a-z]{2} (\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2})(?:\\.\\d{1,6})? ([A-Za-z0-9/_+-]+)"
-              + " [^\\s\\[\\]]+ [^\\s:\\[\\]]+(?:\\[\\d+\\])?: ");
+              + HOST_IDENT);
 
   /**
    * A collector's own time: an ISO date, {@code T} or a space, a time with optional fraction

@@ -203,7 +203,7 @@ final class SglangHostileInputTest {
   }
 
   /** Every line of the tables, as the fuzz seed corpus. */
-  private static List<String> corpus() {
+  static List<String> corpus() {
     List<String> lines = new ArrayList<>();
     Stream.of(
             SglangBatchLinesTest.prefillLines(),
@@ -256,7 +256,7 @@ final class SglangHostileInputTest {
     "\uFFFF"
   };
 
-  private static String mutate(String line, Random random) {
+  static String mutate(String line, Random random) {
     StringBuilder text = new StringBuilder(line);
     int edits = 1 + random.nextInt(4);
     for (int i = 0; i < edits && text.length() > 0; i++) {

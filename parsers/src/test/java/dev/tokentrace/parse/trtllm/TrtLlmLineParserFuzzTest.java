@@ -149,7 +149,7 @@ final class TrtLlmLineParserFuzzTest {
   }
 
   @SuppressWarnings("unchecked")
-  private static List<String> tableLines() {
+  static List<String> tableLines() {
     List<String> lines = new ArrayList<>();
     Stream.concat(TrtLlmLineParserTest.formats(), TrtLlmLineParserTest.badLines())
         .map(Arguments::get)

@@ -64,7 +64,7 @@ final class VllmLineParserFuzzTest {
     assertThat(sink.events).allSatisfy(event -> assertThat(EventJson.write(event)).isNotEmpty());
   }
 
-  private static List<String> seedLines() {
+  static List<String> seedLines() {
     List<String> lines = new ArrayList<>();
     Stream.of(
             VllmLineParserTest.events(),
@@ -79,7 +79,7 @@ final class VllmLineParserFuzzTest {
     return lines;
   }
 
-  private static String mutate(String line, Random random) {
+  static String mutate(String line, Random random) {
     StringBuilder text = new StringBuilder(line);
     int mutations = 1 + random.nextInt(3);
     for (int i = 0; i < mutations; i++) {
