@@ -33,7 +33,7 @@ final class IterationLine {
 
   private IterationLine() {}
 
-  static void parse(RecordLine line, ParseSink sink) {
+  static void parse(RecordLine line, UnknownFields unknown, ParseSink sink) {
     String message = line.message();
     int cursor = PREFIX.length();
     int end = Ascii.digitsEnd(message, cursor);
@@ -62,17 +62,38 @@ final class IterationLine {
       }
       cursor = end + separator.length();
     }
-    if (!message.startsWith(ELAPSED, cursor) || !message.endsWith(" ms")) {
+    if (!message.startsWith(ELAPSED, cursor)) {
       line.reject(sink, "iteration line: malformed");
       return;
     }
     int msStart = cursor + ELAPSED.length();
-    double stepMs = Decimals.decimal(message, msStart, Math.max(msStart, message.length() - 3));
+    int msEnd = message.indexOf(" ms", msStart);
+    boolean tail = msEnd >= 0 && message.startsWith(", ", msEnd + 3);
+    if (msEnd < 0 || (msEnd + 3 != message.length() && !tail)) {
+      line.reject(sink, "iteration line: malformed");
+      return;
+    }
+    if (tail) {
+      // newer releases add fields after the elapsed time (docs/formats/vllm-wild.md#unknown-fields)
+      noteTail(message, msEnd + 5, unknown, line);
+    }
+    double stepMs = Decimals.decimal(message, msStart, msEnd);
     if (stepMs == Decimals.INVALID || Double.isNaN(stepMs)) {
       line.reject(sink, "iteration line: bad 'iteration elapsed time' value");
       return;
     }
     emit(line, sink, iteration, counts, stepMs);
+  }
+
+  /** Notes the labels of {@code a: 1, b: 2 ms} after the elapsed time, each once per source. */
+  private static void noteTail(String message, int from, UnknownFields unknown, RecordLine line) {
+    for (String item : message.substring(from).split(", ")) {
+      int colon = item.indexOf(':');
+      String label = colon > 0 ? item.substring(0, colon) : item;
+      if (!label.isBlank() && label.length() <= 60) {
+        unknown.note("iteration line", label.strip(), line.position());
+      }
+    }
   }
 
   private static void emit(

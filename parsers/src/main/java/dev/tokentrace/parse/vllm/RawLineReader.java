@@ -22,9 +22,16 @@ final class RawLineReader {
   private final LoggingErrorBlock loggingError = new LoggingErrorBlock();
   private boolean afterPythonWarning;
 
-  RawLineReader(String instance, NoticeGroup notices) {
+  private final UnknownFields unknown;
+
+  private final java.time.ZoneId zone;
+
+  RawLineReader(
+      String instance, java.time.ZoneId zone, NoticeGroup notices, UnknownFields unknown) {
     this.instance = instance;
+    this.zone = zone;
     this.notices = notices;
+    this.unknown = unknown;
   }
 
   /** A record line arrived: an indented line after it is no longer a warning's source line. */
@@ -36,12 +43,15 @@ final class RawLineReader {
    * Reads a line whose text after its process prefixes starts at {@code bodyStart}.
    *
    * @param lastTs the time of the last record line, for what this line produces
+   * @param collectorTs the time a log collector wrote before this line, if any: a headerless stats
+   *     message takes it before {@code lastTs}
    */
   void read(
       String text,
       int bodyStart,
       SourcePosition position,
       @Nullable Instant lastTs,
+      @Nullable Instant collectorTs,
       ParseSink sink) {
     String body = RawLines.withoutRank(bodyStart == 0 ? text : text.substring(bodyStart));
     String process = bodyStart == 0 ? null : text.substring(1, text.lastIndexOf(')', bodyStart));
@@ -60,9 +70,34 @@ final class RawLineReader {
       tracebackStart(body, origin, sink);
     } else if (Tracebacks.isTracebackLine(body)) {
       tracebackLine(body, afterWarning, origin, sink);
+    } else if (kserve(body, position, sink)) {
+      return;
+    } else if (StatsLine.matches(body) && notices.openError() == null) {
+      // a stats message without the logging header (docs/formats/vllm-wild.md#headerless-stats)
+      Instant ts = collectorTs != null ? collectorTs : lastTs;
+      StatsLine.parse(body, instance, ts, position, unknown, sink, text);
     } else {
       noise(text, body, position, sink);
     }
+  }
+
+  /**
+   * A KServe logger line: {@code kserve.trace} timings and KServe's own messages are ignored by
+   * named rules; a vLLM stats message under KServe's format is read with KServe's time.
+   */
+  private boolean kserve(String body, SourcePosition position, ParseSink sink) {
+    KServeLine line = KServeLine.match(body, zone);
+    if (line == null) {
+      return false;
+    }
+    if (line.isTrace()) {
+      sink.ignored(position, KServeLine.TRACE_RULE);
+    } else if (StatsLine.matches(line.message)) {
+      StatsLine.parse(line.message, instance, line.ts, position, unknown, sink, body);
+    } else {
+      sink.ignored(position, KServeLine.LOG_RULE);
+    }
+    return true;
   }
 
   /** Where a raw line came from and the time it inherits. */

@@ -45,15 +45,35 @@ final class RequestIds {
     return RequestKeys.normalize(id);
   }
 
-  /** An {@code Added request} ID: learns whether this server adds suffixes. */
-  void added(String id) {
+  /** Keys whose arrival an {@code Added request} line gave, so that n > 1 children count once. */
+  private final Map<String, Boolean> admitted =
+      new LinkedHashMap<>() {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+          return size() > MAX_REMEMBERED;
+        }
+      };
+
+  /**
+   * An {@code Added request} ID: learns whether this server adds suffixes. Returns the request key
+   * when this line is the only arrival evidence of the request in this source (no {@code Received
+   * request} for it, no earlier {@code Added} of another child), else null.
+   */
+  @Nullable String added(String id) {
     String base = withoutChild(id);
     if (external.containsKey(base)) {
       suffixing = Boolean.FALSE;
-    } else if (RequestKeys.hasEngineSuffix(base)
+      return null;
+    }
+    if (RequestKeys.hasEngineSuffix(base)
         && external.containsKey(RequestKeys.withoutEngineSuffix(base))) {
       suffixing = Boolean.TRUE;
+      return null;
     }
+    String key = engineSideKey(id);
+    return admitted.put(key, Boolean.TRUE) == null ? key : null;
   }
 
   /** The request key of an engine-side ID. */

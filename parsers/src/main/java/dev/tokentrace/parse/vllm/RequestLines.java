@@ -10,14 +10,17 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The per-request lines of docs/formats/vllm.md#request-lines: {@code Received request} →
- * request_arrived; {@code Added request} → learns the engine suffix ({@link RequestIds}) and is
- * ignored; V0 {@code Finished request} and {@code Generated response} → request_finished; {@code
- * Aborted request}, {@code Aborted request(s) a,b}, {@code Request X aborted/failed (...)} and
- * {@code Rejecting request X (server shutting down)} → request_aborted. Prompt and output text are
- * skipped, never kept. Not thread-safe: holds per-source state.
+ * request_arrived; {@code Added request} → learns the engine suffix ({@link RequestIds}), and is
+ * request_arrived only where no {@code Received request} named the request
+ * (docs/formats/vllm-wild.md#added-request); V0 {@code Finished request} and {@code Generated
+ * response} → request_finished; {@code Aborted request}, {@code Aborted request(s) a,b}, {@code
+ * Request X aborted/failed (...)} and {@code Rejecting request X (server shutting down)} →
+ * request_aborted. Prompt and output text are skipped, never kept. Not thread-safe: holds
+ * per-source state.
  */
 final class RequestLines {
   static final int MAX_ID = 1024;
+  static final String ADDED_RULE = "vllm: added request";
   private static final String ADDED = "Added request ";
   private static final String FINISHED = "Finished request ";
   private static final String ABORTED = "Aborted request ";
@@ -87,11 +90,23 @@ final class RequestLines {
     return true;
   }
 
+  /**
+   * {@code Added request X.}: the engine admitted X. It is the arrival evidence when no {@code
+   * Received request} line of this source named X (log excerpts, wrappers that log their own
+   * arrival line); otherwise it only teaches the engine suffix
+   * (docs/formats/vllm-wild.md#added-request).
+   */
   private boolean added(RecordLine line, ParseSink sink) {
     String id = idBetween(line, sink, ADDED);
     if (id != null) {
-      ids.added(id);
-      line.ignore(sink, "vllm: added request");
+      String key = ids.added(id);
+      if (key == null) {
+        line.ignore(sink, ADDED_RULE);
+      } else {
+        sink.event(
+            new RequestArrived(
+                Engine.VLLM, line.instance(), line.ts(), line.position(), id, key, null, null));
+      }
     }
     return line.message().startsWith(ADDED);
   }

@@ -9,6 +9,8 @@ import org.jspecify.annotations.Nullable;
  * optional tail item does not turn every stats line into a rejection.
  */
 enum StatsItem {
+  /** 2023-05 – 2023-06 scheduler line (vLLM PR #90): one throughput, no prompt/generation split. */
+  THROUGHPUT("Throughput", " tokens/s", false),
   PROMPT_TPS("Avg prompt throughput", " tokens/s", false),
   GEN_TPS("Avg generation throughput", " tokens/s", false),
   RUNNING("Running", " reqs", true),
@@ -28,7 +30,9 @@ enum StatsItem {
   private static final StatsItem[] KNOWN = values();
 
   /** Units an unknown item may carry, longest first. */
-  private static final String[] OTHER_UNITS = {" tokens/s", " tokens", " reqs", "%"};
+  private static final String[] OTHER_UNITS = {
+    " tokens/s", " tokens", " reqs", " ms", "%", " GB/s/GPU", " TF/s/GPU"
+  };
 
   private final String label;
   private final String unit;

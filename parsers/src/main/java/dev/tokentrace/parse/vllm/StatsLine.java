@@ -2,7 +2,12 @@ package dev.tokentrace.parse.vllm;
 
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineStats;
+import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.Rejection;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -24,6 +29,9 @@ final class StatsLine {
   /** The start every stats line with throughputs shares; without ": " so cut heads match too. */
   private static final String HEAD = "Avg prompt";
 
+  /** The first releases' scheduler line (2023-05, PR #90). */
+  private static final String FIRST_HEAD = "Throughput: ";
+
   private static final String AGGREGATED = " Engines Aggregated: ";
 
   /** Only items whose label is shorter than this are looked for. */
@@ -31,6 +39,11 @@ final class StatsLine {
 
   private final String message;
   private static final int ITEMS = StatsItem.values().length;
+
+  /** 2023-05 (PR #90): {@code Throughput: %.1f tokens/s, Running: ...}; no split throughputs. */
+  private static final StatsItem[] V0_FIRST_REQUIRED = {
+    StatsItem.RUNNING, StatsItem.SWAPPED, StatsItem.PENDING, StatsItem.GPU_KV, StatsItem.CPU_KV
+  };
 
   private static final StatsItem[] V0_REQUIRED = {
     StatsItem.PROMPT_TPS,
@@ -60,6 +73,7 @@ final class StatsLine {
     StatsItem.PREFIX_HIT
   };
 
+  private final List<String> unknownLabels = new ArrayList<>(0);
   private final double[] values = new double[ITEMS];
   private final boolean[] seen = new boolean[values.length];
   private int cursor;
@@ -75,22 +89,41 @@ final class StatsLine {
   static boolean matches(String message) {
     return message.startsWith(HEAD)
         || message.startsWith("Running: ")
+        || message.startsWith(FIRST_HEAD)
         || (message.startsWith("Engine ") && message.startsWith(HEAD, 12))
         || aggregatedPrefixEnd(message) > 0;
   }
 
-  static void parse(RecordLine line, ParseSink sink) {
-    StatsLine stats = new StatsLine(line.message());
+  static void parse(RecordLine line, UnknownFields unknown, ParseSink sink) {
+    parse(line.message(), line.instance(), line.ts(), line.position(), unknown, sink, line.text());
+  }
+
+  /**
+   * A stats message at the start of {@code message}, with or without a logging header (a header
+   * stripped by a custom logging config or a wrapper: docs/formats/vllm-wild.md#headerless-stats).
+   */
+  static void parse(
+      String message,
+      String instance,
+      @Nullable Instant ts,
+      SourcePosition position,
+      UnknownFields unknown,
+      ParseSink sink,
+      String text) {
+    StatsLine stats = new StatsLine(message);
     String rank = stats.readRank();
     String problem = stats.readItems();
     if (problem == null) {
       problem = stats.missingItem();
     }
     if (problem != null) {
-      line.reject(sink, problem);
-    } else {
-      sink.event(stats.toEvent(line, rank));
+      sink.rejected(Rejection.of(position, Engine.VLLM, problem, text));
+      return;
     }
+    for (String label : stats.unknownLabels) {
+      unknown.note("stats line", label, position);
+    }
+    sink.event(stats.toEvent(instance, ts, position, rank));
   }
 
   private @Nullable String readRank() {
@@ -120,6 +153,9 @@ final class StatsLine {
         return "stats line: bad item";
       }
       StatsItem item = StatsItem.of(message, cursor, colon);
+      if (item == StatsItem.OTHER) {
+        unknownLabels.add(message.substring(cursor, colon));
+      }
       if (item == StatsItem.GPU_KV) {
         gpuAfterSpace = afterSpace;
       }
@@ -135,6 +171,9 @@ final class StatsLine {
   }
 
   private @Nullable String readValue(StatsItem item, int from) {
+    if (item == StatsItem.OTHER) {
+      return skipOther(from);
+    }
     int end = from;
     while (end < message.length()
         && (Ascii.isDigit(message.charAt(end)) || message.charAt(end) == '.')) {
@@ -155,6 +194,26 @@ final class StatsLine {
     values[item.ordinal()] = value;
     seen[item.ordinal()] = true;
     cursor = end + unit.length();
+    return null;
+  }
+
+  /**
+   * An item this parser does not know (an older or newer release, e.g. {@code Max iteration time:
+   * 25.3 ms} or {@code MFU: 6.6 TF/s/GPU 105.0 GB/s/GPU}): its value is everything up to the next
+   * {@code ", "} or the end; it must start with a number, so that a cut or garbled line still
+   * fails.
+   */
+  private @Nullable String skipOther(int from) {
+    if (from >= message.length()
+        || !(Ascii.isDigit(message.charAt(from)) || message.startsWith("nan", from))) {
+      return "stats line: bad item";
+    }
+    int next = message.indexOf(", ", from);
+    int end = next < 0 ? message.length() : next;
+    if (next < 0 && message.endsWith(".") && end > from + 1) {
+      end--;
+    }
+    cursor = end;
     return null;
   }
 
@@ -190,7 +249,8 @@ final class StatsLine {
   /** The completeness checks that catch lines cut at an item boundary. */
   private @Nullable String missingItem() {
     boolean v0 = seen(StatsItem.SWAPPED) || seen(StatsItem.PENDING) || seen(StatsItem.CPU_KV);
-    StatsItem[] required = v0 ? V0_REQUIRED : v1Required();
+    StatsItem[] required =
+        v0 ? (seen(StatsItem.THROUGHPUT) ? V0_FIRST_REQUIRED : V0_REQUIRED) : v1Required();
     for (StatsItem item : required) {
       if (!seen(item)) {
         return "stats line: missing '" + item.label() + "'";
@@ -210,13 +270,14 @@ final class StatsLine {
     return gpuAfterSpace ? V1_WITHOUT_PREFIX : V1_REQUIRED;
   }
 
-  private EngineStats toEvent(RecordLine line, @Nullable String rank) {
+  private EngineStats toEvent(
+      String instance, @Nullable Instant ts, SourcePosition position, @Nullable String rank) {
     boolean v0 = seen(StatsItem.PENDING);
     return new EngineStats(
         Engine.VLLM,
-        line.instance(),
-        line.ts(),
-        line.position(),
+        instance,
+        ts,
+        position,
         rank,
         null,
         decimal(StatsItem.PROMPT_TPS),

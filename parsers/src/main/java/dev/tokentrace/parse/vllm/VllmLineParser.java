@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.parse.CollectorClock;
 import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.ParseSink;
@@ -29,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  * starts a new record even with the same header; where there are none, only traceback text
  * continues a WARNING or ERROR record.
  */
-public final class VllmLineParser implements LineParser {
+public final class VllmLineParser implements LineParser, CollectorClock {
   static final String UNRECOGNIZED = "unrecognized line";
   static final String CONTINUATION = "vllm: record continuation";
   static final String TRACEBACK = "vllm: traceback";
@@ -45,6 +46,8 @@ public final class VllmLineParser implements LineParser {
   private final RequestLines requests = new RequestLines();
   private final NoticeGroup notices;
   private final RawLineReader rawLines;
+  private final UnknownFields unknown = new UnknownFields();
+  private @Nullable Instant collectorTs;
   private @Nullable VllmHeader lastHeader;
   private String lastLine = "";
   private boolean lastEndedWithCr;
@@ -55,7 +58,13 @@ public final class VllmLineParser implements LineParser {
     this.settings = requireNonNull(settings, "settings is null");
     this.clock = new LogClock(settings.zone(), settings.startYear());
     this.notices = new NoticeGroup(settings.instance());
-    this.rawLines = new RawLineReader(settings.instance(), notices);
+    this.rawLines = new RawLineReader(settings.instance(), settings.zone(), notices, unknown);
+  }
+
+  /** The collector's time of the next line: the time of a headerless stats message. */
+  @Override
+  public void collectorTime(@Nullable Instant ts) {
+    collectorTs = ts;
   }
 
   @Override
@@ -69,7 +78,7 @@ public final class VllmLineParser implements LineParser {
     int bodyStart = ProcessPrefix.skipAll(text, 0);
     VllmHeader header = VllmHeader.find(text, bodyStart);
     if (header == null) {
-      rawLines.read(text, bodyStart, position, lastTs, sink);
+      rawLines.read(text, bodyStart, position, lastTs, collectorTs, sink);
     } else {
       record(text, header, endedWithCr, position, sink);
     }
@@ -157,13 +166,13 @@ public final class VllmLineParser implements LineParser {
   private void dispatch(RecordLine line, ParseSink sink) {
     String message = line.message();
     if (StatsLine.matches(message)) {
-      StatsLine.parse(line, sink);
+      StatsLine.parse(line, unknown, sink);
     } else if (requests.handle(line, sink)) {
       return;
     } else if (message.startsWith(PrefixCacheLine.PREFIX)) {
       PrefixCacheLine.parse(line, sink);
     } else if (message.startsWith(IterationLine.PREFIX)) {
-      IterationLine.parse(line, sink);
+      IterationLine.parse(line, unknown, sink);
     } else if (isPreemption(message)) {
       notice(line, ServerNotice.Kind.PREEMPTION, sink);
     } else if (OtherRecords.handle(line, sink)) {

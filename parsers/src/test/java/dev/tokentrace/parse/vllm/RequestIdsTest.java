@@ -4,6 +4,7 @@ import static dev.tokentrace.parse.vllm.VllmLines.API;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tokentrace.event.RequestAborted;
+import dev.tokentrace.event.RequestArrived;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -36,6 +37,35 @@ final class RequestIdsTest {
     assertThat(aborts(sink))
         .containsExactly(
             List.of("0_chatcmpl-abc-1a2b3c4d", "abc"), List.of("1_chatcmpl-abc-1a2b3c4d", "abc"));
+    assertThat(sink.rules()).containsExactly("vllm: added request", "vllm: added request");
+  }
+
+  private static List<List<String>> arrivals(RecordingSink sink) {
+    return sink.events.stream()
+        .filter(RequestArrived.class::isInstance)
+        .map(RequestArrived.class::cast)
+        .map(arrived -> List.of(arrived.requestId(), arrived.requestKey()))
+        .toList();
+  }
+
+  /** docs/formats/vllm-wild.md#added-request: the admitted ID is arrival evidence once per key. */
+  @Test
+  void anAddedRequestWithoutAReceivedLineIsTheArrivalOnce() {
+    RecordingSink sink =
+        RecordingSink.parse(
+            received("chatcmpl-seen"),
+            API + "Added request chatcmpl-seen-1a2b3c4d.",
+            API + "Added request chatcmpl-excerpt-0badcafe.",
+            API + "Added request 0_chatcmpl-kids-0badcafe.",
+            API + "Added request 1_chatcmpl-kids-0badcafe.",
+            API + "Added request job-7.");
+
+    assertThat(arrivals(sink))
+        .containsExactly(
+            List.of("chatcmpl-seen", "seen"),
+            List.of("chatcmpl-excerpt-0badcafe", "excerpt"),
+            List.of("0_chatcmpl-kids-0badcafe", "kids"),
+            List.of("job-7", "job-7"));
     assertThat(sink.rules()).containsExactly("vllm: added request", "vllm: added request");
   }
 

@@ -386,7 +386,6 @@ final class VllmLineParserTest {
         Arguments.of(API + "Started engine process with PID 3812.", "vllm: other record"),
         Arguments.of(
             "DEBUG 05-19 10:13:11 [utils/gc_utils.py:40] GC took 3.1ms", "vllm: other record"),
-        Arguments.of(API + "Added request chatcmpl-client-42-0a1b2c3d.", "vllm: added request"),
         Arguments.of(
             "(APIServer pid=3646) DEBUG 05-19 10:13:11 [logger.py:49] Request chatcmpl-client-42"
                 + " details: prompt: 'secret text', prompt_token_ids: [1, 2, 3], prompt_embeds"
