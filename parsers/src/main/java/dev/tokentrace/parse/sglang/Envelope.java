@@ -23,6 +23,10 @@ import org.jspecify.annotations.Nullable;
 final class Envelope {
   private static final Pattern RAY = Pattern.compile("^\\(\\w+ (pid=\\d+)(?:, ip=[^)\\s]+)?\\) ");
   private static final int RANK_CACHE_SIZE = 16;
+  private static final String[] LEVELS = {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"};
+
+  /** The Ray actor's {@code pid=N} of the current line, or null. */
+  private @Nullable String actorOnly;
 
   private final LocalTimestamps clock;
   private final String[] rankCache = new String[RANK_CACHE_SIZE];
@@ -55,11 +59,13 @@ final class Envelope {
     millisPrecise = false;
     rank = null;
     String actor = null;
+    actorOnly = null;
     int start = 0;
     if (!line.isEmpty() && line.charAt(0) == '(') {
       Matcher ray = RAY.matcher(line);
       if (ray.lookingAt()) {
         actor = ray.group(1);
+        actorOnly = actor;
         start = ray.end();
       }
     }
@@ -72,6 +78,44 @@ final class Envelope {
       rank = actor;
     }
     legacyGpuTag(line);
+    loggerField(line);
+  }
+
+  /**
+   * A logger field with rank tags at the body start, after an optional level word: {@code [date
+   * time] INFO [DP9 TP9 EP9 scheduler.py:860] Decode batch...} or a line that starts with it
+   * (docs/formats/sglang-wild.md#rank-in-logger-field). The tags become the rank when the prefix
+   * gave none.
+   */
+  private void loggerField(String line) {
+    int p = bodyStart;
+    if (p >= line.length()) {
+      return;
+    }
+    if (line.charAt(p) != '[') {
+      int space = line.indexOf(' ', p);
+      if (space < 0 || space - p > 8 || !isLevel(line, p, space)) {
+        return;
+      }
+      p = space + 1;
+    }
+    LoggerField.Field field = LoggerField.at(line, p);
+    if (field == null || field.tags() == null || field.end() >= line.length()) {
+      return;
+    }
+    bodyStart = field.end();
+    if (rank == null || rank.equals(actorOnly)) {
+      rank = actorOnly == null ? field.tags() : actorOnly + " " + field.tags();
+    }
+  }
+
+  private static boolean isLevel(String line, int from, int to) {
+    for (String level : LEVELS) {
+      if (level.length() == to - from && line.startsWith(level, from)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Parses {@code [time RANKS] } at {@code start}; returns the body start, or -1. */
@@ -94,11 +138,17 @@ final class Envelope {
     }
     int ranksStart = q;
     q = skipRankTags(line, q);
+    int ranksEnd = q;
+    if (q > 0 && q + 1 < length && line.charAt(q) == ' ') {
+      // a custom format's location after the tags: [date time DP9 TP9 scheduler.py:860]
+      int location = LoggerField.locationEnd(line, q + 1);
+      q = location > 0 ? location : q;
+    }
     if (q < 0 || q >= length || line.charAt(q) != ']') {
       return -1;
     }
     millisPrecise = millis;
-    setRank(line, ranksStart, q, actor);
+    setRank(line, ranksStart, ranksEnd, actor);
     setTimestamp(line, p, dated, timeStart, nanos);
     return q + 1 < length && line.charAt(q + 1) == ' ' ? q + 2 : q + 1;
   }
@@ -110,6 +160,9 @@ final class Envelope {
     int q = from;
     int length = line.length();
     while (q + 2 < length && line.charAt(q) == ' ') {
+      if (LoggerField.locationEnd(line, q + 1) > 0) {
+        return q;
+      }
       int i = q + 1;
       while (i < length && (isUpper(line.charAt(i)) || line.charAt(i) == '_')) {
         i++;

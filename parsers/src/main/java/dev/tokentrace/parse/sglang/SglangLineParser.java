@@ -231,7 +231,13 @@ public final class SglangLineParser implements LineParser {
     int length = IsoLocalTime.length(line, 0);
     Instant ts = length < 0 ? null : IsoLocalTime.parse(line, 0, length, clock);
     boolean precise = ts != null && IsoLocalTime.fractionDigits(length) >= 3;
-    if (body(line, at, new LineStamp(ts, precise, envelope.rank, position), sink)) {
+    String rank = envelope.rank;
+    LoggerField.Field field = LoggerField.before(line, at);
+    if (rank == null && field != null) {
+      // an embedder's logger field with SGLang's rank tags (docs/formats/sglang-wild.md)
+      rank = field.tags();
+    }
+    if (body(line, at, new LineStamp(ts, precise, rank, position), sink)) {
       sawSglang = true;
       return true;
     }
