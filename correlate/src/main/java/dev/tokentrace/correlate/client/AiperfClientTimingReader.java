@@ -36,11 +36,14 @@ final class AiperfClientTimingReader implements ClientTimingReader {
 
   @Override
   public Recognition recognize(FileHead head) {
-    if (head.isJsonObject() && head.hasAny("metadata.x_request_id", "metadata.request_start_ns")) {
+    if (head.isJsonObject()
+        && head.hasAny(
+            "metadata.x_request_id", "metadata.request_start_ns", "metadata.timestamp_ns")) {
       return Recognition.yes();
     }
     return Recognition.no(
-        "no metadata.x_request_id or metadata.request_start_ns in the first JSON object");
+        "no metadata.x_request_id, metadata.request_start_ns or metadata.timestamp_ns in the"
+            + " first JSON object");
   }
 
   @Override
@@ -98,10 +101,16 @@ final class AiperfClientTimingReader implements ClientTimingReader {
     ClientRow row = new ClientRow(position);
     identify(row, metadata, position);
     Instant start = start(metadata);
-    row.start(start).warmup("warmup".equals(ClientJson.text(metadata, "benchmark_phase")));
+    String phase = ClientJson.text(metadata, "benchmark_phase");
+    if (phase == null) {
+      // 2025-09 – 2025-10 schema: credit_phase (docs/formats/aiperf.md#schemas)
+      phase = ClientJson.text(metadata, "credit_phase");
+    }
+    row.start(start).warmup("warmup".equals(phase));
     row.status(status(record, metadata));
     JsonNode metrics = record.path("metrics");
-    row.ttft("metrics.time_to_first_token", AiperfMetrics.millis(metrics, "time_to_first_token"))
+    String ttftName = metrics.has("time_to_first_token") ? "time_to_first_token" : "ttft";
+    row.ttft("metrics." + ttftName, AiperfMetrics.millis(metrics, ttftName))
         .e2e("metrics.request_latency", AiperfMetrics.millis(metrics, "request_latency"));
     String outputName =
         metrics.has("output_sequence_length") ? "output_sequence_length" : "output_token_count";
@@ -125,10 +134,18 @@ final class AiperfClientTimingReader implements ClientTimingReader {
     }
   }
 
+  /**
+   * {@code request_start_ns} (2025-11 on); {@code timestamp_ns} before (docs/formats/aiperf.md):
+   * both epoch ns taken before the HTTP call.
+   */
   private static Instant start(JsonNode metadata) throws BadField {
-    Long nanos = ClientJson.integer(metadata, "request_start_ns", "metadata.request_start_ns");
+    String name = metadata.has("request_start_ns") ? "request_start_ns" : "timestamp_ns";
+    if (!metadata.has(name)) {
+      name = "request_start_ns";
+    }
+    Long nanos = ClientJson.integer(metadata, name, "metadata." + name);
     return ClientJson.epochNanos(
-        "metadata.request_start_ns", ClientFields.required("metadata.request_start_ns", nanos));
+        "metadata." + name, ClientFields.required("metadata." + name, nanos));
   }
 
   /** ok; cancelled; or {@code error: <code> <type>} (the message may quote the request). */
@@ -137,6 +154,10 @@ final class AiperfClientTimingReader implements ClientTimingReader {
       return "cancelled";
     }
     JsonNode error = record.get("error");
+    if (error == null || error.isNull()) {
+      // the first schema (2025-09) kept the error in metadata
+      error = metadata.get("error");
+    }
     if (error == null || error.isNull()) {
       return ClientTiming.STATUS_OK;
     }

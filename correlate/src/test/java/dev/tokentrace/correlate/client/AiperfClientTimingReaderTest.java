@@ -106,6 +106,77 @@ final class AiperfClientTimingReaderTest {
     assertThat(row.source().line()).isEqualTo(1);
   }
 
+  /**
+   * docs/formats/aiperf.md#schemas: the 2025-09 records (timestamp_ns, credit_phase, error inside
+   * metadata, ttft, no request ID) and the 2025-10 ones (x_request_id, top-level error, ttft) are
+   * read, not rejected whole.
+   */
+  @Test
+  void readsTheEarlierSchemas() throws Exception {
+    String first =
+        "{\"record_id\":\"\",\"metadata\":{\"conversation_id\":\"c-1\",\"turn_index\":0,"
+            + "\"timestamp_ns\":"
+            + START_NS
+            + ",\"worker_id\":\"worker_1\",\"record_processor_id\":\"rp_1\","
+            + "\"credit_phase\":\"warmup\",\"error\":null},\"metrics\":{\"request_latency\":"
+            + ms(123.5)
+            + ",\"ttft\":"
+            + ms(45.5)
+            + ",\"output_sequence_length\":"
+            + tokens(100)
+            + "}}";
+    String firstFailed =
+        "{\"record_id\":\"\",\"metadata\":{\"conversation_id\":\"c-2\",\"turn_index\":0,"
+            + "\"timestamp_ns\":"
+            + (START_NS + 1_000_000_000L)
+            + ",\"credit_phase\":\"profiling\",\"error\":{\"code\":503,"
+            + "\"type\":\"ServiceUnavailable\",\"message\":\"busy\"}},\"metrics\":{}}";
+    String second =
+        "{\"metadata\":{\"x_request_id\":\"r-2\",\"x_correlation_id\":\"x-2\","
+            + "\"conversation_id\":\"c-3\",\"turn_index\":0,\"timestamp_ns\":"
+            + START_NS
+            + ",\"worker_id\":\"worker_2\",\"credit_phase\":\"profiling\"},\"metrics\":{"
+            + "\"input_sequence_length\":"
+            + tokens(550)
+            + ",\"ttft\":"
+            + ms(334.5)
+            + ",\"request_latency\":"
+            + ms(821.25)
+            + ",\"output_token_count\":"
+            + tokens(62)
+            + "},\"error\":null}";
+    Path file =
+        ClientFiles.write(
+            dir, "profile_export.jsonl", first + "\n" + firstFailed + "\n" + second + "\n");
+
+    assertThat(reader.recognize(FileHead.of(file)).matches()).isTrue();
+    CollectingSink sink = ClientFiles.read(reader, file);
+
+    assertThat(sink.rejections).isEmpty();
+    assertThat(sink.rows)
+        .extracting(
+            ClientTiming::startTs,
+            ClientTiming::status,
+            ClientTiming::warmup,
+            ClientTiming::ttftMs,
+            ClientTiming::e2eMs,
+            ClientTiming::outputTokens)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                Instant.parse("2026-03-01T12:00:00Z"), "ok", true, 45.5, 123.5, 100),
+            org.assertj.core.groups.Tuple.tuple(
+                Instant.parse("2026-03-01T12:00:01Z"),
+                "error: 503 ServiceUnavailable",
+                false,
+                null,
+                null,
+                null),
+            org.assertj.core.groups.Tuple.tuple(
+                Instant.parse("2026-03-01T12:00:00Z"), "ok", false, 334.5, 821.25, 62));
+    assertThat(sink.rows.get(2).requestId()).isEqualTo("r-2");
+    assertThat(sink.warnings).hasSize(1);
+  }
+
   @Test
   void keepsFailedCancelledAndWarmupRecordsMarked() throws Exception {
     String failed =
