@@ -77,6 +77,13 @@ final class AiperfClientTimingReader implements ClientTimingReader {
     }
   }
 
+  @Override
+  public String noRowsReason(Path file) {
+    return "no per-request record in the file; AIPerf writes one JSON record per request to"
+        + " profile_export.jsonl in its artifacts directory: pass that file, not"
+        + " profile_export_aiperf.json or .csv (the aggregate statistics)";
+  }
+
   private static ClientTiming timing(SourcePosition position, Utf8Lines.Line line, String text)
       throws BadField {
     if (line.tooLong()) {

@@ -208,7 +208,18 @@ public final class ClientTimingLoader {
 
     private ClientLoadResult.FileResult read(Planned planned, AppendingSink sink) {
       if (planned.skipped() == null) {
+        long rowsBefore = sink.rows();
+        long rejectedBefore = sink.rejected();
         planned.reader().read(planned.file(), sink);
+        if (sink.rows() == rowsBefore && sink.rejected() == rejectedBefore) {
+          // never a silent empty run (docs/formats/client-files.md#no-rows)
+          throw new IllegalArgumentException(
+              planned.file()
+                  + ": "
+                  + planned.reader().format()
+                  + ": no per-request rows: "
+                  + planned.reader().noRowsReason(planned.file()));
+        }
       }
       return new ClientLoadResult.FileResult(
           planned.file().toString(),

@@ -27,4 +27,17 @@ public interface ClientTimingReader {
    * @throws java.io.UncheckedIOException naming the file when it cannot be read at all
    */
   void read(Path file, ClientTimingSink sink);
+
+  /**
+   * Why {@code file}, recognised as this format and read without a rejection, gave no row: a
+   * sentence that names the likely cause (an aggregate-only file, a report saved without its
+   * requests, another tool's file) and the fix. Called only in that case, so it may read the file
+   * again (docs/formats/client-files.md#no-rows).
+   */
+  default String noRowsReason(Path file) {
+    return "the file holds no per-request records of the "
+        + format()
+        + " format; pass the"
+        + " tool's per-request export, not its summary";
+  }
 }

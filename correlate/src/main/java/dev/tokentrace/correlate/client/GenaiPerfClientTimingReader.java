@@ -37,6 +37,13 @@ final class GenaiPerfClientTimingReader implements ClientTimingReader {
   static final String FORMAT = "genai-perf";
 
   @Override
+  public String noRowsReason(Path file) {
+    return "no request in experiments[].requests; GenAI-Perf keeps the per-request timestamps in"
+        + " profile_export.json of its artifacts directory: pass that file, not"
+        + " profile_export_genai_perf.json or .csv (the aggregate statistics)";
+  }
+
+  @Override
   public String format() {
     return FORMAT;
   }

@@ -73,6 +73,33 @@ final class GuidellmClientTimingReader implements ClientTimingReader {
     }
   }
 
+  /**
+   * A report whose benchmarks have no request entries: GuideLLM's current report (version 2) saved
+   * with empty {@code requests.successful/errored/incomplete}, or the summary of a run whose
+   * samples were not kept (docs/formats/client-files.md#no-rows).
+   */
+  @Override
+  public String noRowsReason(Path file) {
+    int benchmarks = 0;
+    try (InputStream in = Files.newInputStream(file);
+        JsonParser parser = factory(file).createParser(in)) {
+      com.fasterxml.jackson.databind.JsonNode root = ClientJson.MAPPER.readTree(parser);
+      com.fasterxml.jackson.databind.JsonNode list = root == null ? null : root.get("benchmarks");
+      benchmarks = list != null && list.isArray() ? list.size() : 0;
+    } catch (IOException e) {
+      return "the report cannot be read again to say why: " + e.getMessage();
+    }
+    if (benchmarks == 0) {
+      return "the report lists no benchmarks; the run may have failed before its first benchmark";
+    }
+    return "the report has "
+        + benchmarks
+        + " benchmark(s) but no per-request records (requests.successful, errored and incomplete"
+        + " are empty or missing): it was saved as an aggregate-only report or with its requests"
+        + " stripped; rerun guidellm benchmark with its request samples kept (no --output-sampling"
+        + " limit, e.g. --output-path benchmarks.json) and pass that file";
+  }
+
   /** YAML unless the first non-blank character opens a JSON object. */
   private static JsonFactory factory(Path file) {
     String head = FileHead.of(file).text().stripLeading();

@@ -83,8 +83,8 @@ final class ClientFormatDetectionTest {
             file
                 + ": client: no client format recognized (give --format); tried:\n"
                 + "  csv: first line is not a CSV header with request_id and ttft_ms\n"
-                + "  aiperf: no metadata.x_request_id or metadata.request_start_ns in the first"
-                + " JSON object\n"
+                + "  aiperf: no metadata.x_request_id, metadata.request_start_ns or"
+                + " metadata.timestamp_ns in the first JSON object\n"
                 + "  genai-perf: no top-level 'experiments' in a JSON object\n"
                 + "  guidellm: no top-level 'benchmarks' (JSON or YAML)\n"
                 + "  sglang-bench: no sglang bench_serving keys (backend, dataset_name without"

@@ -330,6 +330,53 @@ final class ClientTimingLoaderTest {
         .hasMessage("maxRejectRatio must be in [0, 1]: 2.0");
   }
 
+  /** docs/formats/client-files.md#no-rows: a GuideLLM report without its requests. */
+  @Test
+  void aFileWithoutPerRequestRecordsIsAnErrorThatSaysWhyAndRegistersNoRun() throws Exception {
+    Path file =
+        write(
+            "benchmarks.json",
+            "{\"metadata\":{\"version\":2},\"benchmarks\":[{\"config\":{},"
+                + "\"requests\":{\"successful\":[],\"errored\":[],\"incomplete\":[]}}]}");
+
+    assertThatThrownBy(
+            () ->
+                loader.load(
+                    new ClientLoadSettings(
+                        List.of(file), "guidellm", null, null, "tokentrace clients", 0.5)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(file + ": guidellm: no per-request rows: ")
+        .hasMessageContaining("1 benchmark(s) but no per-request records")
+        .hasMessageContaining("requests stripped");
+    assertThat(TestQueries.rows(database, "SELECT run_id FROM runs")).isEmpty();
+  }
+
+  @Test
+  void theAggregateOnlyGuidellmFixtureIsAnError() {
+    Path file = Fixtures.file("guidellm/guidellm_report_v2.json");
+
+    assertThatThrownBy(
+            () ->
+                loader.load(
+                    new ClientLoadSettings(
+                        List.of(file), "auto", null, null, "tokentrace clients", 0.5)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("no per-request records");
+  }
+
+  @Test
+  void anAiperfFileWithoutRecordsPointsAtTheRightFile() throws Exception {
+    Path file = write("profile_export.jsonl", "\n");
+
+    assertThatThrownBy(
+            () ->
+                loader.load(
+                    new ClientLoadSettings(
+                        List.of(file), "aiperf", null, null, "tokentrace clients", 0.5)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("pass that file, not profile_export_aiperf.json");
+  }
+
   private static ClientLoadSettings settings(
       List<Path> files, String runId, Integer concurrency, double maxRejectRatio) {
     return new ClientLoadSettings(
