@@ -7,11 +7,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Removes what is not TensorRT-LLM's own output from a physical line: the trailing {@code \r}, ANSI
- * colour codes, and the prefixes that launchers add (docs/formats/trtllm.md#python-logger):
- * OpenMPI {@code --tag-output} {@code [1,5]<stderr>:}, Slurm {@code srun --label} {@code 0: } and
- * torch elastic {@code [rank0]:}. What log collectors add (Docker, CRI, kubectl, journald,
- * compose) is removed before this parser by the collector layer, which hands over the collector's
- * time ({@link #collectorTime}): real wall-clock time for lines that carry none (C++ logger lines;
+ * colour codes, and the prefixes that launchers add (docs/formats/trtllm.md#python-logger): OpenMPI
+ * {@code --tag-output} {@code [1,5]<stderr>:}, Slurm {@code srun --label} {@code 0: } and torch
+ * elastic {@code [rank0]:}. What log collectors add (Docker, CRI, kubectl, journald, compose) is
+ * removed before this parser by the collector layer, which hands over the collector's time ({@link
+ * #collectorTime}): real wall-clock time for lines that carry none (C++ logger lines;
  * docs/formats/collectors.md). Not thread-safe: {@link #containerTs} belongs to the current line.
  */
 final class LineCleaner {

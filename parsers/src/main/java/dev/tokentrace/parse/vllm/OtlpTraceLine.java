@@ -12,6 +12,8 @@ import dev.tokentrace.event.RequestTiming;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.ParseSink;
 import dev.tokentrace.parse.Rejection;
+import java.util.ArrayList;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -46,7 +48,12 @@ final class OtlpTraceLine {
     return false;
   }
 
-  static void parse(String line, SourcePosition position, String instance, ParseSink sink) {
+  /** Spans read from one document: all of them, and those named {@code llm_request}. */
+  record Counts(int spans, int requests) {
+    static final Counts NONE = new Counts(0, 0);
+  }
+
+  static Counts parse(String line, SourcePosition position, String instance, ParseSink sink) {
     JsonNode root;
     int brace = line.indexOf('{');
     try {
@@ -54,30 +61,43 @@ final class OtlpTraceLine {
       root = READER.readTree(brace == 0 ? line : line.substring(brace));
     } catch (JsonEOFException e) {
       reject(line, position, sink, looksLikeExport(line) ? "otlp: truncated json" : null);
-      return;
+      return Counts.NONE;
     } catch (JsonProcessingException e) {
       String reason = "otlp: invalid json: " + shortMessage(e);
       reject(line, position, sink, looksLikeExport(line) ? reason : null);
-      return;
+      return Counts.NONE;
     }
     JsonNode resourceSpans = root == null ? null : root.get("resourceSpans");
     if (resourceSpans == null || !resourceSpans.isArray()) {
+      if (root != null && JaegerTrace.isExport(root)) {
+        return spans(JaegerTrace.spans(root), line, position, instance, sink);
+      }
       reject(line, position, sink, "json line: not an otlp trace export");
-      return;
+      return Counts.NONE;
     }
-    int reported = 0;
+    List<JsonNode> spans = new ArrayList<>();
     for (JsonNode resource : resourceSpans) {
       for (JsonNode scope : scopes(resource)) {
         for (JsonNode span : scope.path("spans")) {
-          if (SPAN_NAME.equals(span.path("name").asText(null))) {
-            reported += report(line, position, instance, span, sink);
-          }
+          spans.add(span);
         }
+      }
+    }
+    return spans(spans, line, position, instance, sink);
+  }
+
+  private static Counts spans(
+      List<JsonNode> spans, String line, SourcePosition position, String instance, ParseSink sink) {
+    int reported = 0;
+    for (JsonNode span : spans) {
+      if (SPAN_NAME.equals(span.path("name").asText(null))) {
+        reported += report(line, position, instance, span, sink);
       }
     }
     if (reported == 0) {
       sink.ignored(position, "otlp: no llm_request span");
     }
+    return new Counts(spans.size(), reported);
   }
 
   /** {@code scopeSpans}, or {@code instrumentationLibrarySpans} of OTLP before 0.15 (2022). */

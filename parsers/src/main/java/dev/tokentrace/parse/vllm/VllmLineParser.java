@@ -47,6 +47,8 @@ public final class VllmLineParser implements LineParser, CollectorClock {
   private final NoticeGroup notices;
   private final RawLineReader rawLines;
   private final UnknownFields unknown = new UnknownFields();
+  private final JsonBlock json = new JsonBlock();
+  private final TraceFiles traces;
   private @Nullable Instant collectorTs;
   private @Nullable VllmHeader lastHeader;
   private String lastLine = "";
@@ -58,6 +60,7 @@ public final class VllmLineParser implements LineParser, CollectorClock {
     this.settings = requireNonNull(settings, "settings is null");
     this.clock = new LogClock(settings.zone(), settings.startYear());
     this.notices = new NoticeGroup(settings.instance());
+    this.traces = new TraceFiles(settings.instance());
     this.rawLines = new RawLineReader(settings.instance(), settings.zone(), notices, unknown);
   }
 
@@ -71,8 +74,24 @@ public final class VllmLineParser implements LineParser, CollectorClock {
   public void parse(String line, SourcePosition position, ParseSink sink) {
     boolean endedWithCr = LineCleaner.endsWithCarriageReturn(line);
     String text = LineCleaner.clean(line);
+    if (json.active()) {
+      if (json.continuesWith(text)
+          && VllmHeader.find(text, ProcessPrefix.skipAll(text, 0)) == null) {
+        JsonBlock.Document document = json.add(text, position, sink);
+        if (document != null) {
+          traces.parse(document.text(), document.position(), sink);
+        }
+        return;
+      }
+      json.abort(sink, "otlp: truncated json");
+    }
+    if (JsonBlock.opens(text)) {
+      // pretty-printed OTLP/JSON or a Jaeger export (docs/formats/vllm-wild.md#pretty-otlp)
+      json.start(text, position);
+      return;
+    }
     if (OtlpTraceLine.isJsonObject(text)) {
-      OtlpTraceLine.parse(text, position, settings.instance(), sink);
+      traces.parse(text, position, sink);
       return;
     }
     int bodyStart = ProcessPrefix.skipAll(text, 0);
@@ -86,7 +105,9 @@ public final class VllmLineParser implements LineParser, CollectorClock {
 
   @Override
   public void finish(ParseSink sink) {
+    json.abort(sink, "otlp: truncated json");
     notices.flush(sink);
+    traces.finish();
   }
 
   private void record(
