@@ -110,7 +110,7 @@ final class AiperfClientTimingReader implements ClientTimingReader {
     Instant start = start(metadata);
     String phase = ClientJson.text(metadata, "benchmark_phase");
     if (phase == null) {
-      // 2025-09 – 2025-10 schema: credit_phase (docs/formats/aiperf.md#schemas)
+      // 2025-09 – 2025-10 schema: credit_phase (docs/formats/client-files.md#aiperf-schemas)
       phase = ClientJson.text(metadata, "credit_phase");
     }
     row.start(start).warmup("warmup".equals(phase));
@@ -142,8 +142,8 @@ final class AiperfClientTimingReader implements ClientTimingReader {
   }
 
   /**
-   * {@code request_start_ns} (2025-11 on); {@code timestamp_ns} before (docs/formats/aiperf.md):
-   * both epoch ns taken before the HTTP call.
+   * {@code request_start_ns} (2025-11 on); {@code timestamp_ns} before
+   * (docs/formats/client-files.md#aiperf-schemas): both epoch ns taken before the HTTP call.
    */
   private static Instant start(JsonNode metadata) throws BadField {
     String name = metadata.has("request_start_ns") ? "request_start_ns" : "timestamp_ns";

@@ -107,9 +107,9 @@ final class AiperfClientTimingReaderTest {
   }
 
   /**
-   * docs/formats/aiperf.md#schemas: the 2025-09 records (timestamp_ns, credit_phase, error inside
-   * metadata, ttft, no request ID) and the 2025-10 ones (x_request_id, top-level error, ttft) are
-   * read, not rejected whole.
+   * docs/formats/client-files.md#aiperf-schemas: the 2025-09 records (timestamp_ns, credit_phase,
+   * error inside metadata, ttft, no request ID) and the 2025-10 ones (x_request_id, top-level
+   * error, ttft) are read, not rejected whole.
    */
   @Test
   void readsTheEarlierSchemas() throws Exception {
