@@ -1,7 +1,7 @@
 package dev.tokentrace.cli;
 
 import dev.tokentrace.correlate.attribution.LatencyComponent;
-import dev.tokentrace.report.ReportData;
+import dev.tokentrace.report.model.ReportData;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;

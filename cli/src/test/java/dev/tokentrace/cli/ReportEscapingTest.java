@@ -15,9 +15,9 @@ import dev.tokentrace.ingest.tail.SourceParser;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Parsers;
 import dev.tokentrace.parse.Rejection;
-import dev.tokentrace.report.ReportData;
 import dev.tokentrace.report.ReportFormat;
 import dev.tokentrace.report.ReportService;
+import dev.tokentrace.report.model.ReportData;
 import dev.tokentrace.store.Database;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -150,7 +150,7 @@ final class ReportEscapingTest {
 
   private String render(ReportFormat format) throws IOException {
     StringBuilder out = new StringBuilder();
-    ReportService.writer(format).write(data, out);
+    ReportService.render(data, format, out);
     return out.toString();
   }
 

@@ -12,9 +12,9 @@ import dev.tokentrace.ingest.IngestSettings;
 import dev.tokentrace.ingest.IngestSummary;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
 import dev.tokentrace.ingest.sink.SinkSettings;
-import dev.tokentrace.report.MarkdownReportWriter;
-import dev.tokentrace.report.ReportData;
+import dev.tokentrace.report.ReportFormat;
 import dev.tokentrace.report.ReportService;
+import dev.tokentrace.report.model.ReportData;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.DatabaseSettings;
 import java.io.IOException;
@@ -123,7 +123,7 @@ final class ScenarioPipeline {
   private static String markdown(ReportData report) {
     StringBuilder out = new StringBuilder();
     try {
-      new MarkdownReportWriter().write(report, out);
+      ReportService.render(report, ReportFormat.MARKDOWN, out);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

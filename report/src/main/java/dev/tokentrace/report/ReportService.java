@@ -5,6 +5,14 @@ import static java.util.Objects.requireNonNull;
 import dev.tokentrace.correlate.attribution.AttributionSettings;
 import dev.tokentrace.correlate.attribution.Attributor;
 import dev.tokentrace.correlate.attribution.DataQuality;
+import dev.tokentrace.report.analysis.ReportAnalysis;
+import dev.tokentrace.report.load.BaselineLoader;
+import dev.tokentrace.report.load.ReportDataLoader;
+import dev.tokentrace.report.model.ReportData;
+import dev.tokentrace.report.model.ReportRenderer;
+import dev.tokentrace.report.render.html.HtmlReportWriter;
+import dev.tokentrace.report.render.json.JsonReportWriter;
+import dev.tokentrace.report.render.markdown.MarkdownReportWriter;
 import dev.tokentrace.store.Database;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,7 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,8 +33,11 @@ import org.slf4j.LoggerFactory;
  * renders it. Thread-safe.
  */
 public final class ReportService {
-  private static final List<ReportWriter> WRITERS =
-      List.of(new MarkdownReportWriter(), new HtmlReportWriter(), new JsonReportWriter());
+  private static final Map<ReportFormat, ReportRenderer> RENDERERS =
+      Map.of(
+          ReportFormat.MARKDOWN, new MarkdownReportWriter(),
+          ReportFormat.HTML, new HtmlReportWriter(),
+          ReportFormat.JSON, new JsonReportWriter());
 
   private static final Logger log = LoggerFactory.getLogger(ReportService.class);
 
@@ -38,12 +49,19 @@ public final class ReportService {
     this.clock = requireNonNull(clock, "clock is null");
   }
 
-  /** The writer for a format. */
-  public static ReportWriter writer(ReportFormat format) {
-    return WRITERS.stream()
-        .filter(writer -> writer.format() == format)
-        .findFirst()
-        .orElseThrow(() -> new IllegalStateException("no writer for " + format));
+  /** The renderer of a format. */
+  public static ReportRenderer renderer(ReportFormat format) {
+    ReportRenderer renderer = RENDERERS.get(format);
+    if (renderer == null) {
+      throw new IllegalStateException("no renderer for " + format);
+    }
+    return renderer;
+  }
+
+  /** Draws the conclusions from {@code data} and writes them in one format to {@code out}. */
+  public static void render(ReportData data, ReportFormat format, Appendable out)
+      throws IOException {
+    renderer(format).write(ReportAnalysis.of(data), out);
   }
 
   /**
@@ -80,7 +98,7 @@ public final class ReportService {
 
   /** Builds and writes the report to {@code out} (not closed). */
   public void write(ReportSettings settings, String command, Appendable out) throws IOException {
-    writer(settings.format()).write(build(settings, command), out);
+    render(build(settings, command), settings.format(), out);
   }
 
   /**
@@ -91,7 +109,7 @@ public final class ReportService {
   public void write(ReportSettings settings, String command, Path file) {
     ReportData data = build(settings, command);
     try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-      writer(settings.format()).write(data, out);
+      render(data, settings.format(), out);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + file, e);
     }
@@ -105,7 +123,7 @@ public final class ReportService {
    */
   public static void write(ReportData data, ReportFormat format, Path file) {
     try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-      writer(format).write(data, out);
+      render(data, format, out);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + file, e);
     }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tokentrace.correlate.attribution.AttributionSettings;
 import dev.tokentrace.correlate.attribution.Attributor;
 import dev.tokentrace.correlate.attribution.HandComputedDataset;
+import dev.tokentrace.report.load.ReportDataLoader;
+import dev.tokentrace.report.model.ReportData;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.DatabaseSettings;
 import dev.tokentrace.store.Queries;
@@ -48,7 +50,8 @@ final class ReportServiceTest {
     ReportData data = reports.build(AttributionSettings.defaults(), "tokentrace report");
 
     assertThat(attributionRuns()).isEqualTo(1);
-    assertThat(data.quality().summary()).contains("requests=12 matched=6");
+    assertThat(data.quality().clientRows()).isEqualTo(12);
+    assertThat(data.quality().matchedRows()).isEqualTo(6);
   }
 
   @Test
@@ -57,7 +60,7 @@ final class ReportServiceTest {
 
     assertThat(attributor.storedQuality(runId)).isEqualTo(attributor.dataQuality());
     assertThat(reports.build(AttributionSettings.defaults(), "tokentrace report").quality())
-        .isEqualTo(attributor.dataQuality());
+        .isEqualTo(ReportDataLoader.quality(attributor.dataQuality()));
   }
 
   @Test

@@ -3,7 +3,11 @@ package dev.tokentrace.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tokentrace.correlate.attribution.AttributionSettings;
-import dev.tokentrace.correlate.attribution.DataQuality;
+import dev.tokentrace.report.analysis.ReportAnalysis;
+import dev.tokentrace.report.load.ReportDataLoader;
+import dev.tokentrace.report.model.Quality;
+import dev.tokentrace.report.model.ReportData;
+import dev.tokentrace.report.render.markdown.MarkdownReportWriter;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,18 +77,18 @@ final class RunConclusionTest {
         new ReportData(
             "x.duckdb",
             Instant.parse("2026-03-01T13:00:00Z"),
-            AttributionSettings.defaults(),
+            ReportDataLoader.rules(AttributionSettings.defaults()),
             List.of(),
             List.of(),
             List.of(),
             components,
             levels,
-            new DataQuality(
+            new Quality(
                 10, 10, 0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 10, 0, 0, 0, 0, 1.0, 0, 0, 0, 0,
                 0, 0, 0, 0, 0),
             List.of());
     StringBuilder out = new StringBuilder();
-    new MarkdownReportWriter().write(data, out);
+    new MarkdownReportWriter().write(ReportAnalysis.of(data), out);
     return out.toString().replaceAll("\\s+", " ").replace("- `", "\n- `");
   }
 

@@ -1,0 +1,61 @@
+package dev.tokentrace.report.load;
+
+import dev.tokentrace.report.model.ReportEvidence;
+import dev.tokentrace.store.Queries;
+import dev.tokentrace.store.query.QueryRows;
+import java.util.Map;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * Reads {@link ReportEvidence}: the root-cause queries with the report's limits (the ten slowest
+ * requests, 120 timeline slices per instance, 40 CDF points per series, 5000 table rows).
+ */
+final class EvidenceLoader {
+  static final int SLOWEST = 10;
+  static final int TIMELINE_BUCKETS = 120;
+  static final int CDF_POINTS = 40;
+
+  private EvidenceLoader() {}
+
+  static ReportEvidence load(Handle handle, String command) {
+    return new ReportEvidence(
+        command,
+        QueryRows.list(handle, ReportQueries.RUN_OVERVIEW, ReportEvidence.RunOverview.class),
+        QueryRows.list(handle, ReportQueries.ENVIRONMENT_INSTANCES, ReportEvidence.Instance.class),
+        QueryRows.list(handle, ReportQueries.ENVIRONMENT_FACTS, ReportEvidence.Fact.class),
+        QueryRows.list(handle, ReportQueries.THROUGHPUT, ReportEvidence.Throughput.class),
+        ReportDataLoader.concurrency(handle, "instance"),
+        QueryRows.list(handle, ReportQueries.MLT_VS_CONTEXT, ReportEvidence.ContextBucket.class),
+        QueryRows.list(handle, ReportQueries.PREFILL_VS_PROMPT, ReportEvidence.PromptBucket.class),
+        QueryRows.list(
+            handle, ReportQueries.BATCH_VS_CONCURRENCY, ReportEvidence.BatchWindow.class),
+        QueryRows.list(handle, ReportQueries.WARMUP_EFFECT, ReportEvidence.WarmupPhase.class),
+        QueryRows.list(
+            handle,
+            Queries.SLOWEST_REQUESTS,
+            ReportEvidence.SlowRequest.class,
+            Map.of("limit", Integer.toString(SLOWEST))),
+        QueryRows.list(handle, ReportQueries.NOTICE_COUNTS, ReportEvidence.NoticeCount.class),
+        QueryRows.list(
+            handle,
+            ReportQueries.NOTICES_NEAR_SLOW,
+            ReportEvidence.NearNotice.class,
+            Map.of("limit", Integer.toString(SLOWEST))),
+        QueryRows.list(handle, ReportQueries.NETWORK_OUTLIERS, ReportEvidence.NetworkOutlier.class),
+        QueryRows.list(
+            handle,
+            ReportQueries.FTL_CDF,
+            ReportEvidence.CdfPoint.class,
+            Map.of("points", Integer.toString(CDF_POINTS))),
+        QueryRows.list(
+            handle,
+            ReportQueries.INSTANCE_TIMELINE,
+            ReportEvidence.TimelinePoint.class,
+            Map.of("buckets", Integer.toString(TIMELINE_BUCKETS))),
+        QueryRows.list(
+            handle,
+            ReportQueries.REQUEST_ROWS,
+            ReportEvidence.RequestRow.class,
+            Map.of("limit", Integer.toString(ReportEvidence.REQUEST_ROWS))));
+  }
+}

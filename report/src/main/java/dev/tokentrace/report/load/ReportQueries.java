@@ -1,0 +1,51 @@
+package dev.tokentrace.report.load;
+
+/**
+ * Names of the SQL files the report runs besides those of {@link dev.tokentrace.store.Queries}, for
+ * {@link dev.tokentrace.store.SqlCatalog#get}; one constant per file.
+ */
+final class ReportQueries {
+  /** Runs with what they loaded and how much was attributed. */
+  static final String RUN_OVERVIEW = "report/run_overview";
+
+  /** Engine, version, sources and time span per server instance. */
+  static final String ENVIRONMENT_INSTANCES = "report/environment_instances";
+
+  /** Startup and config notices per instance. */
+  static final String ENVIRONMENT_FACTS = "report/environment_facts";
+
+  /** Requests and tokens per second per run and level. */
+  static final String THROUGHPUT = "report/throughput";
+
+  /** FTL quantile points per run and level, for CDF charts. */
+  static final String FTL_CDF = "report/ftl_cdf";
+
+  /** Batch, queue and KV use per instance in bounded time slices. */
+  static final String INSTANCE_TIMELINE = "report/instance_timeline";
+
+  /** Every client request with its components, for the request table. */
+  static final String REQUEST_ROWS = "report/request_rows";
+
+  /** Notices per instance and kind. */
+  static final String NOTICE_COUNTS = "report/notice_counts";
+
+  /** MLT and TPOT by prompt length with the decode-bandwidth rule. */
+  static final String MLT_VS_CONTEXT = "queries/mlt_vs_context";
+
+  /** FTL and prefill by prompt length with the prefill rule. */
+  static final String PREFILL_VS_PROMPT = "queries/prefill_vs_prompt";
+
+  /** Client concurrency against the server's batch size. */
+  static final String BATCH_VS_CONCURRENCY = "queries/batch_vs_concurrency";
+
+  /** Warm-up and first requests against the steady state. */
+  static final String WARMUP_EFFECT = "queries/warmup_effect";
+
+  /** Errors, preemptions, OOMs and aborts near the slowest requests. */
+  static final String NOTICES_NEAR_SLOW = "queries/notices_near_slow";
+
+  /** Network times far from their run's median, and suspect pairs. */
+  static final String NETWORK_OUTLIERS = "queries/network_outliers";
+
+  private ReportQueries() {}
+}

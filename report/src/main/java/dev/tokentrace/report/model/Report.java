@@ -1,0 +1,38 @@
+package dev.tokentrace.report.model;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+
+/**
+ * Everything a renderer shows: the rows ({@link ReportData}) and what the analysis concluded from
+ * them, as structured {@link Text}. A renderer reads only this; adding a section is one field here
+ * (a record of its own when it has structure), filled by the analysis, and one method per renderer.
+ *
+ * @param definitions how the core metrics are defined
+ * @param bottleneck the 3-5 sentence conclusion over all runs
+ * @param runs one summary per client run, in load order
+ * @param qualityNotes the data-quality notes, one sentence or two each
+ * @param reproducibility the appendix's items: commands, rules, runs, files
+ * @param baselineRows the comparison with {@code data.baseline()}, empty without one
+ */
+public record Report(
+    ReportData data,
+    Text definitions,
+    List<Text> bottleneck,
+    List<RunSummary> runs,
+    List<Suggestion> suggestions,
+    List<Text> qualityNotes,
+    List<Text> reproducibility,
+    List<BaselineRow> baselineRows) {
+  public Report {
+    requireNonNull(data, "data is null");
+    requireNonNull(definitions, "definitions is null");
+    bottleneck = List.copyOf(bottleneck);
+    runs = List.copyOf(runs);
+    suggestions = List.copyOf(suggestions);
+    qualityNotes = List.copyOf(qualityNotes);
+    reproducibility = List.copyOf(reproducibility);
+    baselineRows = List.copyOf(baselineRows);
+  }
+}

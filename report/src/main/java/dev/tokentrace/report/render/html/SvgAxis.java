@@ -1,0 +1,93 @@
+package dev.tokentrace.report.render.html;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Scales and axis ticks for the report's hand-written SVG charts: linear scales with 1-2-5 ticks,
+ * logarithmic ones with ticks at 1, 2 and 5 times a power of ten, and compact labels for
+ * milliseconds.
+ */
+final class SvgAxis {
+  private SvgAxis() {}
+
+  /** Maps [min, max] (log10 when {@code log}) onto pixels [from, to]. */
+  record Scale(double min, double max, double from, double to, boolean log) {
+    double at(double value) {
+      double lo = log ? Math.log10(min) : min;
+      double hi = log ? Math.log10(max) : max;
+      double v = log ? Math.log10(Math.max(value, min)) : value;
+      double span = hi - lo == 0 ? 1 : hi - lo;
+      return from + (v - lo) / span * (to - from);
+    }
+  }
+
+  /** A linear scale from 0 (or below) to a round number at or above {@code max}. */
+  static Scale linear(double min, double max, double from, double to) {
+    double top = niceCeiling(max <= min ? min + 1 : max);
+    return new Scale(Math.min(0, min), top, from, to, false);
+  }
+
+  /** A log scale over whole decades (or 1-2-5 steps) covering [min, max]. */
+  static Scale log(double min, double max, double from, double to) {
+    double lo = Math.pow(10, Math.floor(Math.log10(Math.max(min, 1e-3))));
+    double hi = Math.pow(10, Math.ceil(Math.log10(Math.max(max, lo * 10))));
+    return new Scale(lo, hi, from, to, true);
+  }
+
+  /** About {@code count} round ticks from the scale's min to its max. */
+  static List<Double> ticks(Scale scale, int count) {
+    List<Double> ticks = new ArrayList<>();
+    if (scale.log()) {
+      for (double decade = scale.min(); decade <= scale.max() * 1.0001; decade *= 10) {
+        for (double step : new double[] {1, 2, 5}) {
+          double tick = decade * step;
+          if (tick <= scale.max() * 1.0001) {
+            ticks.add(tick);
+          }
+        }
+      }
+      return ticks;
+    }
+    double step = niceCeiling((scale.max() - scale.min()) / count);
+    for (int i = 0; scale.min() + i * step <= scale.max() + step / 1000; i++) {
+      ticks.add(scale.min() + i * step);
+    }
+    return ticks;
+  }
+
+  /** The smallest 1, 2, 2.5 or 5 times a power of ten at or above {@code value}. */
+  static double niceCeiling(double value) {
+    if (value <= 0) {
+      return 1;
+    }
+    double power = Math.pow(10, Math.floor(Math.log10(value)));
+    for (double step : new double[] {1, 2, 2.5, 5, 10}) {
+      if (step * power >= value * 0.9999) {
+        return step * power;
+      }
+    }
+    return 10 * power;
+  }
+
+  /** Milliseconds as a short label: 250 ms, 1.5 s, 12 s. */
+  static String ms(double value) {
+    if (value >= 1000) {
+      double seconds = value / 1000;
+      return seconds == Math.rint(seconds)
+          ? String.format(Locale.ROOT, "%.0f s", seconds)
+          : String.format(Locale.ROOT, "%.1f s", seconds);
+    }
+    return value == Math.rint(value)
+        ? String.format(Locale.ROOT, "%.0f ms", value)
+        : String.format(Locale.ROOT, "%.1f ms", value);
+  }
+
+  /** A plain tick number: 4, 2.5, 0.1. */
+  static String plain(double value) {
+    return value == Math.rint(value)
+        ? String.format(Locale.ROOT, "%.0f", value)
+        : String.format(Locale.ROOT, "%.1f", value);
+  }
+}
