@@ -5,6 +5,7 @@ import dev.tokentrace.ingest.kafka.EmbeddedBroker;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
 import dev.tokentrace.ingest.sink.DuckDbEventSink;
 import dev.tokentrace.ingest.sink.SinkSettings;
+import dev.tokentrace.measure.Quantiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -283,9 +284,7 @@ public final class FreshnessBench {
       if (freshnessMs.length == 0) {
         return "-";
       }
-      int index = (int) Math.ceil(quantile * freshnessMs.length) - 1;
-      return String.format(
-          Locale.ROOT, "%.0f", freshnessMs[Math.max(0, Math.min(index, freshnessMs.length - 1))]);
+      return String.format(Locale.ROOT, "%.0f", Quantiles.ofSorted(freshnessMs, quantile));
     }
   }
 }

@@ -77,7 +77,7 @@ final class ClientsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Files.requireReadable(files);
+    InputPaths.requireReadable(files);
     ClientLoadSettings settings =
         ClientLoadSettings.from(
             files,

@@ -41,7 +41,7 @@ final class SourceFiles {
   private SourceFiles() {}
 
   static List<SourceFile> resolve(List<Path> paths, ParseOptions options) {
-    dev.tokentrace.cli.Files.requireReadable(paths);
+    InputPaths.requireReadable(paths);
     ZoneId zone = options.zoneId();
     Engine forced = options.forcedEngine();
     List<SourceFile> files = new ArrayList<>();

@@ -46,8 +46,8 @@ public final class LoadRunner {
             .executor(pool)
             .build();
     RequestSender sender = new RequestSender(client, settings);
-    try (ClientCsv csv =
-            ClientCsv.create(settings.out(), settings.promptTokens(), fixedConcurrency());
+    try (ClientTimingsFile csv =
+            ClientTimingsFile.create(settings.out(), settings.promptTokens(), fixedConcurrency());
         ItlCsv itls = ItlCsv.create(settings.itlOut())) {
       Recorder recorder = new Recorder(csv, itls);
       if (settings.rate() == null) {
@@ -157,10 +157,10 @@ public final class LoadRunner {
 
   /** Writes an outcome to the files and the summary. */
   private final class Recorder {
-    private final ClientCsv csv;
+    private final ClientTimingsFile csv;
     private final ItlCsv itls;
 
-    Recorder(ClientCsv csv, ItlCsv itls) {
+    Recorder(ClientTimingsFile csv, ItlCsv itls) {
       this.csv = csv;
       this.itls = itls;
     }

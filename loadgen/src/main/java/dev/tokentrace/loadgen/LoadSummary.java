@@ -1,7 +1,7 @@
 package dev.tokentrace.loadgen;
 
+import dev.tokentrace.measure.Quantiles;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -9,8 +9,9 @@ import java.util.TreeMap;
 
 /**
  * What a run did: counts by status, and percentiles of TTFT and MLT over the measured (not warm-up)
- * successful requests. MLT = (last token − first token) / (tokens − 1), never total / tokens (the
- * seed). Thread-safe.
+ * successful requests, as the report computes them ({@link Quantiles}: the same P95 from the same
+ * client CSV). MLT = (last token − first token) / (tokens − 1), never total / tokens (the seed).
+ * Thread-safe.
  */
 public final class LoadSummary {
   private final Map<String, Integer> statuses = new TreeMap<>();
@@ -74,18 +75,11 @@ public final class LoadSummary {
     if (values.isEmpty()) {
       return "n/a";
     }
-    List<Double> sorted = new ArrayList<>(values);
-    Collections.sort(sorted);
     return String.format(
         Locale.ROOT,
         "p50 %.1f / p90 %.1f / p95 %.1f ms",
-        nearestRank(sorted, 0.50),
-        nearestRank(sorted, 0.90),
-        nearestRank(sorted, 0.95));
-  }
-
-  private static double nearestRank(List<Double> sorted, double quantile) {
-    int rank = (int) Math.ceil(quantile * sorted.size());
-    return sorted.get(Math.max(0, rank - 1));
+        Quantiles.of(values, 0.50),
+        Quantiles.of(values, 0.90),
+        Quantiles.of(values, 0.95));
   }
 }

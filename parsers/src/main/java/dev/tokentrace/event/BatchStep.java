@@ -55,9 +55,4 @@ public record BatchStep(
   public String type() {
     return TYPE;
   }
-
-  @Override
-  public String kafkaKey() {
-    return instance;
-  }
 }

@@ -45,11 +45,4 @@ public sealed interface EngineEvent
   /** The stable JSON type name, also the DuckDB table name. */
   @JsonIgnore
   String type();
-
-  /**
-   * The Kafka record key: the request key for request events (so one request's events share a
-   * partition), the instance for everything else (docs/design.md#kafka).
-   */
-  @JsonIgnore
-  String kafkaKey();
 }

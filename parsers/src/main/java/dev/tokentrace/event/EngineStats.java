@@ -47,9 +47,4 @@ public record EngineStats(
   public String type() {
     return TYPE;
   }
-
-  @Override
-  public String kafkaKey() {
-    return instance;
-  }
 }

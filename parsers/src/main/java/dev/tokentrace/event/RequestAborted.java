@@ -32,9 +32,4 @@ public record RequestAborted(
   public String type() {
     return TYPE;
   }
-
-  @Override
-  public String kafkaKey() {
-    return requestKey;
-  }
 }

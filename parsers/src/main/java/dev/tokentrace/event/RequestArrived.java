@@ -36,9 +36,4 @@ public record RequestArrived(
   public String type() {
     return TYPE;
   }
-
-  @Override
-  public String kafkaKey() {
-    return requestKey;
-  }
 }

@@ -35,9 +35,4 @@ public record RequestFinished(
   public String type() {
     return TYPE;
   }
-
-  @Override
-  public String kafkaKey() {
-    return requestKey;
-  }
 }

@@ -99,9 +99,4 @@ public record RequestTiming(
   public String type() {
     return TYPE;
   }
-
-  @Override
-  public String kafkaKey() {
-    return requestKey;
-  }
 }

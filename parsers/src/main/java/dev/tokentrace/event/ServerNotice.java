@@ -59,9 +59,4 @@ public record ServerNotice(
   public String type() {
     return TYPE;
   }
-
-  @Override
-  public String kafkaKey() {
-    return instance;
-  }
 }

@@ -220,17 +220,4 @@ final class EngineEventTest {
     assertThatThrownBy(() -> EventJson.read("{\"type\":\"request_arrived\",\"engine\":\"vl"))
         .isInstanceOf(IllegalArgumentException.class);
   }
-
-  @Test
-  void kafkaKeysFollowTheDesign() {
-    assertThat(
-            new RequestArrived(Engine.VLLM, "i", TS, SOURCE, "chatcmpl-k", "k", null, null)
-                .kafkaKey())
-        .isEqualTo("k");
-    assertThat(
-            new ServerNotice(
-                    Engine.VLLM, "vllm-7", TS, SOURCE, "INFO", ServerNotice.Kind.STARTUP, "m")
-                .kafkaKey())
-        .isEqualTo("vllm-7");
-  }
 }

@@ -2,6 +2,7 @@ package dev.tokentrace.correlate.client;
 
 import dev.tokentrace.event.RequestKeys;
 import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.measure.ClientCsv;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -35,7 +36,7 @@ final class CsvClientTimingReader implements ClientTimingReader {
   static final int MAX_LINE_BYTES = 64 * 1024;
 
   private static final int MAX_REQUEST_ID = 256;
-  private static final CSVFormat CSV = CSVFormat.RFC4180;
+  private static final CSVFormat CSV = ClientCsv.FORMAT;
 
   @Override
   public String format() {

@@ -2,6 +2,7 @@ package dev.tokentrace.correlate.client;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tokentrace.measure.ClientCsv;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -12,14 +13,13 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The header of our client CSV: column names (trimmed, lower-cased) and where each known column is.
- * Unknown columns are allowed and ignored; {@link #unknown()} lists them for a warning.
+ * The header of our client CSV ({@link ClientCsv}): column names (trimmed, lower-cased) and where
+ * each known column is. Unknown columns are allowed and ignored; {@link #unknown()} lists them for
+ * a warning.
  */
 record CsvHeader(List<String> names, Map<String, Integer> index, List<String> unknown) {
-  static final List<String> REQUIRED =
-      List.of("request_id", "start_ts", "ttft_ms", "e2e_ms", "output_tokens");
-  static final List<String> OPTIONAL =
-      List.of("client_queue_ms", "prompt_tokens", "concurrency", "status", "warmup");
+  static final List<String> REQUIRED = ClientCsv.REQUIRED;
+  static final List<String> OPTIONAL = ClientCsv.OPTIONAL;
 
   CsvHeader {
     names = List.copyOf(names);

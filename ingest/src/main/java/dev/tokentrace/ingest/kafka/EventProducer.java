@@ -16,9 +16,9 @@ import org.apache.kafka.common.KafkaException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Sends events to {@code <prefix>.events} (key {@link EngineEvent#kafkaKey()}, value {@link
- * EventJson}) and rejected lines to {@code <prefix>.rejects} (key the source path, value the raw
- * line, {@link RejectHeaders} for where and why). Idempotent, {@code acks=all}, lz4 ({@link
+ * Sends events to {@code <prefix>.events} (key {@code EventRecords.key}, value {@link EventJson})
+ * and rejected lines to {@code <prefix>.rejects} (key the source path, value the raw line, {@link
+ * RejectHeaders} for where and why). Idempotent, {@code acks=all}, lz4 ({@link
  * KafkaSettings#producerProperties()}).
  *
  * <p>Sends are asynchronous. The first failed delivery is kept and thrown, as an {@link

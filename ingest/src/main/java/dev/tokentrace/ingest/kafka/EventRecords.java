@@ -2,7 +2,14 @@ package dev.tokentrace.ingest.kafka;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.tokentrace.event.BatchStep;
 import dev.tokentrace.event.EngineEvent;
+import dev.tokentrace.event.EngineStats;
+import dev.tokentrace.event.RequestAborted;
+import dev.tokentrace.event.RequestArrived;
+import dev.tokentrace.event.RequestFinished;
+import dev.tokentrace.event.RequestTiming;
+import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.json.EventJson;
 import dev.tokentrace.parse.Rejection;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -10,15 +17,39 @@ import org.apache.kafka.common.header.Headers;
 
 /**
  * The Kafka records of events and rejections, the same for batch and transactional shipping: an
- * event goes to {@code <prefix>.events} keyed by {@link EngineEvent#kafkaKey()}; a rejection to
- * {@code <prefix>.rejects} keyed by its path, the raw line as value and {@link RejectHeaders}.
+ * event goes to {@code <prefix>.events} keyed by {@link #key}; a rejection to {@code
+ * <prefix>.rejects} keyed by its path, the raw line as value and {@link RejectHeaders}.
  */
 final class EventRecords {
   private EventRecords() {}
 
   static ProducerRecord<String, byte[]> event(Topics topics, EngineEvent event) {
     byte[] value = EventJson.write(event).getBytes(UTF_8);
-    return new ProducerRecord<>(topics.events(), event.kafkaKey(), value);
+    return new ProducerRecord<>(topics.events(), key(event), value);
+  }
+
+  /**
+   * The record key of an event: the request key for request events (so one request's events share a
+   * partition), the instance for everything else (docs/design.md#kafka). Kept here, not in the
+   * event model, which knows nothing of Kafka.
+   */
+  static String key(EngineEvent event) {
+    if (event instanceof RequestArrived arrived) {
+      return arrived.requestKey();
+    } else if (event instanceof RequestFinished finished) {
+      return finished.requestKey();
+    } else if (event instanceof RequestAborted aborted) {
+      return aborted.requestKey();
+    } else if (event instanceof RequestTiming timing) {
+      return timing.requestKey();
+    } else if (event instanceof BatchStep step) {
+      return step.instance();
+    } else if (event instanceof EngineStats stats) {
+      return stats.instance();
+    } else if (event instanceof ServerNotice notice) {
+      return notice.instance();
+    }
+    throw new IllegalArgumentException("unknown event type " + event.getClass().getName());
   }
 
   static ProducerRecord<String, byte[]> rejected(

@@ -1,6 +1,7 @@
 package dev.tokentrace.parse.sglang;
 
 import dev.tokentrace.event.Phase;
+import dev.tokentrace.parse.Numbers;
 import org.jspecify.annotations.Nullable;
 
 /**

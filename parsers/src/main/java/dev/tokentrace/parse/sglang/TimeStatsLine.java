@@ -4,6 +4,7 @@ import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.RequestKeys;
 import dev.tokentrace.event.RequestTiming;
 import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.parse.Numbers;
 import dev.tokentrace.parse.ParseSink;
 import dev.tokentrace.parse.Rejection;
 import java.time.Instant;

@@ -1,5 +1,6 @@
 package dev.tokentrace.parse.trtllm;
 
+import dev.tokentrace.parse.Numbers;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -93,10 +94,10 @@ final class IterationLines {
         step.iteration = Numbers.nonNegativeLong(text, from, to);
         return step.iteration != null;
       case GLOBAL_RANK:
-        fields.globalRank = Numbers.count(text, from, to);
+        fields.globalRank = Numbers.countOrNull(text, from, to);
         return fields.globalRank != null;
       case NUM_SCHEDULED_REQUESTS:
-        fields.scheduled = Numbers.count(text, from, to);
+        fields.scheduled = Numbers.countOrNull(text, from, to);
         return fields.scheduled != null;
       case KV_CACHE_UTIL:
         return Numbers.isNotAvailable(text, from, to)
@@ -111,7 +112,7 @@ final class IterationLines {
         fields.lineTs = times.isoLocal(text, from, to);
         return fields.lineTs != null;
       case CACHED_KV_LEN:
-        step.cachedTokens = Numbers.count(text, from, to);
+        step.cachedTokens = Numbers.countOrNull(text, from, to);
         return step.cachedTokens != null;
       default:
         // rank, currank_total_requests, prev_device_step_time, num_active, ...: no event field
@@ -148,19 +149,19 @@ final class IterationLines {
   private static boolean state(
       String text, int keyFrom, int keyTo, int from, int to, Fields fields) {
     if (isKey(text, keyFrom, keyTo, "num_ctx_requests")) {
-      fields.step.ctxRequests = Numbers.count(text, from, to);
+      fields.step.ctxRequests = Numbers.countOrNull(text, from, to);
       return fields.step.ctxRequests != null;
     }
     if (isKey(text, keyFrom, keyTo, "num_ctx_tokens")) {
-      fields.step.newTokens = Numbers.count(text, from, to);
+      fields.step.newTokens = Numbers.countOrNull(text, from, to);
       return fields.step.newTokens != null;
     }
     if (isKey(text, keyFrom, keyTo, "num_generation_tokens")) {
-      fields.step.genTokens = Numbers.count(text, from, to);
+      fields.step.genTokens = Numbers.countOrNull(text, from, to);
       return fields.step.genTokens != null;
     }
     if (isKey(text, keyFrom, keyTo, "cached_kv_tokens")) {
-      Integer cached = Numbers.count(text, from, to);
+      Integer cached = Numbers.countOrNull(text, from, to);
       if (fields.step.cachedTokens == null) {
         fields.step.cachedTokens = cached;
       }

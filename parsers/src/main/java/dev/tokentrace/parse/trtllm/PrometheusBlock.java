@@ -3,6 +3,7 @@ package dev.tokentrace.parse.trtllm;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineStats;
 import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.parse.Numbers;
 import dev.tokentrace.parse.ParseSink;
 import dev.tokentrace.parse.Rejection;
 import java.time.Instant;

@@ -1,5 +1,6 @@
 package dev.tokentrace.simulator.output;
 
+import dev.tokentrace.measure.Quantiles;
 import java.util.Arrays;
 
 /** Summary statistics the way numpy computes them (population std, linear percentiles). */
@@ -35,16 +36,13 @@ final class Stats {
     return count == 0 ? 0 : Math.sqrt(squares / count);
   }
 
-  /** numpy.percentile with linear interpolation; 0 when empty. */
+  /** numpy.percentile with linear interpolation, which is {@link Quantiles}; 0 when empty. */
   double percentile(double p) {
     if (count == 0) {
       return 0;
     }
     double[] sorted = Arrays.copyOf(values, count);
     Arrays.sort(sorted);
-    double rank = p / 100.0 * (count - 1);
-    int low = (int) Math.floor(rank);
-    int high = Math.min(count - 1, low + 1);
-    return sorted[low] + (sorted[high] - sorted[low]) * (rank - low);
+    return Quantiles.ofSorted(sorted, p / 100.0);
   }
 }

@@ -2,6 +2,7 @@ package dev.tokentrace.simulator.output;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tokentrace.measure.ClientCsv;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -73,7 +74,7 @@ final class TruthTest {
     }
     List<Map<String, String>> client = SimRuns.csv(temp.resolve("client_timings.csv"));
     assertThat(SimRuns.lines(temp.resolve("client_timings.csv")).get(0))
-        .isEqualTo(ClientCsvWriter.HEADER);
+        .isEqualTo(ClientCsv.HEADER);
     assertThat(client).hasSize(finals.size());
     for (Map<String, String> row : client) {
       Map<String, String> truth = finals.get(row.get("request_id"));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tokentrace.correlate.client.ClientLoadResult;
 import dev.tokentrace.correlate.client.ClientLoadSettings;
 import dev.tokentrace.correlate.client.ClientTimingLoader;
+import dev.tokentrace.measure.ClientCsv;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.DatabaseSettings;
 import java.nio.file.Files;
@@ -16,7 +17,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-final class ClientCsvTest {
+final class ClientTimingsFileTest {
   private static final Instant ISSUED = Instant.parse("2026-03-02T09:00:00.123456Z");
   private static final long MS = 1_000_000;
 
@@ -45,20 +46,20 @@ final class ClientCsvTest {
 
   @Test
   void writesTimesFromTheIssueIncludingTheClientQueue() {
-    assertThat(ClientCsv.row(ok("tt-1", false), 128, 8))
+    assertThat(ClientTimingsFile.row(ok("tt-1", false), 128, 8))
         .isEqualTo("tt-1,2026-03-02T09:00:00.123456Z,50.000,250.000,20,2.000,128,8,ok,false");
   }
 
   @Test
   void aFailedRequestKeepsItsStatusAndNoTtftOrTokens() {
-    assertThat(ClientCsv.row(failed("http 503"), 128, 0))
+    assertThat(ClientTimingsFile.row(failed("http 503"), 128, 0))
         .isEqualTo("tt-9,2026-03-02T09:00:00.123456Z,,13.000,,0.000,128,,http 503,false");
   }
 
   @Test
   void quotesAStatusWithACommaOrQuote() {
-    assertThat(ClientCsv.quoted("error: a, \"b\"")).isEqualTo("\"error: a, \"\"b\"\"\"");
-    assertThat(ClientCsv.quoted("ok")).isEqualTo("ok");
+    assertThat(ClientTimingsFile.row(failed("error: a, \"b\""), 128, 0))
+        .endsWith(",128,,\"error: a, \"\"b\"\"\",false");
   }
 
   @Test
@@ -69,7 +70,7 @@ final class ClientCsvTest {
   @Test
   void theClientsCommandLoadsEveryRowWithoutComplaint() throws Exception {
     Path csv = dir.resolve("client_timings.csv");
-    try (ClientCsv out = ClientCsv.create(csv, 128, 8)) {
+    try (ClientTimingsFile out = ClientTimingsFile.create(csv, 128, 8)) {
       out.write(ok("tt-0", true));
       out.write(ok("tt-1", false));
       out.write(failed("error: connection refused, twice"));

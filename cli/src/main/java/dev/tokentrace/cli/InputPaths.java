@@ -1,12 +1,13 @@
 package dev.tokentrace.cli;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /** Checks input paths before any work starts, so that every missing file is reported at once. */
-final class Files {
-  private Files() {}
+final class InputPaths {
+  private InputPaths() {}
 
   /**
    * @throws UsageException listing every path that is missing, a directory or unreadable
@@ -14,11 +15,11 @@ final class Files {
   static void requireReadable(List<Path> paths) {
     List<String> problems = new ArrayList<>();
     for (Path path : paths) {
-      if (!java.nio.file.Files.exists(path)) {
+      if (!Files.exists(path)) {
         problems.add(path + ": no such file");
-      } else if (java.nio.file.Files.isDirectory(path)) {
+      } else if (Files.isDirectory(path)) {
         problems.add(path + ": is a directory, not a file");
-      } else if (!java.nio.file.Files.isReadable(path)) {
+      } else if (!Files.isReadable(path)) {
         problems.add(path + ": not readable (permission denied)");
       }
     }

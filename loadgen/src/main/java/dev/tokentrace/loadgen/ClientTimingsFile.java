@@ -1,0 +1,85 @@
+package dev.tokentrace.loadgen;
+
+import dev.tokentrace.measure.ClientCsv;
+import java.io.BufferedWriter;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The client CSV a run writes ({@link ClientCsv}, as {@code clients --format csv} reads it): one
+ * row per request in completion order. {@code start_ts} is when the client issued the request;
+ * {@code ttft_ms} and {@code e2e_ms} run from it and include {@code client_queue_ms}. A failed
+ * request keeps its status and leaves TTFT and tokens empty. Rows are flushed as written, so a run
+ * cut short keeps what it measured. Thread-safe.
+ */
+final class ClientTimingsFile implements Closeable {
+  private final Path path;
+  private final Writer writer;
+  private final int promptTokens;
+  private final int concurrency;
+
+  private ClientTimingsFile(Path path, Writer writer, int promptTokens, int concurrency) {
+    this.path = path;
+    this.writer = writer;
+    this.promptTokens = promptTokens;
+    this.concurrency = concurrency;
+  }
+
+  /** Creates (or replaces) {@code path} and writes the header; concurrency 0 = not fixed. */
+  static ClientTimingsFile create(Path path, int promptTokens, int concurrency) {
+    try {
+      Writer writer = new BufferedWriter(Files.newBufferedWriter(path, StandardCharsets.UTF_8));
+      ClientTimingsFile csv = new ClientTimingsFile(path, writer, promptTokens, concurrency);
+      csv.write(ClientCsv.HEADER + "\n");
+      return csv;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create " + path, e);
+    }
+  }
+
+  synchronized void write(Outcome outcome) {
+    write(row(outcome, promptTokens, concurrency) + "\n");
+  }
+
+  /** The CSV row of one outcome, without line end. */
+  static String row(Outcome outcome, int promptTokens, int concurrency) {
+    Double ttft = outcome.ok() ? outcome.ttftMs() : null;
+    Integer tokens = outcome.ok() ? outcome.outputTokens() : null;
+    return ClientCsv.appendRow(
+            new StringBuilder(160),
+            outcome.requestId(),
+            ClientCsv.startTs(outcome.issued()),
+            ttft == null ? null : ClientCsv.millis(ttft),
+            ClientCsv.millis(outcome.e2eMs()),
+            tokens,
+            ClientCsv.millis(outcome.clientQueueMs()),
+            promptTokens,
+            concurrency > 0 ? concurrency : null,
+            outcome.status(),
+            outcome.warmup())
+        .toString();
+  }
+
+  private void write(String text) {
+    try {
+      writer.write(text);
+      writer.flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + path, e);
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    try {
+      writer.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot close " + path, e);
+    }
+  }
+}
