@@ -43,7 +43,7 @@ SELECT request_key,
        duplicate_reason,
        round(clock_offset_ms, 3) AS clock_offset_ms,
        coalesce(vantage, 'client') AS vantage,
-       coalesce(timing_view, 'ttft') AS timing_view,
+       timing_view,
        round(network_client_gateway_ms, 3) AS network_client_gateway_ms,
        round(network_gateway_engine_ms, 3) AS network_gateway_engine_ms
 FROM request_attribution

@@ -572,6 +572,8 @@ SELECT run_id, client_format, client_source_path, client_source_line, request_id
        exclusion IS NULL AS included, exclusion, id_kind, match_method, match_cost,
        match_candidates, duplicate_reason, clock_offset_ms, aligned_start_ts, retried,
        CASE WHEN join_status IN ('matched', 'heuristic') THEN attempt_rule END AS attempt_rule,
-       vantage, CASE WHEN client_ttft_ms IS NULL THEN 'e2e' ELSE 'ttft' END AS timing_view,
+       vantage,
+       CASE WHEN client_ttft_ms IS NOT NULL THEN 'ttft' WHEN client_e2e_ms IS NOT NULL THEN 'e2e'
+       END AS timing_view,
        gateway_rows, gateway_e2e_ms, network_client_gateway_ms, network_gateway_engine_ms
 FROM judged

@@ -18,7 +18,8 @@
 -- vantage: whose timing the row is attributed from: client | gateway (a gateway log standing in for
 -- an absent client: production) | client+gateway (network split into network_client_gateway_ms and
 -- network_gateway_engine_ms, which add up to network_ms). timing_view: ttft (first-token and
--- end-to-end) | e2e (the tool sees only the end of the response: wrk, JMeter, gateways).
+-- end-to-end) | e2e (the tool sees only the end of the response: wrk, JMeter, gateways); NULL: no
+-- client timing (a failed request).
 -- gateway_rows: gateway log rows with this key; gateway_e2e_ms: the gateway's duration
 -- (docs/formats/gateways.md#three-vantage-points). NULL in files written before these columns.
 

@@ -22,8 +22,10 @@ final class AccessLogTemplate {
   private static final Pattern ENVOY_OPERATOR =
       Pattern.compile("%([A-Z0-9_]+(?:\\([^)]*\\))?(?::\\d+)?)%");
   private static final Pattern DIRECTIVE =
-      Pattern.compile("^\\s*log_format\\s+(\\S+)\\s+(?:(escape=\\S+)\\s+)?(.*?);?\\s*$", Pattern.DOTALL);
-  private static final Pattern QUOTED = Pattern.compile("'((?:[^'\\\\]|\\\\.)*)'|\"((?:[^\"\\\\]|\\\\.)*)\"");
+      Pattern.compile(
+          "^\\s*log_format\\s+(\\S+)\\s+(?:(escape=\\S+)\\s+)?(.*?);?\\s*$", Pattern.DOTALL);
+  private static final Pattern QUOTED =
+      Pattern.compile("'((?:[^'\\\\]|\\\\.)*)'|\"((?:[^\"\\\\]|\\\\.)*)\"");
 
   private final String source;
   private final Pattern line;
@@ -50,7 +52,9 @@ final class AccessLogTemplate {
     Matcher directive = DIRECTIVE.matcher(text);
     if (directive.matches()) {
       String escape = directive.group(2);
-      if (escape != null && !escape.equals("escape=default") && !escape.equals("escape=json")
+      if (escape != null
+          && !escape.equals("escape=default")
+          && !escape.equals("escape=json")
           && !escape.equals("escape=none")) {
         throw new IllegalArgumentException("unsupported log_format " + escape);
       }
@@ -86,7 +90,8 @@ final class AccessLogTemplate {
   static AccessLogTemplate envoy(String format) {
     String text = format.strip();
     if (text.length() >= 2
-        && (text.startsWith("'") && text.endsWith("'") || text.startsWith("\"") && text.endsWith("\""))) {
+        && (text.startsWith("'") && text.endsWith("'")
+            || text.startsWith("\"") && text.endsWith("\""))) {
       text = text.substring(1, text.length() - 1);
     }
     text = text.replace("\\n", "").stripTrailing();

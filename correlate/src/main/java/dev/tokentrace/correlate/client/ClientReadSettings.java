@@ -5,8 +5,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * What a client file does not say but its reader needs.
  *
- * @param logFormat an NGINX {@code log_format} directive or Envoy format string (gateway logs in
- *     a layout of their own); null: the documented tokentrace layouts
+ * @param logFormat an NGINX {@code log_format} directive or Envoy format string (gateway logs in a
+ *     layout of their own); null: the documented tokentrace layouts
  * @param idColumn the column, variable or operator holding the request ID; null: the default
  * @param requestIdPrefix the {@code --request-id-prefix} a {@code vllm bench serve} run used: the
  *     request IDs it sent are this prefix plus the request's index, and the result file does not

@@ -18,10 +18,10 @@ import org.jspecify.annotations.Nullable;
  * with {@code %OPERATOR%}s given as {@code --log-format}.
  *
  * <p>Per line: start = {@code %START_TIME%} (ISO-8601 with ms, or epoch s/ms), duration = {@code
- * %DURATION%} (whole ms), request ID = {@code %REQ(X-REQUEST-ID)%}; {@code %RESPONSE_DURATION%}
- * or the {@code x-envoy-upstream-service-time} response header give the upstream header time,
- * {@code %UPSTREAM_HOST%} the upstream that answered and {@code %UPSTREAM_REQUEST_ATTEMPT_COUNT%}
- * the attempts (retries).
+ * %DURATION%} (whole ms), request ID = {@code %REQ(X-REQUEST-ID)%}; {@code %RESPONSE_DURATION%} or
+ * the {@code x-envoy-upstream-service-time} response header give the upstream header time, {@code
+ * %UPSTREAM_HOST%} the upstream that answered and {@code %UPSTREAM_REQUEST_ATTEMPT_COUNT%} the
+ * attempts (retries).
  */
 final class EnvoyClientTimingReader extends GatewayLogReader {
   static final String FORMAT = "envoy";
@@ -51,10 +51,12 @@ final class EnvoyClientTimingReader extends GatewayLogReader {
 
   private static final AccessLogTemplate DEFAULT_TEMPLATE = AccessLogTemplate.envoy(DEFAULT);
   private static final String ID = "REQ(X-REQUEST-ID)";
+
   /** Stands for "the line is a JSON object", mapped through {@link #jsonKeys}. */
   private static final AccessLogTemplate JSON_MARK = AccessLogTemplate.envoy("%JSON%");
 
   private final @Nullable AccessLogTemplate custom;
+  private final @Nullable String customError;
   private final Map<String, String> jsonKeys;
   private final @Nullable String idField;
 
@@ -62,12 +64,18 @@ final class EnvoyClientTimingReader extends GatewayLogReader {
     String format = settings.logFormat();
     Map<String, String> keys = JSON_KEYS;
     AccessLogTemplate template = null;
-    if (format != null && format.strip().startsWith("{")) {
-      keys = jsonKeys(format);
-    } else if (format != null) {
-      template = AccessLogTemplate.envoy(format);
+    String error = null;
+    try {
+      if (format != null && format.strip().startsWith("{")) {
+        keys = jsonKeys(format);
+      } else if (format != null) {
+        template = AccessLogTemplate.envoy(format);
+      }
+    } catch (IllegalArgumentException e) {
+      error = "envoy: --log-format: " + e.getMessage(); // perhaps an NGINX format: said on use
     }
     this.custom = template;
+    this.customError = error;
     this.jsonKeys = keys;
     this.idField =
         settings.idColumn() != null
@@ -82,6 +90,9 @@ final class EnvoyClientTimingReader extends GatewayLogReader {
 
   @Override
   public Recognition recognize(FileHead head) {
+    if (customError != null) {
+      return Recognition.no(customError);
+    }
     String first = head.firstLine();
     if (custom != null ? custom.match(first) != null : DEFAULT_TEMPLATE.match(first) != null) {
       return Recognition.yes();
@@ -104,6 +115,9 @@ final class EnvoyClientTimingReader extends GatewayLogReader {
 
   @Override
   @Nullable String unusable(AccessLogTemplate template) {
+    if (customError != null) {
+      return customError;
+    }
     if (template == JSON_MARK) {
       return jsonKeys.containsValue("START_TIME") && jsonKeys.containsValue("DURATION")
           ? null
@@ -172,7 +186,8 @@ final class EnvoyClientTimingReader extends GatewayLogReader {
               "x-envoy-upstream-service-time");
     }
     String attempts = value(values, "UPSTREAM_REQUEST_ATTEMPT_COUNT");
-    Integer tries = attempts == null ? null : ClientFields.count("%UPSTREAM_REQUEST_ATTEMPT_COUNT%", attempts);
+    Integer tries =
+        attempts == null ? null : ClientFields.count("%UPSTREAM_REQUEST_ATTEMPT_COUNT%", attempts);
     GatewayDetail gateway =
         new GatewayDetail(null, header, null, tries, value(values, "UPSTREAM_HOST"), status);
     return timing(position, id, start, e2e, status, gateway);

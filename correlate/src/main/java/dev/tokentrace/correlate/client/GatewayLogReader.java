@@ -14,10 +14,10 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The line loop shared by the gateway access-log readers (NGINX, Envoy): one request per line,
- * read through an {@link AccessLogTemplate}; a line of another layout, without a request ID or
- * with a bad value is a rejection naming file, line and reason (docs/formats/gateways.md#bad-input).
- * A gateway row is a client_timing row of vantage {@code gateway}: end-to-end only, no tokens.
+ * The line loop shared by the gateway access-log readers (NGINX, Envoy): one request per line, read
+ * through an {@link AccessLogTemplate}; a line of another layout, without a request ID or with a
+ * bad value is a rejection naming file, line and reason (docs/formats/gateways.md#bad-input). A
+ * gateway row is a client_timing row of vantage {@code gateway}: end-to-end only, no tokens.
  */
 abstract class GatewayLogReader implements ClientTimingReader {
   static final int MAX_LINE_BYTES = 64 * 1024;
@@ -53,7 +53,8 @@ abstract class GatewayLogReader implements ClientTimingReader {
     AccessLogTemplate template = template(FileHead.of(file));
     String unusable = unusable(template);
     if (unusable != null) {
-      sink.rejected(new ClientRejection(new SourcePosition(path, 1, 0), unusable + " (file skipped)", ""));
+      sink.rejected(
+          new ClientRejection(new SourcePosition(path, 1, 0), unusable + " (file skipped)", ""));
       return;
     }
     try (InputStream in = Files.newInputStream(file)) {

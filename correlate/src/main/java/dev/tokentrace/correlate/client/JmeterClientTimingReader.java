@@ -32,8 +32,8 @@ import org.jspecify.annotations.Nullable;
  * http_wait_ms}), never as TTFT; rows are attributed by the end-to-end view. The request ID is a
  * {@code sample_variables} column: {@code --id-column}, else the first present of {@link
  * #ID_COLUMNS}. Rows of the same request ID next to each other (a parent sample and its
- * sub-samples, a transaction controller's sample) are one request: the longest is kept, the
- * others are ignored and counted in one warning.
+ * sub-samples, a transaction controller's sample) are one request: the longest is kept, the others
+ * are ignored and counted in one warning.
  */
 final class JmeterClientTimingReader implements ClientTimingReader {
   static final String FORMAT = "jmeter";
@@ -44,9 +44,23 @@ final class JmeterClientTimingReader implements ClientTimingReader {
   /** JMeter 5.6's default CSV columns, for files without a header line. */
   static final List<String> DEFAULT_COLUMNS =
       List.of(
-          "timeStamp", "elapsed", "label", "responseCode", "responseMessage", "threadName",
-          "dataType", "success", "failureMessage", "bytes", "sentBytes", "grpThreads",
-          "allThreads", "URL", "Latency", "IdleTime", "Connect");
+          "timeStamp",
+          "elapsed",
+          "label",
+          "responseCode",
+          "responseMessage",
+          "threadName",
+          "dataType",
+          "success",
+          "failureMessage",
+          "bytes",
+          "sentBytes",
+          "grpThreads",
+          "allThreads",
+          "URL",
+          "Latency",
+          "IdleTime",
+          "Connect");
 
   private static final int MAX_LINE_BYTES = 256 * 1024;
   private static final String DELIMITERS = ",\t;|";
@@ -101,9 +115,10 @@ final class JmeterClientTimingReader implements ClientTimingReader {
       Utf8Lines.@Nullable Line line;
       while ((line = lines.next()) != null) {
         SourcePosition position = new SourcePosition(path, line.number(), line.offset());
-        String text = line.number() == 1 && line.text().startsWith("\uFEFF")
-            ? line.text().substring(1)
-            : line.text();
+        String text =
+            line.number() == 1 && line.text().startsWith("\uFEFF")
+                ? line.text().substring(1)
+                : line.text();
         if (text.isBlank() && !line.tooLong()) {
           continue;
         }
@@ -294,8 +309,7 @@ final class JmeterClientTimingReader implements ClientTimingReader {
                 + " sub-sample(s) nested in a request's sample (the parent sample is the request)");
       }
     } catch (XMLStreamException e) {
-      throw new UncheckedIOException(
-          "cannot read " + path, new IOException(e.getMessage(), e));
+      throw new UncheckedIOException("cannot read " + path, new IOException(e.getMessage(), e));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + path, e);
     }
@@ -306,8 +320,20 @@ final class JmeterClientTimingReader implements ClientTimingReader {
     Map<String, String> values = new HashMap<>(attributes);
     Map<String, String> names =
         Map.of(
-            "t", "elapsed", "lt", "Latency", "ct", "Connect", "ts", "timeStamp", "s", "success",
-            "rc", "responseCode", "lb", "label");
+            "t",
+            "elapsed",
+            "lt",
+            "Latency",
+            "ct",
+            "Connect",
+            "ts",
+            "timeStamp",
+            "s",
+            "success",
+            "rc",
+            "responseCode",
+            "lb",
+            "label");
     names.forEach(
         (attribute, column) -> {
           String value = attributes.get(attribute);
@@ -343,7 +369,8 @@ final class JmeterClientTimingReader implements ClientTimingReader {
       throw new BadField("missing value for '" + idColumn + "'");
     }
     if (id.length() > ClientRow.MAX_REQUEST_ID) {
-      throw new BadField("'" + idColumn + "' longer than " + ClientRow.MAX_REQUEST_ID + " characters");
+      throw new BadField(
+          "'" + idColumn + "' longer than " + ClientRow.MAX_REQUEST_ID + " characters");
     }
     String stamp = values.getOrDefault("timeStamp", "").strip();
     if (!stamp.matches("\\d{10,16}")) {
@@ -358,8 +385,7 @@ final class JmeterClientTimingReader implements ClientTimingReader {
     Double connect = ClientFields.duration("Connect", values.getOrDefault("Connect", ""));
     String code = values.getOrDefault("responseCode", "").strip();
     String success = values.getOrDefault("success", "").strip().toLowerCase(Locale.ROOT);
-    boolean ok =
-        success.isEmpty() ? code.matches("[23]\\d\\d") : success.equals("true");
+    boolean ok = success.isEmpty() ? code.matches("[23]\\d\\d") : success.equals("true");
     if (!success.isEmpty() && !success.equals("true") && !success.equals("false")) {
       throw new BadField("bad 'success' value " + ClientFields.quote(success));
     }
@@ -399,8 +425,8 @@ final class JmeterClientTimingReader implements ClientTimingReader {
   private record Sample(ClientTiming timing, String id, double elapsed) {}
 
   /**
-   * Folds adjacent samples of one request ID (parent and sub-samples, transaction controllers)
-   * into the longest, counting the others.
+   * Folds adjacent samples of one request ID (parent and sub-samples, transaction controllers) into
+   * the longest, counting the others.
    */
   private static final class Merger {
     private final ClientTimingSink sink;

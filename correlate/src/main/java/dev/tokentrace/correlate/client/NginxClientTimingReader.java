@@ -8,9 +8,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * NGINX access logs (format id {@value #FORMAT}; docs/formats/gateways.md#nginx): our documented
- * {@code log_format tokentrace} ({@link #TEXT}), its {@code escape=json} variant ({@link #JSON}), or
- * any layout given as {@code --log-format '<log_format directive>'}. The default {@code combined}
- * format is recognized and refused with a message: it carries no timings.
+ * {@code log_format tokentrace} ({@link #TEXT}), its {@code escape=json} variant ({@link #JSON}),
+ * or any layout given as {@code --log-format '<log_format directive>'}. The default {@code
+ * combined} format is recognized and refused with a message: it carries no timings.
  *
  * <p>Per line: end = {@code $msec}, duration = {@code $request_time} (both ms precision), start =
  * end − duration; the request ID is {@code $http_x_request_id}, else {@code $request_id} (or the
@@ -48,11 +48,21 @@ final class NginxClientTimingReader extends GatewayLogReader {
   private static final List<String> ID_VARIABLES = List.of("http_x_request_id", "request_id");
 
   private final @Nullable AccessLogTemplate custom;
+  private final @Nullable String customError;
   private final @Nullable String idField;
 
   NginxClientTimingReader(ClientReadSettings settings) {
-    this.custom =
-        settings.logFormat() != null ? AccessLogTemplate.nginx(settings.logFormat()) : null;
+    AccessLogTemplate template = null;
+    String error = null;
+    if (settings.logFormat() != null) {
+      try {
+        template = AccessLogTemplate.nginx(settings.logFormat());
+      } catch (IllegalArgumentException e) {
+        error = "nginx: --log-format: " + e.getMessage(); // perhaps an Envoy format: said on use
+      }
+    }
+    this.custom = template;
+    this.customError = error;
     this.idField =
         settings.idColumn() != null ? settings.idColumn().replace("$", "").strip() : null;
   }
@@ -64,6 +74,9 @@ final class NginxClientTimingReader extends GatewayLogReader {
 
   @Override
   public Recognition recognize(FileHead head) {
+    if (customError != null) {
+      return Recognition.no(customError);
+    }
     String first = head.firstLine();
     if (custom != null && custom.match(first) != null) {
       return Recognition.yes();
@@ -94,6 +107,9 @@ final class NginxClientTimingReader extends GatewayLogReader {
 
   @Override
   @Nullable String unusable(AccessLogTemplate template) {
+    if (customError != null) {
+      return customError;
+    }
     if (!template.has("request_time")) {
       return "nginx: the log format has no $request_time, so the log carries no timings"
           + (template == COMBINED_TEMPLATE ? " (this is NGINX's default 'combined' format)" : "")

@@ -56,7 +56,7 @@ final class AttributionCsvWriterTest {
             "r8,40,90,0,,,,,,,12.5,,5,,bench-1,r8,8,,,,client_only,,false,ok,false,,false,false,false,no server record,,,3498.5,client,ttft,,",
             "r11,70,140,0,,,,,,,10,,8,,bench-1,r11,8,vllm,gpu-0,otlp,duplicate,,false,ok,false,,false,false,false,duplicate key,id,client rows,3498.5,client,ttft,,",
             "r11,75,150,0,,,,,,,10.714,,8,,bench-1,r11,8,vllm,gpu-0,otlp,duplicate,,false,ok,false,,false,false,false,duplicate key,id,client rows,3498.5,client,ttft,,",
-            "f1,,,0,,,,,,,,,,,bench-1,f1,1,,,,client_only,,false,timeout,false,,false,false,false,client error,,,3498.5,client,ttft,,");
+            "f1,,,0,,,,,,,,,,,bench-1,f1,1,,,,client_only,,false,timeout,false,,false,false,false,client error,,,3498.5,client,,,");
   }
 
   @Test

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Envoy access-log lines composed by us to the command operators of Envoy's access-log docs
- * (v1.31, docs/formats/gateways.md#envoy); Envoy is not packaged in Debian, so no real Envoy runs.
+ * Envoy access-log lines composed by us to the command operators of Envoy's access-log docs (v1.31,
+ * docs/formats/gateways.md#envoy); Envoy is not packaged in Debian, so no real Envoy runs.
  */
 final class EnvoyClientTimingReaderTest {
   @TempDir Path dir;

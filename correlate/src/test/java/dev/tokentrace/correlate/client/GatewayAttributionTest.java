@@ -109,7 +109,17 @@ final class GatewayAttributionTest {
             row -> row.get("included"),
             row -> row.get("confidence"))
         .containsExactly(
-            tuple("g1", "bench", "matched", "client+gateway", "ttft", 1, 58.0, 20.0, 38.0, true,
+            tuple(
+                "g1",
+                "bench",
+                "matched",
+                "client+gateway",
+                "ttft",
+                1,
+                58.0,
+                20.0,
+                38.0,
+                true,
                 "high"),
             tuple("g2", "gateway", "matched", "gateway", "e2e", 1, 18.0, null, 18.0, true, "high"),
             // two gateway lines for one client request: listed, not split

@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * JMeter JTL files composed by us with the columns and XML attributes of JMeter 5.6's
- * listeners documentation (docs/formats/gateways.md#jmeter), our own values.
+ * JMeter JTL files composed by us with the columns and XML attributes of JMeter 5.6's listeners
+ * documentation (docs/formats/gateways.md#jmeter), our own values.
  */
 final class JmeterClientTimingReaderTest {
   @TempDir Path dir;
@@ -54,9 +54,7 @@ final class JmeterClientTimingReaderTest {
   void readsAnyColumnSubsetInAnyDelimiterAndAnIdColumnByName() throws Exception {
     Path file =
         ClientFiles.write(
-            dir,
-            "subset.jtl",
-            "timeStamp;elapsed;success;rid\n1767225600000;812;true;jm-9\n");
+            dir, "subset.jtl", "timeStamp;elapsed;success;rid\n1767225600000;812;true;jm-9\n");
     CollectingSink sink =
         ClientFiles.read(
             new JmeterClientTimingReader(new ClientReadSettings(null, null, "rid")), file);
