@@ -167,8 +167,8 @@ final class GatewayLiveIT {
           new ProcessBuilder(
                   wrk.get().toString(),
                   "-t2",
-                  "-c6",
-                  "-d3s",
+                  "-c4",
+                  "-d10s",
                   "--timeout",
                   "30s",
                   "-s",

@@ -177,7 +177,7 @@ final class EnvoyClientTimingReader extends GatewayLogReader {
     if (e2e == null) {
       throw new BadField("missing '%DURATION%' value");
     }
-    int status = status(value(values, "RESPONSE_CODE"), "%RESPONSE_CODE%");
+    Integer status = status(values, "RESPONSE_CODE", "%RESPONSE_CODE%");
     Double header = millis(value(values, "RESPONSE_DURATION"), "%RESPONSE_DURATION%");
     if (header == null) {
       header =

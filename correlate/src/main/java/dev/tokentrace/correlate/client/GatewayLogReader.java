@@ -115,10 +115,13 @@ abstract class GatewayLogReader implements ClientTimingReader {
       String id,
       Instant start,
       double e2eMs,
-      int httpStatus,
+      @Nullable Integer httpStatus,
       GatewayDetail gateway) {
+    // a layout without the status (a custom format) counts every logged request as completed
     String status =
-        httpStatus >= 200 && httpStatus < 400 ? ClientTiming.STATUS_OK : "http " + httpStatus;
+        httpStatus == null || httpStatus >= 200 && httpStatus < 400
+            ? ClientTiming.STATUS_OK
+            : "http " + httpStatus;
     return new ClientTiming(
         position,
         id,
@@ -154,7 +157,13 @@ abstract class GatewayLogReader implements ClientTimingReader {
     throw new BadField("no request id (" + String.join(", ", fields) + " empty or '-')");
   }
 
-  static int status(@Nullable String raw, String field) throws BadField {
+  /** The status code, or null when the layout does not log it. */
+  static @Nullable Integer status(Map<String, String> values, String key, String field)
+      throws BadField {
+    if (!values.containsKey(key)) {
+      return null;
+    }
+    String raw = value(values, key);
     if (raw == null || !raw.matches("\\d{1,3}")) {
       throw new BadField("bad '" + field + "' value " + ClientFields.quote(String.valueOf(raw)));
     }

@@ -146,7 +146,7 @@ final class NginxClientTimingReader extends GatewayLogReader {
     if (e2e == null) {
       throw new BadField("missing '$request_time' value");
     }
-    int status = status(value(values, "status"), "$status");
+    Integer status = status(values, "status", "$status");
     List<@Nullable String> addrs = attempts(value(values, "upstream_addr"));
     List<@Nullable String> connect = attempts(value(values, "upstream_connect_time"));
     List<@Nullable String> header = attempts(value(values, "upstream_header_time"));

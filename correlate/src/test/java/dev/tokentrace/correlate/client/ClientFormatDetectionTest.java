@@ -95,11 +95,7 @@ final class ClientFormatDetectionTest {
   @Test
   void aFileMatchingNothingListsEveryFormatTriedAndWhy() throws Exception {
     Path file =
-        ClientFiles.write(
-            dir,
-            "results.jtl",
-            "timeStamp,elapsed,label,responseCode,responseMessage,threadName,success,Latency\n"
-                + "1772366400000,850,chat,200,OK,t-1,true,120\n");
+        ClientFiles.write(dir, "summary.csv", "metric,p50,p95\nhttp_req_duration,850,1200\n");
     assertThatThrownBy(() -> ClientTimingReaders.forFile(file, "auto", ClientReadSettings.DEFAULTS))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(

@@ -127,6 +127,17 @@ final class NginxClientTimingReaderTest {
   }
 
   @Test
+  void aLayoutWithoutStatusCountsEveryRequestAsCompleted() throws Exception {
+    Path file = ClientFiles.write(dir, "short.log", "1767225600.500 0.500 r1\n");
+    CollectingSink sink =
+        ClientFiles.read(reader("'$msec $request_time $http_x_request_id'", null), file);
+
+    assertThat(sink.rejections).isEmpty();
+    assertThat(sink.rows.get(0).ok()).isTrue();
+    assertThat(sink.rows.get(0).gateway().httpStatus()).isNull();
+  }
+
+  @Test
   void refusesTheCombinedFormatWithAClearMessage() throws Exception {
     Path file =
         ClientFiles.write(
