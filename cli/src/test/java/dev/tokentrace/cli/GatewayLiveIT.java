@@ -3,8 +3,6 @@ package dev.tokentrace.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.tokentrace.correlate.db.Database;
-import dev.tokentrace.correlate.db.DatabaseSettings;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.ingest.tail.EventSink;
@@ -13,6 +11,8 @@ import dev.tokentrace.ingest.tail.SourceParser;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Parsers;
 import dev.tokentrace.parse.Rejection;
+import dev.tokentrace.store.Database;
+import dev.tokentrace.store.DatabaseSettings;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;

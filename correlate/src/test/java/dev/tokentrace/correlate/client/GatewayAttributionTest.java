@@ -5,8 +5,8 @@ import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.tokentrace.correlate.attribution.AttributionSettings;
 import dev.tokentrace.correlate.attribution.Attributor;
-import dev.tokentrace.correlate.db.Database;
-import dev.tokentrace.correlate.db.DatabaseSettings;
+import dev.tokentrace.store.Database;
+import dev.tokentrace.store.DatabaseSettings;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
