@@ -4,7 +4,8 @@
 --          prefill_ms, decode_ms, dominant, network_ttft_ms, mlt_ms, tpot_ms, output_tokens,
 --          server_output_tokens, run_id, request_id, concurrency, engine, instance, server_source,
 --          join_status, confidence, warmup, status, suspect, suspect_reason, token_mismatch,
---          server_derived, included, exclusion, match_method, duplicate_reason, clock_offset_ms
+--          server_derived, included, exclusion, match_method, duplicate_reason, clock_offset_ms,
+--          vantage, timing_view, network_client_gateway_ms, network_gateway_engine_ms
 --
 -- Durations are rounded to 3 decimals (1 us) so the file is stable across floating-point noise;
 -- request_attribution keeps full precision. Order: run, client file, client line.
@@ -40,6 +41,10 @@ SELECT request_key,
        exclusion,
        match_method,
        duplicate_reason,
-       round(clock_offset_ms, 3) AS clock_offset_ms
+       round(clock_offset_ms, 3) AS clock_offset_ms,
+       coalesce(vantage, 'client') AS vantage,
+       timing_view,
+       round(network_client_gateway_ms, 3) AS network_client_gateway_ms,
+       round(network_gateway_engine_ms, 3) AS network_gateway_engine_ms
 FROM request_attribution
 ORDER BY run_id, client_source_path, client_source_line

@@ -15,10 +15,23 @@
 --                     so client_e2e_ms = client_queue_ms + network_ms + queue_ms + prefill_ms + decode_ms
 --   mlt_ms          = (client_e2e_ms - client_ttft_ms) / (output_tokens - 1), client tokens, if > 1
 --   tpot_ms         = decode_ms / (server_output_tokens - 1), client tokens when the server has none
+--   network_client_gateway_ms = client_e2e_ms - client_queue_ms - gateway_e2e_ms   (three vantage points)
+--   network_gateway_engine_ms = gateway_e2e_ms - (queue_ms + prefill_ms + decode_ms)
+--                     so network_ms = network_client_gateway_ms + network_gateway_engine_ms; the
+--                     gateway leg holds the proxy's own time, its retries and the server's
+--                     pre/post-processing (docs/formats/gateways.md#three-vantage-points)
 --   dominant        = the largest of network, client_queue, queue, prefill, decode (ties: first wins).
 --                     Client queueing competes on its own: it is the load generator's wait, with a
 --                     different remedy (client concurrency) from the server's queue (scheduling, batch).
 -- Rules:
+--   vantage  client_timing rows of vantage 'gateway' (NGINX, Envoy access logs) are a second view of
+--            a request some client row (not local) also has: they are not client rows, they split
+--            that row's network time when exactly one gateway row has its key (vantage
+--            'client+gateway'; more than one: gateway_rows says so and nothing is split). A gateway
+--            row whose key no client row has stands in for the client (production, vantage
+--            'gateway'): the attribution is from the gateway's view, network is the gateway leg.
+--   view     a row without client_ttft_ms (wrk, JMeter, gateways) is attributed by the end-to-end
+--            view alone (timing_view 'e2e'): network_ttft_ms is NULL and does not exclude it.
 --   join     by request_key (the one RequestKeys.normalize on both sides), except rows whose ID the
 --            server never saw (client_timing.id_kind 'local'); with --match heuristic, also by the
 --            one-to-one pairs in request_matches (join_status 'heuristic', confidence 'heuristic').
@@ -81,29 +94,28 @@ WITH settings AS (
            coalesce(CAST(:warmup_first_n AS INTEGER), 0)          AS warmup_first_n,
            coalesce(CAST(:window_ms AS DOUBLE), 1000.0)           AS window_ms
 ),
-run_orders AS (
-    -- only with :warmup_first_n > 0: sorting every run by start time costs a sixth of the query
-    SELECT c.rowid AS client_id,
-           row_number() OVER (
-               PARTITION BY c.run_id, c.concurrency
-               ORDER BY c.start_ts NULLS LAST, c.start_mono_s NULLS LAST, c.source_path, c.source_line
-           ) AS run_order
-    FROM client_timing c
-    CROSS JOIN settings s
-    WHERE s.warmup_first_n > 0
-),
 key_stats AS MATERIALIZED (
     -- per request key: the client rows that sent it (not local), its records of the kinds a
     -- client's key names on every instance (not perf_metrics / perf_time_events), its arrivals,
     -- whether an abort or a heuristic pair touches it, and the lowest rowid of each (the only one
     -- on the fast path). One aggregate over the keys instead of a window per table.
+    -- gateway rows count as the key's client rows only when no client row has the key
     SELECT request_key,
-           count(client_id) AS client_rows, count(record_id) AS record_rows,
+           CASE WHEN count(client_id) FILTER (WHERE NOT gw) > 0
+                THEN count(client_id) FILTER (WHERE NOT gw)
+                ELSE count(client_id) END AS client_rows,
+           count(client_id) FILTER (WHERE NOT gw) > 0 AND count(client_id) FILTER (WHERE gw) > 0
+               AS shadows_gateway,
+           count(client_id) FILTER (WHERE gw) AS gateway_rows,
+           min(client_id) FILTER (WHERE gw) AS gateway_id,
+           count(record_id) AS record_rows,
            count(arrival_id) AS arrival_rows, coalesce(bool_or(aborted), false) AS aborted,
            coalesce(bool_or(paired), false) AS paired,
-           min(client_id) AS client_id, min(record_id) AS record_id, min(arrival_id) AS arrival_id
+           coalesce(min(client_id) FILTER (WHERE NOT gw), min(client_id)) AS client_id,
+           min(record_id) AS record_id, min(arrival_id) AS arrival_id
     FROM (
-        SELECT request_key, rowid AS client_id FROM client_timing
+        SELECT request_key, rowid AS client_id, coalesce(vantage = 'gateway', false) AS gw
+        FROM client_timing
         WHERE coalesce(id_kind, 'sent') <> 'local'
         UNION ALL BY NAME
         SELECT request_key, rowid AS record_id FROM request_timing
@@ -120,6 +132,23 @@ key_stats AS MATERIALIZED (
          AND c.source_line = m.client_source_line
     )
     GROUP BY request_key
+),
+shadowed AS (
+    -- keys with client rows and gateway rows: the gateway rows are a second vantage point
+    SELECT request_key, gateway_rows, gateway_id FROM key_stats WHERE shadows_gateway
+),
+run_orders AS (
+    -- only with :warmup_first_n > 0: sorting every run by start time costs a sixth of the query
+    SELECT c.rowid AS client_id,
+           row_number() OVER (
+               PARTITION BY c.run_id, c.concurrency
+               ORDER BY c.start_ts NULLS LAST, c.start_mono_s NULLS LAST, c.source_path, c.source_line
+           ) AS run_order
+    FROM client_timing c
+    CROSS JOIN settings s
+    WHERE s.warmup_first_n > 0
+      AND NOT (coalesce(c.vantage = 'gateway', false)
+               AND c.request_key IN (SELECT request_key FROM shadowed))
 ),
 fast AS (
     -- the common case, attributed without the rule machinery: a key one client row sent (not
@@ -158,6 +187,7 @@ fast_joined AS (
            c.ttft_ms AS client_ttft_ms, c.e2e_ms AS client_e2e_ms,
            coalesce(c.client_queue_ms, 0.0) AS client_queue_ms,
            c.client_queue_ms IS NOT NULL AS client_queue_recorded,
+           coalesce(c.vantage, 'client') AS row_vantage,
            f.record_rows AS server_rows, f.arrival_rows,
            -- retried: an abort besides this one completed record (one arrival at most)
            CASE WHEN f.record_rows = 1 OR f.arrival_rows = 1
@@ -194,6 +224,7 @@ client AS (
     SELECT c.run_id, c.client_format, c.source_path, c.source_line, c.request_id, c.request_key,
            c.start_ts, c.start_mono_s, c.ttft_ms, c.e2e_ms, c.output_tokens, c.client_queue_ms,
            c.prompt_tokens, c.concurrency, c.status, c.warmup, c.id_kind, c.rowid AS client_id,
+           coalesce(c.vantage, 'client') AS row_vantage,
            coalesce(m.server_request_key,
                     CASE WHEN coalesce(c.id_kind, 'sent') <> 'local' THEN c.request_key END) AS join_key,
            -- a heuristic pair names the engine's own request: its instance is part of the identity
@@ -217,6 +248,8 @@ client AS (
     WHERE (coalesce(c.id_kind, 'sent') = 'local'
            OR c.request_key IN (SELECT request_key FROM slow_keys))
       AND (coalesce(c.id_kind, 'sent') <> 'local' OR m.server_request_key IS NOT NULL)
+      AND NOT (coalesce(c.vantage = 'gateway', false)
+               AND c.request_key IN (SELECT request_key FROM shadowed))
 ),
 slow_join_keys AS (
     -- the server requests the slow rows name: only their records, arrivals and aborts are read
@@ -381,7 +414,7 @@ slow_joined AS (
            c.warmup OR coalesce(c.run_order <= s.warmup_first_n, false) AS warmup,
            c.ttft_ms AS client_ttft_ms, c.e2e_ms AS client_e2e_ms,
            coalesce(c.client_queue_ms, 0.0) AS client_queue_ms,
-           c.client_queue_ms IS NOT NULL AS client_queue_recorded,
+           c.client_queue_ms IS NOT NULL AS client_queue_recorded, c.row_vantage,
            i.server_rows, i.arrival_rows,
            CASE WHEN i.has_timing OR i.has_arrival THEN i.retried END AS retried,
            CASE WHEN NOT i.has_timing AND NOT i.has_arrival THEN 'client_only'
@@ -422,10 +455,25 @@ joined AS (
     UNION ALL BY NAME
     SELECT * FROM slow_joined
 ),
+gateway_view AS (
+    -- the one gateway row of a key a client row has (docs/formats/gateways.md#three-vantage-points)
+    SELECT w.request_key, w.gateway_rows,
+           CASE WHEN w.gateway_rows = 1 THEN g.e2e_ms END AS gateway_e2e_ms
+    FROM shadowed w
+    JOIN client_timing g ON g.rowid = w.gateway_id
+),
 aligned AS (
     SELECT j.*,
-           coalesce(io.offset_ms, ro.offset_ms) AS clock_offset_ms
+           coalesce(io.offset_ms, ro.offset_ms) AS clock_offset_ms,
+           CASE WHEN j.row_vantage = 'gateway' THEN 'gateway'
+                WHEN gv.gateway_e2e_ms IS NOT NULL THEN 'client+gateway'
+                ELSE 'client' END AS vantage,
+           CASE WHEN j.row_vantage = 'gateway' THEN 1 ELSE coalesce(gv.gateway_rows, 0) END
+               AS gateway_rows,
+           CASE WHEN j.row_vantage = 'gateway' THEN j.client_e2e_ms ELSE gv.gateway_e2e_ms END
+               AS gateway_e2e_ms
     FROM joined j
+    LEFT JOIN gateway_view gv ON gv.request_key = j.request_key AND j.row_vantage = 'client'
     LEFT JOIN instance_offsets io
            ON io.run_id = j.run_id AND io.client_clock = j.client_clock AND io.instance = j.instance
     LEFT JOIN run_offsets ro ON ro.run_id = j.run_id AND ro.client_clock = j.client_clock
@@ -462,6 +510,12 @@ components AS (
     SELECT s.*,
            client_ttft_ms - client_queue_ms - (queue_ms + prefill_ms) AS network_ttft_ms,
            client_e2e_ms - client_queue_ms - (queue_ms + prefill_ms + decode_ms) AS network_ms,
+           CASE WHEN vantage = 'client+gateway'
+                THEN client_e2e_ms - client_queue_ms - gateway_e2e_ms END
+               AS network_client_gateway_ms,
+           CASE WHEN vantage <> 'client'
+                THEN gateway_e2e_ms - (queue_ms + prefill_ms + decode_ms) END
+               AS network_gateway_engine_ms,
            CASE WHEN output_tokens > 1
                 THEN (client_e2e_ms - client_ttft_ms) / (output_tokens - 1) END AS mlt_ms,
            CASE WHEN coalesce(server_output_tokens, output_tokens) > 1
@@ -496,7 +550,8 @@ judged AS (
                 WHEN join_status = 'arrival_only' THEN 'no server durations'
                 WHEN join_status = 'heuristic' AND match_time_diff_ms IS NULL
                      AND match_candidates > 1 THEN 'ambiguous match'
-                WHEN network_ms IS NULL OR network_ttft_ms IS NULL THEN 'incomplete timing'
+                WHEN network_ms IS NULL OR (network_ttft_ms IS NULL AND client_ttft_ms IS NOT NULL)
+                    THEN 'incomplete timing'
                 WHEN e2e_reason IS NOT NULL OR ttft_reason IS NOT NULL THEN 'suspect'
            END AS exclusion
     FROM flagged f
@@ -504,7 +559,8 @@ judged AS (
 SELECT run_id, client_format, client_source_path, client_source_line, request_id, request_key,
        start_ts, concurrency, status, warmup, join_status,
        CASE WHEN join_status = 'heuristic' THEN 'heuristic'
-            WHEN join_status = 'matched' AND network_ms IS NOT NULL AND network_ttft_ms IS NOT NULL
+            WHEN join_status = 'matched' AND network_ms IS NOT NULL
+                 AND (network_ttft_ms IS NOT NULL OR client_ttft_ms IS NULL)
                 THEN 'high'
             WHEN join_status IN ('matched', 'arrival_only') THEN 'low' END AS confidence,
        client_rows, server_rows, arrival_rows, engine, instance, server_source, server_request_id,
@@ -515,5 +571,9 @@ SELECT run_id, client_format, client_source_path, client_source_line, request_id
        mlt_ms, tpot_ms, dominant, suspect, suspect_reason,
        exclusion IS NULL AS included, exclusion, id_kind, match_method, match_cost,
        match_candidates, duplicate_reason, clock_offset_ms, aligned_start_ts, retried,
-       CASE WHEN join_status IN ('matched', 'heuristic') THEN attempt_rule END AS attempt_rule
+       CASE WHEN join_status IN ('matched', 'heuristic') THEN attempt_rule END AS attempt_rule,
+       vantage,
+       CASE WHEN client_ttft_ms IS NOT NULL THEN 'ttft' WHEN client_e2e_ms IS NOT NULL THEN 'e2e'
+       END AS timing_view,
+       gateway_rows, gateway_e2e_ms, network_client_gateway_ms, network_gateway_engine_ms
 FROM judged

@@ -11,6 +11,12 @@
 -- --match heuristic); NULL (rows of older versions) = sent. ack_ms and http_*_ms are the client's
 -- HTTP phases where recorded (AIPerf): server acknowledgement, DNS + connect, send, wait (TTFB),
 -- receive. chunks: streamed chunks that carried content; itl_max_ms: the longest gap between them.
+-- vantage: client (a load generator; NULL in older files) | gateway (a reverse proxy's access log,
+-- client_format nginx | envoy, docs/formats/gateways.md). A row without ttft_ms (wrk, jmeter,
+-- gateways) is measured to the end of the response only: attributed by the end-to-end view.
+-- upstream_*: the gateway's view of its last upstream attempt (connect, response header, last byte),
+-- upstream_attempts (> 1: the gateway retried), upstream_addr as logged; http_status: the status
+-- code returned (gateways, wrk, jmeter).
 
 CREATE TABLE IF NOT EXISTS client_timing (
     run_id           VARCHAR   NOT NULL,
@@ -36,7 +42,14 @@ CREATE TABLE IF NOT EXISTS client_timing (
     http_wait_ms     DOUBLE,
     http_receive_ms  DOUBLE,
     chunks           INTEGER,
-    itl_max_ms       DOUBLE
+    itl_max_ms       DOUBLE,
+    vantage              VARCHAR,
+    http_status          INTEGER,
+    upstream_connect_ms  DOUBLE,
+    upstream_header_ms   DOUBLE,
+    upstream_response_ms DOUBLE,
+    upstream_attempts    INTEGER,
+    upstream_addr        VARCHAR
 );
 
 -- files created before these columns existed get them, in the same order (the Appender is positional)
@@ -48,3 +61,10 @@ ALTER TABLE client_timing ADD COLUMN IF NOT EXISTS http_wait_ms DOUBLE;
 ALTER TABLE client_timing ADD COLUMN IF NOT EXISTS http_receive_ms DOUBLE;
 ALTER TABLE client_timing ADD COLUMN IF NOT EXISTS chunks INTEGER;
 ALTER TABLE client_timing ADD COLUMN IF NOT EXISTS itl_max_ms DOUBLE;
+ALTER TABLE client_timing ADD COLUMN IF NOT EXISTS vantage VARCHAR;
+ALTER TABLE client_timing ADD COLUMN IF NOT EXISTS http_status INTEGER;
+ALTER TABLE client_timing ADD COLUMN IF NOT EXISTS upstream_connect_ms DOUBLE;
+ALTER TABLE client_timing ADD COLUMN IF NOT EXISTS upstream_header_ms DOUBLE;
+ALTER TABLE client_timing ADD COLUMN IF NOT EXISTS upstream_response_ms DOUBLE;
+ALTER TABLE client_timing ADD COLUMN IF NOT EXISTS upstream_attempts INTEGER;
+ALTER TABLE client_timing ADD COLUMN IF NOT EXISTS upstream_addr VARCHAR;

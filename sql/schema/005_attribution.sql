@@ -15,6 +15,13 @@
 -- record the client's final timing belongs to was chosen: only_completed (the one attempt that was
 -- not aborted) | latest_arrival (the last attempt to arrive by the client's final send + the window).
 -- NULL in files written before these columns existed.
+-- vantage: whose timing the row is attributed from: client | gateway (a gateway log standing in for
+-- an absent client: production) | client+gateway (network split into network_client_gateway_ms and
+-- network_gateway_engine_ms, which add up to network_ms). timing_view: ttft (first-token and
+-- end-to-end) | e2e (the tool sees only the end of the response: wrk, JMeter, gateways); NULL: no
+-- client timing (a failed request).
+-- gateway_rows: gateway log rows with this key; gateway_e2e_ms: the gateway's duration
+-- (docs/formats/gateways.md#three-vantage-points). NULL in files written before these columns.
 
 CREATE TABLE IF NOT EXISTS request_attribution (
     run_id                VARCHAR   NOT NULL,
@@ -70,7 +77,13 @@ CREATE TABLE IF NOT EXISTS request_attribution (
     clock_offset_ms       DOUBLE,
     aligned_start_ts      TIMESTAMP,
     retried               BOOLEAN,
-    attempt_rule          VARCHAR
+    attempt_rule          VARCHAR,
+    vantage               VARCHAR,
+    timing_view           VARCHAR,
+    gateway_rows          INTEGER,
+    gateway_e2e_ms        DOUBLE,
+    network_client_gateway_ms DOUBLE,
+    network_gateway_engine_ms DOUBLE
 );
 
 -- files created before these columns existed get them (request_attribution is written BY NAME)
@@ -83,6 +96,12 @@ ALTER TABLE request_attribution ADD COLUMN IF NOT EXISTS clock_offset_ms DOUBLE;
 ALTER TABLE request_attribution ADD COLUMN IF NOT EXISTS aligned_start_ts TIMESTAMP;
 ALTER TABLE request_attribution ADD COLUMN IF NOT EXISTS retried BOOLEAN;
 ALTER TABLE request_attribution ADD COLUMN IF NOT EXISTS attempt_rule VARCHAR;
+ALTER TABLE request_attribution ADD COLUMN IF NOT EXISTS vantage VARCHAR;
+ALTER TABLE request_attribution ADD COLUMN IF NOT EXISTS timing_view VARCHAR;
+ALTER TABLE request_attribution ADD COLUMN IF NOT EXISTS gateway_rows INTEGER;
+ALTER TABLE request_attribution ADD COLUMN IF NOT EXISTS gateway_e2e_ms DOUBLE;
+ALTER TABLE request_attribution ADD COLUMN IF NOT EXISTS network_client_gateway_ms DOUBLE;
+ALTER TABLE request_attribution ADD COLUMN IF NOT EXISTS network_gateway_engine_ms DOUBLE;
 
 -- clock_offsets: per client run, server instance and client clock (wall | monotonic), the offset that
 -- puts client times on the server's clock: offset_ms = median of (server arrival - client send) after

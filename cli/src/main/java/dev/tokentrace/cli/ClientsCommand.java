@@ -29,6 +29,10 @@ import picocli.CommandLine.Spec;
       "Load client (black-box) timing files: one row per request with start time, first-token"
           + " latency, end-to-end time and tokens. Bad rows are reported as 'path:line: client:"
           + " reason', stored in the rejects table and skipped.",
+      "Also JMeter JTL (CSV or XML), our wrk script's rows, and gateway access logs (NGINX,"
+          + " Envoy): these see only the end of a response and are attributed by the end-to-end"
+          + " view; a gateway log splits network into client-gateway and gateway-engine, or"
+          + " stands in for the client when there is none (production).",
       "One invocation is one run; a file already loaded (same SHA-256) is skipped."
     })
 final class ClientsCommand implements Callable<Integer> {
@@ -55,6 +59,18 @@ final class ClientsCommand implements Callable<Integer> {
       paramLabel = "PREFIX",
       description = ClientReadSettings.REQUEST_ID_PREFIX_DOC)
   @Nullable String requestIdPrefix;
+
+  @Option(
+      names = "--log-format",
+      paramLabel = "FORMAT",
+      description = ClientReadSettings.LOG_FORMAT_DOC)
+  @Nullable String logFormat;
+
+  @Option(
+      names = "--id-column",
+      paramLabel = "NAME",
+      description = ClientReadSettings.ID_COLUMN_DOC)
+  @Nullable String idColumn;
 
   @Option(
       names = "--run-id",
@@ -86,7 +102,7 @@ final class ClientsCommand implements Callable<Integer> {
             concurrency,
             CommandLines.of(spec),
             maxRejectRatio,
-            requestIdPrefix);
+            new ClientReadSettings(requestIdPrefix, logFormat, idColumn));
     PrintWriter err = spec.commandLine().getErr();
     try (Database db = Database.open(database.settings())) {
       ClientLoadResult result = new ClientTimingLoader(db, Clock.systemUTC()).load(settings);

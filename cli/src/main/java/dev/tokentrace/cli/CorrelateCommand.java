@@ -46,13 +46,17 @@ final class CorrelateCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
     try (Database db = Database.open(database.settings())) {
-      AttributionResult result =
-          new Attributor(db, Clock.systemUTC()).run(rules.settings(), CommandLines.of(spec));
+      Attributor attributor = new Attributor(db, Clock.systemUTC());
+      AttributionResult result = attributor.run(rules.settings(), CommandLines.of(spec));
       if (out != null) {
         new AttributionCsvWriter(db).write(out);
         err.println("attribution: " + out);
       }
       err.println(result.dataQuality().summary());
+      String vantage = attributor.vantageSummary();
+      if (vantage != null) {
+        err.println(vantage);
+      }
       err.flush();
       return ExitCodes.OK;
     }

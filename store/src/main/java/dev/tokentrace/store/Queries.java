@@ -23,6 +23,9 @@ public final class Queries {
   /** Join, duplicate, suspect, warm-up and reject counts in one row. */
   public static final String DATA_QUALITY = "attribution/data_quality";
 
+  /** Rows attributed from a gateway's view, split at one, or by the end-to-end view. */
+  public static final String VANTAGE_COUNTS = "attribution/vantage_counts";
+
   /** The columns of {@code correlate --out attribution.csv}, one row per client request. */
   public static final String CSV_ROWS = "attribution/csv_rows";
 

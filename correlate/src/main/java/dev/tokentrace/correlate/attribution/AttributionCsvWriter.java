@@ -59,7 +59,11 @@ public final class AttributionCsvWriter {
           "exclusion",
           "match_method",
           "duplicate_reason",
-          "clock_offset_ms");
+          "clock_offset_ms",
+          "vantage",
+          "timing_view",
+          "network_client_gateway_ms",
+          "network_gateway_engine_ms");
 
   private static final CSVFormat CSV = CSVFormat.RFC4180.builder().setRecordSeparator('\n').get();
 

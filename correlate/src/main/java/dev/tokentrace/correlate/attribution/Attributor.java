@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.reflect.ConstructorMapper;
@@ -226,6 +227,33 @@ public final class Attributor {
                     .createQuery(SqlCatalog.get(Queries.DATA_QUALITY))
                     .map(ConstructorMapper.of(DataQuality.class))
                     .one());
+  }
+
+  /**
+   * A line saying which rows of the current attribution were not attributed from a streaming
+   * client's view (docs/formats/gateways.md#three-vantage-points), or null when all were.
+   */
+  public @Nullable String vantageSummary() {
+    Map<String, Object> counts =
+        database
+            .jdbi()
+            .withHandle(
+                handle ->
+                    handle.createQuery(SqlCatalog.get(Queries.VANTAGE_COUNTS)).mapToMap().one());
+    long split = ((Number) counts.get("client_gateway_rows")).longValue();
+    long gateway = ((Number) counts.get("gateway_rows")).longValue();
+    long e2e = ((Number) counts.get("e2e_view_rows")).longValue();
+    if (split == 0 && gateway == 0 && e2e == 0) {
+      return null;
+    }
+    return String.format(
+        Locale.ROOT,
+        "vantage: %d request(s) with network split at the gateway (client+gateway), %d attributed"
+            + " from the gateway's view (no client row: vantage gateway), %d by the end-to-end view"
+            + " only (no first-token time: timing_view e2e)",
+        split,
+        gateway,
+        e2e);
   }
 
   /** The clock offset estimates of the current attribution, with a hint per flag. */

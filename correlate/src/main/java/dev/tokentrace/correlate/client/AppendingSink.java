@@ -77,6 +77,20 @@ final class AppendingSink implements ClientTimingSink {
       number(rows, detail.receiveMs());
       number(rows, detail.chunks());
       number(rows, detail.itlMaxMs());
+      rows.append(row.vantage());
+      GatewayDetail gateway = row.gateway();
+      if (gateway == null) {
+        for (int i = 0; i < 6; i++) {
+          rows.appendNull();
+        }
+      } else {
+        number(rows, gateway.httpStatus());
+        number(rows, gateway.upstreamConnectMs());
+        number(rows, gateway.upstreamHeaderMs());
+        number(rows, gateway.upstreamResponseMs());
+        number(rows, gateway.upstreamAttempts());
+        text(rows, gateway.upstreamAddr());
+      }
       rows.endRow();
     } catch (SQLException e) {
       throw new IllegalStateException("cannot append " + row.source() + " to client_timing", e);
@@ -135,6 +149,14 @@ final class AppendingSink implements ClientTimingSink {
       appender.appendNull();
     } else {
       appender.append(utc(value));
+    }
+  }
+
+  private static void text(DuckDBAppender appender, @Nullable String value) throws SQLException {
+    if (value == null) {
+      appender.appendNull();
+    } else {
+      appender.append(value);
     }
   }
 

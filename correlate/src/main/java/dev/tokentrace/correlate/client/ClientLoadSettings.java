@@ -27,7 +27,7 @@ public record ClientLoadSettings(
     ClientReadSettings read) {
   public static final String FORMAT_DOC =
       "client file format: auto (detect each file by content), csv, aiperf, vllm-bench, guidellm,"
-          + " genai-perf, sglang-bench or llmperf";
+          + " genai-perf, sglang-bench, llmperf, jmeter, wrk, nginx or envoy";
   public static final String FORMAT_DEFAULT = ClientTimingReaders.AUTO;
 
   public static final String MAX_REJECT_RATIO_DOC =
@@ -78,7 +78,7 @@ public record ClientLoadSettings(
       @Nullable Integer concurrency,
       String command,
       @Nullable Double maxRejectRatio) {
-    return from(files, format, runId, concurrency, command, maxRejectRatio, null);
+    return from(files, format, runId, concurrency, command, maxRejectRatio, (String) null);
   }
 
   /**
@@ -93,6 +93,28 @@ public record ClientLoadSettings(
       String command,
       @Nullable Double maxRejectRatio,
       @Nullable String requestIdPrefix) {
+    return from(
+        files,
+        format,
+        runId,
+        concurrency,
+        command,
+        maxRejectRatio,
+        new ClientReadSettings(requestIdPrefix));
+  }
+
+  /**
+   * The settings the CLI options give, with every reader setting ({@code --request-id-prefix},
+   * {@code --log-format}, {@code --id-column}); null options take the defaults.
+   */
+  public static ClientLoadSettings from(
+      List<Path> files,
+      @Nullable String format,
+      @Nullable String runId,
+      @Nullable Integer concurrency,
+      String command,
+      @Nullable Double maxRejectRatio,
+      ClientReadSettings read) {
     return new ClientLoadSettings(
         files,
         format == null ? FORMAT_DEFAULT : format,
@@ -100,6 +122,6 @@ public record ClientLoadSettings(
         concurrency,
         command,
         maxRejectRatio == null ? MAX_REJECT_RATIO_DEFAULT : maxRejectRatio,
-        new ClientReadSettings(requestIdPrefix));
+        read);
   }
 }

@@ -15,7 +15,10 @@ import org.jspecify.annotations.Nullable;
  * #STATUS_OK}).
  *
  * <p>{@code idKind} says whether the server can know {@code requestId} (and so whether the row can
- * be joined by key); {@code detail} holds what only some clients record (HTTP phases, chunks).
+ * be joined by key); {@code detail} holds what only some clients record (HTTP phases, chunks);
+ * {@code gateway} is set for a row read from a gateway's access log (NGINX, Envoy). A completed row
+ * without {@code ttftMs} comes from a tool that sees only the end of a response (wrk, JMeter,
+ * gateways): it is attributed by the end-to-end view, and its token counts may be unknown.
  */
 public record ClientTiming(
     SourcePosition source,
@@ -32,7 +35,8 @@ public record ClientTiming(
     String status,
     boolean warmup,
     IdKind idKind,
-    ClientDetail detail) {
+    ClientDetail detail,
+    @Nullable GatewayDetail gateway) {
   /** The status of a request that completed; anything else is the client's error text. */
   public static final String STATUS_OK = "ok";
 
@@ -60,9 +64,67 @@ public record ClientTiming(
     if (ttftMs != null && e2eMs != null && ttftMs > e2eMs) {
       throw new IllegalArgumentException("ttftMs must be <= e2eMs: " + ttftMs + " > " + e2eMs);
     }
-    if (STATUS_OK.equals(status) && (ttftMs == null || e2eMs == null || outputTokens == null)) {
-      throw new IllegalArgumentException("ttftMs, e2eMs and outputTokens are required when ok");
+    if (STATUS_OK.equals(status) && e2eMs == null) {
+      throw new IllegalArgumentException("e2eMs is required when ok");
     }
+    if (STATUS_OK.equals(status) && ttftMs != null && outputTokens == null) {
+      throw new IllegalArgumentException("outputTokens is required when ok with a ttftMs");
+    }
+  }
+
+  /**
+   * A row of a streaming-aware client, as before gateways: no gateway detail ({@code gateway} null
+   * means the client's own vantage point).
+   */
+  public ClientTiming(
+      SourcePosition source,
+      String requestId,
+      String requestKey,
+      @Nullable Instant startTs,
+      @Nullable Double startMonoS,
+      @Nullable Double ttftMs,
+      @Nullable Double e2eMs,
+      @Nullable Integer outputTokens,
+      @Nullable Double clientQueueMs,
+      @Nullable Integer promptTokens,
+      @Nullable Integer concurrency,
+      String status,
+      boolean warmup,
+      IdKind idKind,
+      ClientDetail detail) {
+    this(
+        source,
+        requestId,
+        requestKey,
+        startTs,
+        startMonoS,
+        ttftMs,
+        e2eMs,
+        outputTokens,
+        clientQueueMs,
+        promptTokens,
+        concurrency,
+        status,
+        warmup,
+        idKind,
+        detail,
+        null);
+  }
+
+  /**
+   * Where the row was measured: {@code client} (a load generator), or {@code gateway} (a reverse
+   * proxy's access log, between client and engine); stored in {@code client_timing.vantage}.
+   */
+  public String vantage() {
+    return gateway == null ? "client" : "gateway";
+  }
+
+  /**
+   * {@code ttft} when the row has a first-token time, else {@code e2e}: the tool sees only the end
+   * of the response (wrk, JMeter, gateways; docs/formats/gateways.md#views).
+   */
+  public String timingView() {
+    return ttftMs == null ? "e2e" : "ttft";
   }
 
   /** A row of our CSV: an ID the client sent, no transport detail. */
@@ -123,7 +185,8 @@ public record ClientTiming(
         status,
         warmup,
         idKind,
-        detail);
+        detail,
+        gateway);
   }
 
   private static void nonNegative(String field, @Nullable Number value) {

@@ -9,7 +9,8 @@ import java.util.function.Function;
 
 /**
  * The client timing readers by format id ({@code tokentrace clients --format}), and detection of a
- * file's format by content ({@code --format auto}).
+ * file's format by content ({@code --format auto}): benchmark clients, JMeter and wrk, and the
+ * gateways' access logs (NGINX, Envoy; docs/formats/gateways.md).
  */
 public final class ClientTimingReaders {
   /** The {@code --format} value that detects each file's format. */
@@ -24,7 +25,11 @@ public final class ClientTimingReaders {
           settings -> new GuidellmClientTimingReader(),
           settings -> new SglangBenchClientTimingReader(),
           VllmBenchClientTimingReader::new,
-          settings -> new LlmperfClientTimingReader());
+          settings -> new LlmperfClientTimingReader(),
+          JmeterClientTimingReader::new,
+          settings -> new WrkClientTimingReader(),
+          NginxClientTimingReader::new,
+          EnvoyClientTimingReader::new);
 
   private ClientTimingReaders() {}
 

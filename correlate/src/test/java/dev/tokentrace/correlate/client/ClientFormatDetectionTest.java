@@ -41,6 +41,29 @@ final class ClientFormatDetectionTest {
         Arguments.of("sglang-bench", SglangBenchClientTimingReaderTest.run(8, "[0.1, 0.2]") + "\n"),
         Arguments.of(
             "llmperf", "[{\"error_code\": null, \"ttft_s\": 0.1, \"end_to_end_latency_s\": 1}]"),
+        Arguments.of(
+            "jmeter", "timeStamp,elapsed,success,request_id\n1767225600000,812,true,jm-1\n"),
+        Arguments.of(
+            "jmeter", "1767225600000,812,chat,200,OK,t 1-1,text,true,,1,1,1,1,u,1,0,1,x\n"),
+        Arguments.of(
+            "jmeter",
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testResults version=\"1.2\">\n"
+                + "</testResults>\n"),
+        Arguments.of("wrk", WrkClientTimingReader.HEADER + "\n"),
+        Arguments.of(
+            "nginx",
+            "1767225600.250 200 0.250 \"r\" \"n\" \"127.0.0.1:8000\" \"200\" \"0.001\""
+                + " \"0.020\" \"0.248\" 512\n"),
+        Arguments.of(
+            "nginx",
+            "127.0.0.1 - - [01/Jan/2026:00:00:00 +0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"c\"\n"),
+        Arguments.of(
+            "envoy",
+            "[2026-01-01T00:00:00.125Z] \"POST /v1/completions HTTP/1.1\" 200 - 120 4096 830 12"
+                + " \"-\" \"ua\" \"req-1\" \"llm.local\" \"10.0.0.7:8000\"\n"),
+        Arguments.of(
+            "envoy",
+            "{\"start_time\":\"2026-01-01T00:00:00.000Z\",\"duration\":640,\"x_request_id\":\"r\"}\n"),
         // a head that ends inside the first huge array still shows the keys before it
         Arguments.of(
             "vllm-bench",
@@ -72,11 +95,7 @@ final class ClientFormatDetectionTest {
   @Test
   void aFileMatchingNothingListsEveryFormatTriedAndWhy() throws Exception {
     Path file =
-        ClientFiles.write(
-            dir,
-            "results.jtl",
-            "timeStamp,elapsed,label,responseCode,responseMessage,threadName,success,Latency\n"
-                + "1772366400000,850,chat,200,OK,t-1,true,120\n");
+        ClientFiles.write(dir, "summary.csv", "metric,p50,p95\nhttp_req_duration,850,1200\n");
     assertThatThrownBy(() -> ClientTimingReaders.forFile(file, "auto", ClientReadSettings.DEFAULTS))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
@@ -91,7 +110,18 @@ final class ClientFormatDetectionTest {
                 + " date) in a JSON object\n"
                 + "  vllm-bench: no vllm bench result keys (date, endpoint_type, start_times,"
                 + " ttfts) in a JSON object\n"
-                + "  llmperf: not a JSON array of objects with ttft_s / end_to_end_latency_s");
+                + "  llmperf: not a JSON array of objects with ttft_s / end_to_end_latency_s\n"
+                + "  jmeter: not a JMeter JTL (no <testResults>, no timeStamp,elapsed header, no"
+                + " epoch-ms row)\n"
+                + "  wrk: first line is not the header of our wrk script ("
+                + WrkClientTimingReader.HEADER
+                + ")\n"
+                + "  nginx: first line is not an NGINX access-log line of the tokentrace,"
+                + " tokentrace_json or combined log_format (give --format nginx --log-format"
+                + " '<log_format ...>' for another)\n"
+                + "  envoy: first line is not an Envoy access-log line of the default format or JSON"
+                + " with start_time and duration (give --format envoy --log-format '<format>' for"
+                + " another)");
   }
 
   @Test

@@ -229,10 +229,10 @@ final class CsvClientTimingReaderTest {
     assertThat(reader.recognize(head("{\"metadata\":{\"x_request_id\":\"a\"}}")).matches())
         .isFalse();
     assertThat(ClientTimingReaders.forFormat(" CSV ").format()).isEqualTo("csv");
-    assertThatThrownBy(() -> ClientTimingReaders.forFormat("jmeter"))
+    assertThatThrownBy(() -> ClientTimingReaders.forFormat("k6"))
         .hasMessage(
-            "unknown client format 'jmeter' (known: auto, csv, aiperf, genai-perf, guidellm,"
-                + " sglang-bench, vllm-bench, llmperf)");
+            "unknown client format 'k6' (known: auto, csv, aiperf, genai-perf, guidellm,"
+                + " sglang-bench, vllm-bench, llmperf, jmeter, wrk, nginx, envoy)");
   }
 
   private static FileHead head(String text) {

@@ -97,6 +97,11 @@ final class CompletionHandler implements HttpHandler {
                 requestId, request.promptTokens(), request.maxTokens(), nonce),
             tokens);
     SseChunks chunks = new SseChunks(api, (api == Api.CHAT ? "chatcmpl-" : "cmpl-") + requestId);
+    if (id != null) {
+      // as vLLM with --enable-request-id-headers: clients that cannot tell which request a response
+      // answers (wrk's Lua response()) read it here (docs/formats/gateways.md#wrk)
+      exchange.getResponseHeaders().set("X-Request-Id", id);
+    }
     try {
       if (request.stream()) {
         stream(exchange, request, tokens, chunks);

@@ -1,0 +1,491 @@
+package dev.tokentrace.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.tokentrace.event.Engine;
+import dev.tokentrace.event.EngineEvent;
+import dev.tokentrace.ingest.tail.EventSink;
+import dev.tokentrace.ingest.tail.LineSplitter;
+import dev.tokentrace.ingest.tail.SourceParser;
+import dev.tokentrace.parse.ParseSettings;
+import dev.tokentrace.parse.Parsers;
+import dev.tokentrace.parse.Rejection;
+import dev.tokentrace.store.Database;
+import dev.tokentrace.store.DatabaseSettings;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * Real black-box tools against {@code simulate --serve} (in this JVM): Debian's {@code nginx} as a
+ * reverse proxy in front of it (its own temporary config and log on loopback, {@code
+ * proxy_buffering off} for SSE, our {@code log_format tokentrace}), loaded by {@code loadgen}; and
+ * Debian's {@code wrk} with {@code scripts/wrk/tokentrace.lua} through the same proxy. Server files
+ * are parsed by the product's parsers straight into DuckDB (no Kafka: LiveEndToEndIT covers that),
+ * client files and the access log are loaded by {@code clients}, and {@code correlate} attributes.
+ *
+ * <p>Checks: every request joins by ID; with three vantage points the server components equal the
+ * simulator's truth (rounding only, {@value #ROUNDING_MS} ms) and network splits into a
+ * client↔gateway and a gateway↔engine leg that add up to it, neither below −{@value #RESOLUTION_MS}
+ * ms (NGINX logs whole milliseconds); wrk rows are attributed by the end-to-end view. The simulator
+ * injects no network delay on loopback, so the legs are bounded, not compared with a truth
+ * (docs/formats/gateways.md#three-vantage-points). Skips, naming the Debian package, when nginx or
+ * wrk is absent.
+ */
+final class GatewayLiveIT {
+  private static final Duration TIMEOUT = Duration.ofSeconds(120);
+  private static final Pattern SERVING = Pattern.compile("on http://127\\.0\\.0\\.1:(\\d+)/");
+  private static final double ROUNDING_MS = 0.01;
+  private static final double RESOLUTION_MS = 1.0;
+  private static final int REQUESTS = 60;
+
+  @TempDir Path dir;
+
+  @Test
+  void nginxInFrontOfTheServerSplitsNetworkIntoTwoLegs() throws Exception {
+    Optional<Path> nginx = executable("nginx");
+    assumeTrue(
+        nginx.isPresent(), "nginx not installed: apt-get install nginx (Debian package nginx)");
+    Path served = dir.resolve("server");
+    Path clients = dir.resolve("client_timings.csv");
+    Path access = dir.resolve("nginx/access.log");
+    StringWriter serverOut = new StringWriter();
+    Thread server = serve(served, serverOut);
+    try {
+      int port = awaitPort(serverOut, server);
+      try (Nginx proxy = Nginx.start(nginx.get(), dir.resolve("nginx"), port)) {
+        loadgen(proxy.port(), clients);
+      }
+    } finally {
+      stop(server);
+    }
+    Path db = dir.resolve("gateway.duckdb");
+    ingest(db, served);
+    run("clients", "--db", db.toString(), "--run-id", "loadgen", clients.toString());
+    run(
+        "clients",
+        "--db",
+        db.toString(),
+        "--run-id",
+        "nginx",
+        "--format",
+        "nginx",
+        access.toString());
+    run("correlate", "--db", db.toString());
+
+    Map<String, double[]> truth = truth(served.resolve("server_truth.csv"));
+    List<Map<String, Object>> rows =
+        rows(
+            db,
+            "SELECT request_key, run_id, join_status, vantage, timing_view, queue_ms, prefill_ms,"
+                + " decode_ms, network_ms, network_client_gateway_ms, network_gateway_engine_ms"
+                + " FROM request_attribution WHERE NOT warmup");
+    assertThat(rows).hasSize(REQUESTS);
+    List<Double> clientGateway = new ArrayList<>();
+    List<Double> gatewayEngine = new ArrayList<>();
+    for (Map<String, Object> row : rows) {
+      String key = (String) row.get("request_key");
+      assertThat(row.get("run_id")).as(key).isEqualTo("loadgen");
+      assertThat(row.get("join_status")).as(key).isEqualTo("matched");
+      assertThat(row.get("vantage")).as(key).isEqualTo("client+gateway");
+      assertThat(row.get("timing_view")).as(key).isEqualTo("ttft");
+      double[] expected = truth.get(key);
+      assertThat(expected).as("truth of " + key).isNotNull();
+      assertThat(number(row, "queue_ms"))
+          .isCloseTo(expected[0], org.assertj.core.data.Offset.offset(ROUNDING_MS));
+      assertThat(number(row, "prefill_ms"))
+          .isCloseTo(expected[1], org.assertj.core.data.Offset.offset(ROUNDING_MS));
+      assertThat(number(row, "decode_ms"))
+          .isCloseTo(expected[2], org.assertj.core.data.Offset.offset(ROUNDING_MS));
+      double legs =
+          number(row, "network_client_gateway_ms") + number(row, "network_gateway_engine_ms");
+      assertThat(legs)
+          .as(key + " legs add up")
+          .isCloseTo(number(row, "network_ms"), org.assertj.core.data.Offset.offset(1e-6));
+      clientGateway.add(number(row, "network_client_gateway_ms"));
+      gatewayEngine.add(number(row, "network_gateway_engine_ms"));
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "GatewayLiveIT nginx: %d requests; client-gateway ms min %.3f median %.3f max %.3f;"
+            + " gateway-engine ms min %.3f median %.3f max %.3f%n",
+        rows.size(),
+        min(clientGateway),
+        median(clientGateway),
+        max(clientGateway),
+        min(gatewayEngine),
+        median(gatewayEngine),
+        max(gatewayEngine));
+    assertThat(min(clientGateway))
+        .as("client-gateway leg, ms")
+        .isGreaterThanOrEqualTo(-RESOLUTION_MS);
+    assertThat(min(gatewayEngine))
+        .as("gateway-engine leg, ms")
+        .isGreaterThanOrEqualTo(-RESOLUTION_MS);
+  }
+
+  @Test
+  void wrkRowsJoinByIdAndAreAttributedByTheEndToEndView() throws Exception {
+    Optional<Path> wrk = executable("wrk");
+    assumeTrue(wrk.isPresent(), "wrk not installed: apt-get install wrk (Debian package wrk)");
+    Path script = Path.of("").toAbsolutePath().getParent().resolve("scripts/wrk/tokentrace.lua");
+    assertThat(script).exists();
+    Path served = dir.resolve("server");
+    Path rowsFile = dir.resolve("wrk_requests.csv");
+    StringWriter serverOut = new StringWriter();
+    Thread server = serve(served, serverOut);
+    String wrkOutput;
+    try {
+      int port = awaitPort(serverOut, server);
+      ProcessBuilder builder =
+          new ProcessBuilder(
+                  wrk.get().toString(),
+                  "-t2",
+                  "-c4",
+                  "-d10s",
+                  "--timeout",
+                  "30s",
+                  "-s",
+                  script.toString(),
+                  "http://127.0.0.1:" + port)
+              .redirectErrorStream(true);
+      builder.environment().put("TOKENTRACE_WRK_OUT", rowsFile.toString());
+      builder.environment().put("TOKENTRACE_WRK_PREFIX", "wrk-");
+      builder.environment().put("TOKENTRACE_WRK_PROMPT_WORDS", "50");
+      builder.environment().put("TOKENTRACE_WRK_MAX_TOKENS", "12");
+      Process process = builder.start();
+      wrkOutput = new String(process.getInputStream().readAllBytes());
+      assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(process.exitValue()).as(wrkOutput).isZero();
+    } finally {
+      stop(server);
+    }
+    Path db = dir.resolve("wrk.duckdb");
+    ingest(db, served);
+    run("clients", "--db", db.toString(), "--run-id", "wrk", rowsFile.toString());
+    run("correlate", "--db", db.toString());
+
+    Map<String, double[]> truth = truth(served.resolve("server_truth.csv"));
+    List<Map<String, Object>> rows =
+        rows(
+            db,
+            "SELECT request_key, join_status, timing_view, included, queue_ms, prefill_ms,"
+                + " decode_ms, network_ms, network_ttft_ms FROM request_attribution");
+    assertThat(rows).as(wrkOutput).hasSizeGreaterThan(5);
+    List<Double> network = new ArrayList<>();
+    for (Map<String, Object> row : rows) {
+      String key = (String) row.get("request_key");
+      assertThat(row.get("join_status")).as(key).isEqualTo("matched");
+      assertThat(row.get("timing_view")).as(key).isEqualTo("e2e");
+      assertThat(row.get("network_ttft_ms")).as(key).isNull();
+      assertThat(row.get("included")).as(key).isEqualTo(true);
+      assertThat(number(row, "decode_ms"))
+          .isCloseTo(truth.get(key)[2], org.assertj.core.data.Offset.offset(ROUNDING_MS));
+      network.add(number(row, "network_ms"));
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "GatewayLiveIT wrk: %d requests; network (e2e view) ms min %.3f median %.3f max %.3f%n",
+        rows.size(),
+        min(network),
+        median(network),
+        max(network));
+    // wrk brackets the server on the same clock: network is never below the rounding
+    assertThat(min(network)).as("network, ms").isGreaterThanOrEqualTo(-ROUNDING_MS);
+  }
+
+  /**
+   * A real NGINX in front of {@code upstreamPort}, its config, logs and temp files in {@code dir}.
+   */
+  private record Nginx(Process process, int port) implements AutoCloseable {
+    static Nginx start(Path binary, Path dir, int upstreamPort) throws Exception {
+      Files.createDirectories(dir);
+      int port;
+      try (ServerSocket socket =
+          new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        port = socket.getLocalPort();
+      }
+      String conf =
+          String.join(
+              "\n",
+              "daemon off;",
+              "master_process off;",
+              "worker_processes 1;",
+              "pid " + dir.resolve("nginx.pid") + ";",
+              "error_log " + dir.resolve("error.log") + " warn;",
+              "events { worker_connections 256; }",
+              "http {",
+              "  client_body_temp_path " + dir.resolve("body") + ";",
+              "  proxy_temp_path " + dir.resolve("proxy") + ";",
+              "  fastcgi_temp_path " + dir.resolve("fastcgi") + ";",
+              "  uwsgi_temp_path " + dir.resolve("uwsgi") + ";",
+              "  scgi_temp_path " + dir.resolve("scgi") + ";",
+              "  log_format tokentrace '" + NGINX_FORMAT + "';",
+              "  map $http_x_request_id $tokentrace_id {",
+              "    \"\" $request_id;",
+              "    default $http_x_request_id;",
+              "  }",
+              "  upstream engine { server 127.0.0.1:" + upstreamPort + "; keepalive 16; }",
+              "  server {",
+              "    listen 127.0.0.1:" + port + ";",
+              "    access_log " + dir.resolve("access.log") + " tokentrace;",
+              "    location / {",
+              "      proxy_pass http://engine;",
+              "      proxy_http_version 1.1;",
+              "      proxy_set_header Connection \"\";",
+              "      proxy_set_header X-Request-Id $tokentrace_id;",
+              "      proxy_buffering off;",
+              "      proxy_read_timeout 300s;",
+              "    }",
+              "  }",
+              "}",
+              "");
+      Path file = Files.writeString(dir.resolve("nginx.conf"), conf);
+      Process process =
+          new ProcessBuilder(
+                  binary.toString(),
+                  "-p",
+                  dir.toString(),
+                  "-e",
+                  dir.resolve("error.log").toString(),
+                  "-c",
+                  file.toString())
+              .redirectErrorStream(true)
+              .redirectOutput(dir.resolve("stdout.log").toFile())
+              .start();
+      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (System.nanoTime() < deadline) {
+        if (!process.isAlive()) {
+          throw new AssertionError(
+              "nginx exited: "
+                  + Files.readString(dir.resolve("stdout.log"))
+                  + readIfExists(dir.resolve("error.log")));
+        }
+        try (Socket socket = new Socket()) {
+          socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+          return new Nginx(process, port);
+        } catch (IOException notYet) {
+          Thread.sleep(50);
+        }
+      }
+      process.destroyForcibly();
+      throw new AssertionError("nginx did not listen on " + port);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      process.destroy(); // SIGTERM: fast shutdown, the access log is already written line by line
+      if (!process.waitFor(20, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+      }
+    }
+  }
+
+  /** The tokentrace log_format of README "NGINX" (the reader's default). */
+  static final String NGINX_FORMAT =
+      "$msec $status $request_time \"$http_x_request_id\" \"$request_id\" \"$upstream_addr\""
+          + " \"$upstream_status\" \"$upstream_connect_time\" \"$upstream_header_time\""
+          + " \"$upstream_response_time\" $body_bytes_sent";
+
+  private static String readIfExists(Path file) throws IOException {
+    return Files.exists(file) ? Files.readString(file) : "";
+  }
+
+  private static Optional<Path> executable(String name) {
+    List<String> dirs =
+        new ArrayList<>(
+            List.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)));
+    dirs.addAll(List.of("/usr/sbin", "/usr/local/sbin", "/sbin"));
+    return dirs.stream()
+        .filter(part -> !part.isBlank())
+        .map(part -> Path.of(part, name))
+        .filter(Files::isExecutable)
+        .findFirst();
+  }
+
+  private static Thread serve(Path served, StringWriter out) {
+    CommandLine command = TokentraceMain.commandLine();
+    command.setOut(new PrintWriter(out, true));
+    command.setErr(new PrintWriter(new StringWriter(), true));
+    Thread thread =
+        new Thread(
+            () ->
+                command.execute(
+                    "simulate",
+                    "--serve",
+                    "0",
+                    "--out",
+                    served.toString(),
+                    "--api",
+                    "completions",
+                    "--max-batch",
+                    "8",
+                    "--step-base-ms",
+                    "4",
+                    "--step-per-seq-ms",
+                    "0.2",
+                    "--prefill-per-token-ms",
+                    "0.01"),
+            "gateway-live-server");
+    thread.start();
+    return thread;
+  }
+
+  private static int awaitPort(StringWriter out, Thread server) throws InterruptedException {
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    while (System.nanoTime() < deadline && server.isAlive()) {
+      Matcher matcher = SERVING.matcher(out.toString());
+      if (matcher.find()) {
+        return Integer.parseInt(matcher.group(1));
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("simulate --serve did not start: " + out);
+  }
+
+  private static void stop(Thread server) throws InterruptedException {
+    server.interrupt();
+    server.join(TIMEOUT.toMillis());
+    assertThat(server.isAlive()).as("simulate --serve stopped").isFalse();
+  }
+
+  private static void loadgen(int port, Path clients) {
+    run(
+        "loadgen",
+        "--url",
+        "http://127.0.0.1:" + port,
+        "--api",
+        "completions",
+        "--concurrency",
+        "6",
+        "--requests",
+        Integer.toString(REQUESTS),
+        "--warmup",
+        "4",
+        "--prompt-tokens",
+        "100",
+        "--max-tokens",
+        "16",
+        "--id-prefix",
+        "gw-",
+        "--out",
+        clients.toString());
+  }
+
+  /** The server files through the vLLM parser into the event tables, as ingest would (no Kafka). */
+  private static void ingest(Path db, Path served) throws IOException {
+    int year = Instant.now().atZone(ZoneOffset.UTC).getYear();
+    ParseSettings settings = new ParseSettings("live", ZoneOffset.UTC, year);
+    List<EngineEvent> events = new ArrayList<>();
+    List<String> rejected = new ArrayList<>();
+    EventSink sink =
+        new EventSink() {
+          @Override
+          public void event(EngineEvent event) {
+            events.add(event);
+          }
+
+          @Override
+          public void rejected(Rejection rejection, byte[] rawLine) {
+            rejected.add(rejection.message());
+          }
+        };
+    for (String name : List.of("server.log", "otlp.jsonl")) {
+      new SourceParser(name, Engine.VLLM, Parsers.create(Engine.VLLM, settings), sink)
+          .readFile(served.resolve(name), LineSplitter.DEFAULT_MAX_LINE_BYTES);
+    }
+    assertThat(rejected).isEmpty();
+    try (Database database = Database.open(DatabaseSettings.from(db, null, 1))) {
+      EventTables.insert(database, events);
+    }
+  }
+
+  private static Map<String, double[]> truth(Path file) throws IOException {
+    List<String> lines = Files.readAllLines(file);
+    List<String> header = List.of(lines.get(0).split(","));
+    Map<String, double[]> truth = new HashMap<>();
+    for (String line : lines.subList(1, lines.size())) {
+      String[] fields = line.split(",", -1);
+      if (fields[header.indexOf("status")].equals("ok")) {
+        truth.put(
+            fields[header.indexOf("request_id")],
+            new double[] {
+              Double.parseDouble(fields[header.indexOf("queue_ms")]),
+              Double.parseDouble(fields[header.indexOf("prefill_ms")]),
+              Double.parseDouble(fields[header.indexOf("decode_ms")])
+            });
+      }
+    }
+    return truth;
+  }
+
+  private static List<Map<String, Object>> rows(Path db, String sql) throws Exception {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:" + db);
+        Statement statement = connection.createStatement();
+        ResultSet result = statement.executeQuery(sql)) {
+      int columns = result.getMetaData().getColumnCount();
+      while (result.next()) {
+        Map<String, Object> row = new HashMap<>();
+        for (int i = 1; i <= columns; i++) {
+          row.put(result.getMetaData().getColumnLabel(i), result.getObject(i));
+        }
+        rows.add(row);
+      }
+    }
+    return rows;
+  }
+
+  private static double number(Map<String, Object> row, String column) {
+    Object value = row.get(column);
+    assertThat(value).as(column).isNotNull();
+    return ((Number) value).doubleValue();
+  }
+
+  private static void run(String... args) {
+    StringWriter err = new StringWriter();
+    CommandLine command = TokentraceMain.commandLine();
+    command.setErr(new PrintWriter(err, true));
+    command.setOut(new PrintWriter(new StringWriter(), true));
+    assertThat(command.execute(args)).as(String.join(" ", args) + ": " + err).isZero();
+  }
+
+  private static double max(List<Double> values) {
+    return values.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+  }
+
+  private static double min(List<Double> values) {
+    return values.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+  }
+
+  private static double median(List<Double> values) {
+    double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    return sorted.length == 0 ? Double.NaN : sorted[(sorted.length - 1) / 2];
+  }
+}
