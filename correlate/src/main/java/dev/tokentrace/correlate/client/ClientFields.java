@@ -1,5 +1,6 @@
 package dev.tokentrace.correlate.client;
 
+import dev.tokentrace.event.UserText;
 import java.util.Locale;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -92,7 +93,8 @@ final class ClientFields {
    */
   static String errorStatus(String text) {
     String last = "";
-    for (String line : text.split("\\R")) {
+    // redacted as a whole first: a prompt quoted in the error may span its lines
+    for (String line : UserText.redact(text).split("\\R")) {
       if (!line.isBlank()) {
         last = line.strip();
       }

@@ -248,7 +248,7 @@ public final class ClientTimingLoader {
     }
 
     private void note(String message) {
-      log.warn("{}", message);
+      log.debug("{}", message); // the result's messages are printed by the caller, once
       if (messages.size() < MAX_MESSAGES) {
         messages.add(message);
       }
