@@ -34,6 +34,10 @@ final class ClientFields {
     if (value < 0) {
       throw new BadField("negative '" + column + "' value " + quote(raw));
     }
+    if (value > ClientRow.MAX_DURATION_MS) {
+      throw new BadField(
+          "implausible '" + column + "' value " + quote(raw) + " (longer than 7 days)");
+    }
     return value;
   }
 
