@@ -29,7 +29,8 @@ import picocli.CommandLine.Spec;
       "Load client (black-box) timing files: one row per request with start time, first-token"
           + " latency, end-to-end time and tokens. Bad rows are reported as 'path:line: client:"
           + " reason', stored in the rejects table and skipped.",
-      "One invocation is one run; a file already loaded (same SHA-256) is skipped."
+      "One invocation is one run; a file already loaded (same SHA-256) is skipped unless --replace"
+          + " is given. Files that yield no row at all are an error (exit 2), with a hint."
     })
 final class ClientsCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -75,6 +76,13 @@ final class ClientsCommand implements Callable<Integer> {
       defaultValue = "" + ClientLoadSettings.MAX_REJECT_RATIO_DEFAULT)
   @Nullable Double maxRejectRatio;
 
+  @Option(
+      names = "--replace",
+      description =
+          "load files an earlier run already loaded again, removing that run's rows of them first"
+              + " (a file loaded with the wrong options); a --run-id already taken is taken over")
+  boolean replace;
+
   @Override
   public Integer call() {
     Files.requireReadable(files);
@@ -89,7 +97,8 @@ final class ClientsCommand implements Callable<Integer> {
             requestIdPrefix);
     PrintWriter err = spec.commandLine().getErr();
     try (Database db = Database.open(database.settings())) {
-      ClientLoadResult result = new ClientTimingLoader(db, Clock.systemUTC()).load(settings);
+      ClientLoadResult result =
+          new ClientTimingLoader(db, Clock.systemUTC()).load(settings, replace);
       result.messages().forEach(err::println);
       err.println(result.summary());
       err.flush();
