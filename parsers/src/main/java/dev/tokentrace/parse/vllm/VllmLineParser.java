@@ -112,8 +112,9 @@ public final class VllmLineParser implements LineParser, CollectorClock {
 
   /**
    * A line with a header continues a multi-line message only where vLLM repeats the header on every
-   * line of one ({@code NewLineFormatter}: the previous line ended with {@code \r}); its text
-   * starts after the header. A line without one continues from after its process prefixes.
+   * line of one ({@code NewLineFormatter}: the previous line ended with {@code \r}, or, where the
+   * reader dropped it, the header is the previous record line's); its text starts after it. A line
+   * without one continues from after its process prefixes.
    */
   @Override
   public int continuationStart(String line) {
@@ -125,7 +126,10 @@ public final class VllmLineParser implements LineParser, CollectorClock {
     if (header == null) {
       return sameOffsets ? bodyStart : 0;
     }
-    return lastEndedWithCr && sameOffsets ? header.msgStart() : -1;
+    VllmHeader previous = lastHeader;
+    boolean repeated =
+        lastEndedWithCr || (previous != null && header.sameAs(text, previous, lastLine));
+    return repeated && sameOffsets ? header.msgStart() : -1;
   }
 
   private void record(
