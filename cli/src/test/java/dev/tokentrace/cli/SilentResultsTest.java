@@ -3,7 +3,7 @@ package dev.tokentrace.cli;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tokentrace.correlate.db.Database;
+import dev.tokentrace.store.Database;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

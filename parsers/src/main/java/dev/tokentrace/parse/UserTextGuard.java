@@ -37,9 +37,10 @@ final class UserTextGuard {
     }
     int limit = line.endsWith("\r") ? line.length() - 1 : line.length();
     // a continuation line was printed raw (a repr or JSON escapes its newlines), so nothing
-    // escapes a quote inside it either: the value ends at the last quote of the line
-    int close = line.lastIndexOf(quote, limit - 1);
-    if (close < start) {
+    // escapes a quote inside it either: the value ends at the first quote that ends a word
+    // ("tomorrow\", input_ids=..." in SGLang v0.4.1, "two words' is too long"), not at "it's"
+    int close = closingQuote(line, start, limit, quote);
+    if (close < 0) {
       return line.substring(0, start) + UserText.marker(limit - start) + line.substring(limit);
     }
     reset();
@@ -47,6 +48,16 @@ final class UserTextGuard {
         line.substring(0, start) + UserText.marker(close - start) + line.substring(close);
     quote = UserText.unterminatedQuote(replaced.substring(0, start) + line.substring(close + 1));
     return replaced;
+  }
+
+  /** The first {@code quote} followed by the end, a space or a closing punctuation mark. */
+  private static int closingQuote(String line, int start, int limit, char quote) {
+    for (int i = line.indexOf(quote, start); i >= 0 && i < limit; i = line.indexOf(quote, i + 1)) {
+      if (i + 1 >= limit || " \t,;:)]}.".indexOf(line.charAt(i + 1)) >= 0) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private void reset() {

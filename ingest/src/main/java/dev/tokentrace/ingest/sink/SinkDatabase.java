@@ -1,9 +1,9 @@
 package dev.tokentrace.ingest.sink;
 
+import dev.tokentrace.store.SqlCatalog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import dev.tokentrace.store.SqlCatalog;
 import java.nio.file.Path;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
