@@ -77,11 +77,11 @@ final class InputHygieneTest {
               dev.tokentrace.correlate.client.ClientLoadSettings.from(
                   List.of(scenario.clientFile()), "csv", "evil", null, "test", null));
       StringBuilder out = new StringBuilder();
-      ReportService.writer(ReportFormat.MARKDOWN)
-          .write(
-              new ReportService(database, ScenarioDatabase.CLOCK)
-                  .build(AttributionSettings.defaults(), "test"),
-              out);
+      ReportService.render(
+          new ReportService(database, ScenarioDatabase.CLOCK)
+              .build(AttributionSettings.defaults(), "test"),
+          ReportFormat.MARKDOWN,
+          out);
       markdown = out.toString();
     }
     String outsideCode = markdown.replaceAll("`[^`]*`", "``");
