@@ -1,7 +1,8 @@
 -- queries/attribution_summary: where does the time go? Per component P50/P90/P95/P99, share of end-to-end time and dominant counts, overall and per run, concurrency, run and concurrency, engine and instance.
 -- params:  :group_by (VARCHAR, all | run | concurrency | run_concurrency | engine | instance; default
---          every grouping), :run_id (VARCHAR, default every run), :components (VARCHAR, a
---          comma-separated list of components; default all six)
+--          every grouping), :run_id (VARCHAR, default every run), :components (VARCHAR,
+--          comma-separated list of network | client_queue | queue | prefill | decode | total;
+--          default all six)
 -- returns: group_by, group_value, component (network | client_queue | queue | prefill | decode |
 --          total), requests, p50_ms, p90_ms, p95_ms, p99_ms, mean_ms, share, dominant_requests,
 --          run_id, concurrency

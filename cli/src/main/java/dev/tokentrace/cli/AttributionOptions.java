@@ -2,8 +2,10 @@ package dev.tokentrace.cli;
 
 import dev.tokentrace.correlate.attribution.AttributionSettings;
 import dev.tokentrace.correlate.attribution.MatchSettings;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
 
 /** The attribution rules shared by {@code correlate}, {@code report} and {@code demo}. */
 final class AttributionOptions {
@@ -55,6 +57,24 @@ final class AttributionOptions {
       description = MatchSettings.PROMPT_TOKEN_TOLERANCE_DOC,
       defaultValue = "" + MatchSettings.PROMPT_TOKEN_TOLERANCE_DEFAULT)
   @Nullable Integer matchPromptTokens;
+
+  /** Whether the command line gave any of these options. */
+  boolean anyGiven(ParseResult parsed) {
+    for (String name :
+        List.of(
+            "--negative-tolerance-ms",
+            "--negative-tolerance-pct",
+            "--warmup-first",
+            "--match",
+            "--match-window-ms",
+            "--match-output-tokens",
+            "--match-prompt-tokens")) {
+      if (parsed.hasMatchedOption(name)) {
+        return true;
+      }
+    }
+    return false;
+  }
 
   AttributionSettings settings() {
     return AttributionSettings.from(negativeToleranceMs, negativeTolerancePct, warmupFirstN)

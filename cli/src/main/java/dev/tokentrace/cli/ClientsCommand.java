@@ -33,7 +33,8 @@ import picocli.CommandLine.Spec;
           + " Envoy): these see only the end of a response and are attributed by the end-to-end"
           + " view; a gateway log splits network into client-gateway and gateway-engine, or"
           + " stands in for the client when there is none (production).",
-      "One invocation is one run; a file already loaded (same SHA-256) is skipped."
+      "One invocation is one run; a file already loaded (same SHA-256) is skipped unless --replace"
+          + " is given. Files that yield no row at all are an error (exit 2), with a hint."
     })
 final class ClientsCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -91,6 +92,13 @@ final class ClientsCommand implements Callable<Integer> {
       defaultValue = "" + ClientLoadSettings.MAX_REJECT_RATIO_DEFAULT)
   @Nullable Double maxRejectRatio;
 
+  @Option(
+      names = "--replace",
+      description =
+          "load files an earlier run already loaded again, removing that run's rows of them first"
+              + " (a file loaded with the wrong options); a --run-id already taken is taken over")
+  boolean replace;
+
   @Override
   public Integer call() {
     InputPaths.requireReadable(files);
@@ -105,7 +113,8 @@ final class ClientsCommand implements Callable<Integer> {
             new ClientReadSettings(requestIdPrefix, logFormat, idColumn));
     PrintWriter err = spec.commandLine().getErr();
     try (Database db = Database.open(database.settings())) {
-      ClientLoadResult result = new ClientTimingLoader(db, Clock.systemUTC()).load(settings);
+      ClientLoadResult result =
+          new ClientTimingLoader(db, Clock.systemUTC()).load(settings, replace);
       result.messages().forEach(err::println);
       err.println(result.summary());
       err.flush();

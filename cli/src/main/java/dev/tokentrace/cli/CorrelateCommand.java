@@ -3,6 +3,7 @@ package dev.tokentrace.cli;
 import dev.tokentrace.correlate.attribution.AttributionCsvWriter;
 import dev.tokentrace.correlate.attribution.AttributionResult;
 import dev.tokentrace.correlate.attribution.Attributor;
+import dev.tokentrace.correlate.attribution.DataQuality;
 import dev.tokentrace.store.Database;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -27,7 +28,7 @@ import picocli.CommandLine.Spec;
       "  network_ttft = client_ttft - client_queue - (queue + prefill)",
       "  network      = client_e2e  - client_queue - (queue + prefill + decode)",
       "Rows land in the request_attribution table; --out also writes them as CSV, one row per"
-          + " client request (matched or not)."
+          + " client request (matched or not). A join rate of 0% exits 2 with a hint."
     })
 final class CorrelateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -42,6 +43,24 @@ final class CorrelateCommand implements Callable<Integer> {
       description = "also write the per-request attribution as CSV here")
   @Nullable Path out;
 
+  /**
+   * A 0 % join rate is an error, not a result: no client request met a server record, so nothing is
+   * attributed; what to check, or null when something joined.
+   */
+  static @Nullable String noJoin(DataQuality quality) {
+    Double rate = quality.joinRate();
+    if (quality.clientRows() == 0 || rate == null || rate > 0 || quality.heuristicRows() > 0) {
+      return null;
+    }
+    if (quality.serverTimingKeys() + quality.serverArrivalKeys() == 0) {
+      return "join rate 0%: no server request record is loaded; ingest the server's logs first";
+    }
+    return "join rate 0%: no client request ID matches one the server logged. Check that the"
+        + " client file belongs to these servers; vLLM bench files need `clients --replace"
+        + " --request-id-prefix PREFIX` (the prefix bench serve was given); clients whose IDs the"
+        + " server never saw (SGLang bench, LLMPerf, TensorRT-LLM) join only with --match heuristic";
+  }
+
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
@@ -52,13 +71,18 @@ final class CorrelateCommand implements Callable<Integer> {
         new AttributionCsvWriter(db).write(out);
         err.println("attribution: " + out);
       }
-      err.println(result.dataQuality().summary());
+      DataQuality quality = result.dataQuality();
+      err.println(quality.summary());
       String vantage = attributor.vantageSummary();
       if (vantage != null) {
         err.println(vantage);
       }
+      String problem = noJoin(quality);
+      if (problem != null) {
+        err.println("correlate: " + problem);
+      }
       err.flush();
-      return ExitCodes.OK;
+      return problem == null ? ExitCodes.OK : ExitCodes.USAGE;
     }
   }
 }

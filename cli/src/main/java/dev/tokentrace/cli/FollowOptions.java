@@ -116,6 +116,12 @@ final class FollowOptions {
       }
     }
     InstanceNaming naming = choice(InstanceNaming.class, "--instance-from", instanceFrom, problems);
+    String instance = null;
+    try {
+      instance = parse.instanceName();
+    } catch (UsageException e) {
+      problems.addAll(e.problems());
+    }
     StartAt start = choice(StartAt.class, "--start-at", startAt, problems);
     if (!problems.isEmpty()) {
       throw new UsageException(problems);
@@ -123,7 +129,7 @@ final class FollowOptions {
     return new FollowSettings(
         shipperId != null ? shipperId : defaultShipperId(),
         sources,
-        parse.instance,
+        instance,
         naming,
         parse.forcedEngine(),
         parse.zoneId(),

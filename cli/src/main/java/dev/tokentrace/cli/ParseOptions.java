@@ -1,6 +1,7 @@
 package dev.tokentrace.cli;
 
 import dev.tokentrace.event.Engine;
+import dev.tokentrace.event.InstanceNames;
 import dev.tokentrace.ingest.tail.LineSplitter;
 import dev.tokentrace.parse.ParseSettings;
 import java.time.ZoneId;
@@ -59,6 +60,19 @@ final class ParseOptions {
               + " lines are never dropped silently",
       defaultValue = "" + DEFAULT_MAX_REJECT_RATIO)
   double maxRejectRatio = DEFAULT_MAX_REJECT_RATIO;
+
+  /**
+   * {@code --instance}, checked like a run id ({@link InstanceNames}).
+   *
+   * @throws UsageException naming the rule
+   */
+  String instanceName() {
+    try {
+      return InstanceNames.check(instance);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--instance: " + e.getMessage());
+    }
+  }
 
   /** The engine the user forced, or null for auto. */
   @Nullable Engine forcedEngine() {

@@ -1,5 +1,7 @@
 package dev.tokentrace.cli;
 
+import dev.tokentrace.correlate.attribution.AttributionSettings;
+import dev.tokentrace.correlate.attribution.Attributor;
 import dev.tokentrace.report.ReportService;
 import dev.tokentrace.report.ReportSettings;
 import dev.tokentrace.store.Database;
@@ -28,9 +30,10 @@ import picocli.CommandLine.Spec;
           + " bottleneck conclusion overall and per run, data quality, suggestions and a"
           + " reproducibility appendix. md prints well in a terminal, html is one self-contained"
           + " page with charts, json follows docs/report-schema.json.",
-      "The attribution is recomputed with the rules given here unless the database's current one"
-          + " (from `correlate` or an earlier `report`) was computed with the same rules, the same"
-          + " formulas and the same input rows; then it is reused."
+      "Without rule options the report uses the rules of the database's attribution (from the"
+          + " last `correlate` or `report`); rule options given here replace them. The attribution"
+          + " is reused when it was computed with those rules, the same formulas and the same input"
+          + " rows, else recomputed; either is said on stderr, with the reason."
     })
 final class ReportCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -60,8 +63,9 @@ final class ReportCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    ReportSettings settings = ReportSettings.from(format, rules.settings(), baseline);
     try (Database db = Database.open(database.settings())) {
+      AttributionSettings chosen = rules(db);
+      ReportSettings settings = ReportSettings.from(format, chosen, baseline);
       ReportService service = new ReportService(db, Clock.systemUTC());
       if (out != null) {
         service.write(settings, CommandLines.of(spec), out);
@@ -75,5 +79,34 @@ final class ReportCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the report", e);
     }
+  }
+
+  /**
+   * The rules given on the command line; without any, the rules of the stored attribution (the last
+   * {@code correlate}), so a report never silently recomputes with other ones. Says which, and
+   * whether the attribution is reused or recomputed and why.
+   */
+  private AttributionSettings rules(Database db) {
+    Attributor attributor = new Attributor(db, Clock.systemUTC());
+    AttributionSettings stored = attributor.storedSettings();
+    boolean given = rules.anyGiven(spec.commandLine().getParseResult());
+    AttributionSettings chosen = given || stored == null ? rules.settings() : stored;
+    PrintWriter err = spec.commandLine().getErr();
+    if (!given && stored != null) {
+      err.println("report: the stored attribution's rules: " + Attributor.describe(stored));
+    }
+    String current = attributor.current(chosen);
+    if (current != null) {
+      err.println(
+          "report: reusing the attribution of " + current + " (same rules, data, formulas)");
+    } else {
+      err.println(
+          "report: recomputing the attribution with "
+              + Attributor.describe(chosen)
+              + ": "
+              + attributor.whyNotCurrent(chosen));
+    }
+    err.flush();
+    return chosen;
   }
 }

@@ -43,13 +43,14 @@ final class SourceFiles {
   static List<SourceFile> resolve(List<Path> paths, ParseOptions options) {
     InputPaths.requireReadable(paths);
     ZoneId zone = options.zoneId();
+    String instance = options.instanceName();
     Engine forced = options.forcedEngine();
     List<SourceFile> files = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     for (Path path : paths) {
       List<String> head = head(path);
       int year = options.year != null ? options.year : startYear(path, head, zone);
-      ParseSettings settings = new ParseSettings(options.instance, zone, year);
+      ParseSettings settings = new ParseSettings(instance, zone, year);
       Parsers.Detection detection = Parsers.detect(head, settings);
       if (forced == null) {
         if (detection.engine().isEmpty()) {

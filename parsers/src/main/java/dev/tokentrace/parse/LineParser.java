@@ -26,4 +26,22 @@ public interface LineParser {
 
   /** End of the source: emit anything still pending. */
   default void finish(ParseSink sink) {}
+
+  /**
+   * For a line read while a prompt printed over several lines is still open: where the line's own
+   * text starts (after a header the engine repeats on continuation lines), or -1 when the line
+   * starts a new record, which ends the prompt. Called before {@link #parse} of that line, with the
+   * state the previous lines left. The default: the whole line continues.
+   */
+  default int continuationStart(String line) {
+    return 0;
+  }
+
+  /**
+   * Whether the next line continues a prompt printed over several lines (its text is user data);
+   * only guarded parsers ({@link Parsers#create}) know.
+   */
+  default boolean insideUserText() {
+    return false;
+  }
 }

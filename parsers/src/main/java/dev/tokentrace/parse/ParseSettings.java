@@ -17,7 +17,8 @@ import java.time.ZoneOffset;
 public record ParseSettings(String instance, ZoneId zone, int startYear) {
   public static final String DEFAULT_INSTANCE = "default";
   public static final String DEFAULT_INSTANCE_DOC =
-      "server name stamped on every event; one per inference server";
+      "server name stamped on every event; one per inference server: 1-100 letters, digits, '.',"
+          + " '_', ':' or '-', starting with a letter or digit";
   public static final ZoneId DEFAULT_ZONE = ZoneOffset.UTC;
   public static final String DEFAULT_ZONE_DOC =
       "zone of log timestamps that carry none (container logs are usually UTC)";

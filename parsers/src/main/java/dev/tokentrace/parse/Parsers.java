@@ -49,7 +49,8 @@ public final class Parsers {
   /**
    * Wraps {@code parser} so that an exception thrown by its own code (a parser bug, never bad
    * input) becomes a rejection {@code parser error: <Class>: <message>} and is logged once at WARN
-   * with its stack trace. The only place parser exceptions are caught.
+   * with its stack trace (the only place parser exceptions are caught), and so that the lines of a
+   * prompt printed over several lines reach it with their text redacted ({@link UserTextGuard}).
    */
   public static LineParser safe(Engine engine, LineParser parser) {
     return new SafeParser(engine, parser);
@@ -172,6 +173,7 @@ public final class Parsers {
   private static final class SafeParser implements LineParser {
     private final Engine engine;
     private final LineParser parser;
+    private final UserTextGuard userText = new UserTextGuard();
     private long failures;
 
     SafeParser(Engine engine, LineParser parser) {
@@ -181,11 +183,23 @@ public final class Parsers {
 
     @Override
     public void parse(String line, SourcePosition position, ParseSink sink) {
+      String text = line;
       try {
-        parser.parse(line, position, sink);
+        text = userText.next(line, parser);
+        parser.parse(text, position, sink);
       } catch (RuntimeException e) {
-        fail(position, line, e, sink);
+        fail(position, text, e, sink);
       }
+    }
+
+    @Override
+    public int continuationStart(String line) {
+      return parser.continuationStart(line);
+    }
+
+    @Override
+    public boolean insideUserText() {
+      return userText.inside();
     }
 
     @Override

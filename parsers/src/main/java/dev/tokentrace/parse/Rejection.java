@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.event.UserText;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,6 +26,7 @@ public record Rejection(
     if (reason.isBlank()) {
       throw new IllegalArgumentException("reason is blank");
     }
+    reason = UserText.redact(reason); // a reason may quote a bad value, which may be a prompt's
     excerpt = excerptOf(excerpt);
   }
 

@@ -43,7 +43,7 @@ public final class Database implements AutoCloseable {
     String name = file == null ? ":memory:" : file.toString();
     String url = file == null ? "jdbc:duckdb:" : "jdbc:duckdb:" + file.toAbsolutePath();
     // memory_limit and threads go in as connection properties, so no value is spliced into SQL
-    Properties properties = new Properties();
+    Properties properties = SqlCatalog.connectionProperties();
     properties.setProperty("memory_limit", settings.memoryLimit());
     properties.setProperty("threads", Integer.toString(settings.threads()));
     DuckDBConnection connection;

@@ -3,6 +3,7 @@ package dev.tokentrace.store;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
+import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.net.JarURLConnection;
 import java.net.URISyntaxException;
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.jar.JarEntry;
@@ -31,6 +33,7 @@ public final class SqlCatalog {
   private static final Pattern NAME = Pattern.compile("[a-z0-9_]+(/[a-z0-9_]+)*");
 
   private static final String ROOT = "sql/";
+  private static final String CONNECTION = ROOT + "connection/offline.properties";
   private static final ClasspathSqlLocator LOCATOR = ClasspathSqlLocator.create();
   private static final ConcurrentMap<String, String> CACHE = new ConcurrentHashMap<>();
 
@@ -59,6 +62,22 @@ public final class SqlCatalog {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("no SQL file " + path + " on the classpath", e);
     }
+  }
+
+  /**
+   * The DuckDB settings every connection opens with ({@code sql/connection/offline.properties}:
+   * extension auto-install and auto-load off, so DuckDB never reaches the network), as JDBC
+   * connection properties. A new instance each call, for the caller to add its own settings to.
+   */
+  public static Properties connectionProperties() {
+    Properties properties = new Properties();
+    String text = LOCATOR.getResource(SqlCatalog.class.getClassLoader(), CONNECTION);
+    try {
+      properties.load(new StringReader(text));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + CONNECTION, e);
+    }
+    return properties;
   }
 
   /** The names of the schema files, in the order of {@code sql/schema/INDEX}. */

@@ -21,7 +21,28 @@ public record SqlHeader(String name, String description, List<Param> params, Str
       requireNonNull(type, "type is null");
       requireNonNull(doc, "doc is null");
     }
+
+    /**
+     * The values an enumerated parameter takes, as its doc lists them before the first {@code ;}
+     * ({@code :group_by (VARCHAR, run | instance; default run)}); empty when it is not one.
+     */
+    public List<String> choices() {
+      Matcher matcher = CHOICES.matcher(doc.split(";", 2)[0].strip());
+      return matcher.matches() ? List.of(matcher.group(2).split(" \\| ")) : List.of();
+    }
+
+    /**
+     * Whether the value is a comma-separated list of {@link #choices()} ({@code comma-separated
+     * list of a | b}).
+     */
+    public boolean isList() {
+      Matcher matcher = CHOICES.matcher(doc.split(";", 2)[0].strip());
+      return matcher.matches() && matcher.group(1) != null;
+    }
   }
+
+  private static final Pattern CHOICES =
+      Pattern.compile("(comma-separated list of )?([a-z_]+(?: \\| [a-z_]+)+)");
 
   private static final Pattern FIRST = Pattern.compile("-- ([a-z0-9_/]+): (.+)");
   private static final Pattern PARAM =

@@ -5,6 +5,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import dev.tokentrace.cli.TokentraceMain;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.DatabaseSettings;
+import dev.tokentrace.store.SqlCatalog;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -81,7 +82,7 @@ public final class Measured {
    * temporary table, then the percentiles per grouping and four metrics at a time; prints its rows.
    */
   private static void bare(Path db) throws SQLException {
-    Properties properties = new Properties();
+    Properties properties = SqlCatalog.connectionProperties();
     properties.setProperty("memory_limit", DatabaseSettings.MEMORY_LIMIT_DEFAULT);
     properties.setProperty("threads", Integer.toString(DatabaseSettings.THREADS_DEFAULT));
     String[] statements = sql("bare_join.sql").split(";\n");

@@ -3,6 +3,7 @@ package dev.tokentrace.correlate.attribution;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.Queries;
@@ -140,6 +141,92 @@ public final class Attributor {
                     .mapTo(String.class)
                     .findFirst()
                     .orElse(null));
+  }
+
+  /**
+   * The rules of the attribution stored in the database (by the last {@code correlate} or {@code
+   * report}), or null when none is stored: what a {@code report} without rule options reuses.
+   */
+  public @Nullable AttributionSettings storedSettings() {
+    String params =
+        database
+            .jdbi()
+            .withHandle(
+                handle ->
+                    handle
+                        .createQuery("SELECT params FROM attribution_state")
+                        .mapTo(String.class)
+                        .findFirst()
+                        .orElse(null));
+    if (params == null) {
+      return null;
+    }
+    try {
+      JsonNode stored = JSON.readTree(params);
+      return AttributionSettings.from(
+              number(stored, "negative_tolerance_ms"),
+              number(stored, "negative_tolerance_pct"),
+              stored.hasNonNull("warmup_first_n") ? stored.get("warmup_first_n").asInt() : null)
+          .withMatch(
+              MatchSettings.from(
+                  stored.path("match").asText(null),
+                  number(stored, "match_window_ms"),
+                  integer(stored, "match_output_token_tolerance"),
+                  integer(stored, "match_prompt_token_tolerance")));
+    } catch (JsonProcessingException | IllegalArgumentException e) {
+      log.warn("stored attribution rules unreadable ({}): not reused", e.getMessage());
+      return null;
+    }
+  }
+
+  /**
+   * Why the stored attribution cannot be reused with {@code settings}, for the message that says a
+   * report recomputes it.
+   */
+  public String whyNotCurrent(AttributionSettings settings) {
+    AttributionSettings stored = storedSettings();
+    if (stored == null) {
+      return "no attribution is stored (run `correlate` to choose its rules)";
+    }
+    if (!params(stored).equals(params(settings))) {
+      return "its rules differ from the stored ones (stored "
+          + params(stored)
+          + ", now "
+          + params(settings)
+          + ")";
+    }
+    return "the loaded data (or tokentrace's formulas) changed since it was computed";
+  }
+
+  /** The rules as options, for messages: {@code --match heuristic --match-window-ms 5000 ...}. */
+  public static String describe(AttributionSettings settings) {
+    MatchSettings match = settings.match();
+    StringBuilder text =
+        new StringBuilder("--match ")
+            .append(match.mode().id())
+            .append(" --match-window-ms ")
+            .append(match.windowMs());
+    if (match.heuristic()) {
+      text.append(" --match-output-tokens ")
+          .append(match.outputTokenTolerance())
+          .append(" --match-prompt-tokens ")
+          .append(match.promptTokenTolerance());
+    }
+    return text.append(" --negative-tolerance-ms ")
+        .append(settings.negativeToleranceMs())
+        .append(" --negative-tolerance-pct ")
+        .append(settings.negativeTolerancePct())
+        .append(" --warmup-first ")
+        .append(settings.warmupFirstN())
+        .toString();
+  }
+
+  private static @Nullable Double number(JsonNode node, String field) {
+    return node.hasNonNull(field) ? node.get(field).asDouble() : null;
+  }
+
+  private static @Nullable Integer integer(JsonNode node, String field) {
+    return node.hasNonNull(field) ? node.get(field).asInt() : null;
   }
 
   /**

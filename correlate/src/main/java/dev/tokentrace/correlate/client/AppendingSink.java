@@ -13,12 +13,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Appends one file's rows to {@code client_timing} and its rejections to {@code rejects}, counting
- * both and keeping the first messages. Column order follows schema/002 and schema/003. Not
- * thread-safe: one per file.
+ * both and keeping the first messages for the caller to print (each once; they are logged only at
+ * DEBUG). Column order follows schema/002 and schema/003. Not thread-safe: one per file.
  */
 final class AppendingSink implements ClientTimingSink {
   private static final Logger log = LoggerFactory.getLogger(AppendingSink.class);
-  private static final int LOGGED_REJECTIONS = 5;
 
   /** Where and as what the rows go: the Appenders of one transaction and the run's values. */
   record Target(
@@ -116,16 +115,15 @@ final class AppendingSink implements ClientTimingSink {
       throw new IllegalStateException("cannot append " + position + " to rejects", e);
     }
     rejectedCount++;
-    if (rejectedCount <= LOGGED_REJECTIONS) {
-      log.warn("{}", rejection.message());
-    }
+    // the command prints the kept messages: logging them as well printed each one twice
+    log.debug("{}", rejection.message());
     keep(rejection.message());
   }
 
   @Override
   public void warning(SourcePosition position, String message) {
     String text = position + ": " + ClientRejection.ENGINE + ": " + message;
-    log.warn("{}", text);
+    log.debug("{}", text);
     keep(text);
   }
 

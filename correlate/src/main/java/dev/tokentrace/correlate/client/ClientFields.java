@@ -1,5 +1,6 @@
 package dev.tokentrace.correlate.client;
 
+import dev.tokentrace.event.UserText;
 import java.util.Locale;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -32,6 +33,10 @@ final class ClientFields {
     }
     if (value < 0) {
       throw new BadField("negative '" + column + "' value " + quote(raw));
+    }
+    if (value > ClientRow.MAX_DURATION_MS) {
+      throw new BadField(
+          "implausible '" + column + "' value " + quote(raw) + " (longer than 7 days)");
     }
     return value;
   }
@@ -92,7 +97,8 @@ final class ClientFields {
    */
   static String errorStatus(String text) {
     String last = "";
-    for (String line : text.split("\\R")) {
+    // redacted as a whole first: a prompt quoted in the error may span its lines
+    for (String line : UserText.redact(text).split("\\R")) {
       if (!line.isBlank()) {
         last = line.strip();
       }

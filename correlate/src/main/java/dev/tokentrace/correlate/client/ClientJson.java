@@ -57,6 +57,25 @@ final class ClientJson {
     return new SourcePosition(path, ordinal, Math.max(0, offset));
   }
 
+  /**
+   * Where the parser's current token starts, by its text line: for rejections, which name the line
+   * to look at (a row's own position numbers the file's rows, and a compact JSON file is one line).
+   */
+  static SourcePosition lineOf(String path, JsonParser parser) {
+    return at(path, parser.currentTokenLocation());
+  }
+
+  /** Where a syntax error was found, by its text line. */
+  static SourcePosition lineOf(String path, JsonProcessingException e, JsonParser parser) {
+    JsonLocation location = e.getLocation();
+    return at(path, location == null ? parser.currentLocation() : location);
+  }
+
+  private static SourcePosition at(String path, JsonLocation location) {
+    return new SourcePosition(
+        path, Math.max(1, location.getLineNr()), Math.max(0, location.getByteOffset()));
+  }
+
   /** A short reason for a syntax error, without the document's content. */
   static String malformed(JsonProcessingException e) {
     String message = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();

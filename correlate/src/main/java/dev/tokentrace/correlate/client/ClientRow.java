@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.event.RequestKeys;
 import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.event.UserText;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -19,6 +20,13 @@ final class ClientRow {
   private @Nullable String requestId;
   private @Nullable String requestKey;
   private IdKind idKind = IdKind.LOCAL;
+
+  /** No request takes longer than this; a longer duration is a unit or clock error. */
+  static final double MAX_DURATION_MS = 7 * 24 * 3600 * 1000.0;
+
+  private static final Instant EARLIEST_START = Instant.parse("2000-01-01T00:00:00Z");
+  private static final Instant LATEST_START = Instant.parse("2100-01-01T00:00:00Z");
+
   private @Nullable Instant startTs;
   private @Nullable Double startMonoS;
   private final Measure ttft = new Measure("ttft");
@@ -95,7 +103,7 @@ final class ClientRow {
 
   /** {@value ClientTiming#STATUS_OK}, or the client's error text (see {@link ClientFields}). */
   ClientRow status(String text) {
-    this.status = text;
+    this.status = UserText.redact(text); // an error text may quote the request (docs/privacy.md)
     return this;
   }
 
@@ -132,6 +140,7 @@ final class ClientRow {
     }
     notAbove(ttft, e2e);
     notAbove(clientQueue, ttft);
+    plausibleStart(startTs);
     return new ClientTiming(
         position,
         id,
@@ -165,7 +174,17 @@ final class ClientRow {
     }
   }
 
-  /** A duration in ms: finite and not negative, or null. */
+  /**
+   * A start time outside 2000-2099 is a broken clock or a placeholder (1969-12-31 from a zero
+   * epoch, 9999-12-31 for "never"), not a request: it would stretch the run over centuries.
+   */
+  static void plausibleStart(@Nullable Instant start) throws BadField {
+    if (start != null && (start.isBefore(EARLIEST_START) || !start.isBefore(LATEST_START))) {
+      throw new BadField("implausible 'start_ts' value " + start + " (not in 2000-2099)");
+    }
+  }
+
+  /** A duration in ms: finite, not negative and at most {@link #MAX_DURATION_MS}, or null. */
   static @Nullable Double duration(String field, @Nullable Double ms) throws BadField {
     if (ms == null) {
       return null;
@@ -176,6 +195,14 @@ final class ClientRow {
     if (ms < 0) {
       throw new BadField(
           "negative '" + field + "' value " + ClientFields.quote(String.valueOf(ms)));
+    }
+    if (ms > MAX_DURATION_MS) {
+      throw new BadField(
+          "implausible '"
+              + field
+              + "' value "
+              + ClientFields.quote(String.valueOf(ms))
+              + " (longer than 7 days)");
     }
     return ms;
   }

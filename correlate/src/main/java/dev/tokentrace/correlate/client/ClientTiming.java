@@ -3,6 +3,7 @@ package dev.tokentrace.correlate.client;
 import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.event.UserText;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -45,6 +46,7 @@ public record ClientTiming(
     requireNonNull(requestId, "requestId is null");
     requireNonNull(requestKey, "requestKey is null");
     requireNonNull(status, "status is null");
+    status = UserText.redact(status); // a client's error text may quote the request
     requireNonNull(idKind, "idKind is null");
     requireNonNull(detail, "detail is null");
     if (requestId.isBlank()) {

@@ -72,12 +72,26 @@ public final class ClientTimingLoader {
    * @throws IllegalStateException naming the database when DuckDB fails
    */
   public ClientLoadResult load(ClientLoadSettings settings) {
+    return load(settings, false);
+  }
+
+  /**
+   * Loads the files of {@code settings} as one run; with {@code replace}, a file an earlier run
+   * loaded is loaded again, its earlier rows and rejections removed in the same transaction (a file
+   * loaded with the wrong options), and a run id already taken is taken over.
+   *
+   * @throws IllegalArgumentException as {@link #load(ClientLoadSettings)}, and when the files hold
+   *     no row at all (nothing to join: the message says why it may be)
+   */
+  public ClientLoadResult load(ClientLoadSettings settings, boolean replace) {
     Map<Path, ClientTimingReader> fileReaders = readers(settings);
     Instant started = clock.instant();
     try (DuckDBConnection connection = database.newConnection()) {
       connection.setAutoCommit(false);
       try {
-        ClientLoadResult result = new Load(connection, fileReaders, settings, started).run();
+        ClientLoadResult result =
+            new Load(connection, fileReaders, settings, started, replace).run();
+        requireRows(result, fileReaders);
         connection.commit();
         log.info("clients: {}", result.summary());
         return result;
@@ -89,6 +103,30 @@ public final class ClientTimingLoader {
       throw new IllegalStateException(
           "cannot load client files into " + database.name() + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * A load that stores no row while it read files is an error, not a success with nothing in it:
+   * the run is rolled back, and the message names what usually causes it.
+   */
+  private static void requireRows(
+      ClientLoadResult result, Map<Path, ClientTimingReader> fileReaders) {
+    boolean read = result.files().stream().anyMatch(file -> file.skipped() == null);
+    long rows = result.files().stream().mapToLong(ClientLoadResult.FileResult::rows).sum();
+    if (!read || rows > 0) {
+      return;
+    }
+    boolean vllmBench =
+        fileReaders.values().stream().anyMatch(reader -> "vllm-bench".equals(reader.format()));
+    StringBuilder message = new StringBuilder("clients: no row loaded from ");
+    message.append(result.files().size() == 1 ? "the file" : "any file");
+    result.messages().stream().limit(5).forEach(line -> message.append("\n").append(line));
+    message.append("\nhint: check the file's format (--format)");
+    if (vllmBench) {
+      message.append(
+          "; vLLM bench files need --request-id-prefix (the prefix vllm bench serve was given)");
+    }
+    throw new IllegalArgumentException(message.toString());
   }
 
   /** Each file's reader; every file that cannot be given one is reported in one message. */
@@ -124,17 +162,20 @@ public final class ClientTimingLoader {
     private final Map<Path, ClientTimingReader> readers;
     private final ClientLoadSettings settings;
     private final Instant started;
+    private final boolean replace;
     private final List<String> messages = new ArrayList<>();
 
     Load(
         DuckDBConnection connection,
         Map<Path, ClientTimingReader> readers,
         ClientLoadSettings settings,
-        Instant started) {
+        Instant started,
+        boolean replace) {
       this.connection = connection;
       this.readers = readers;
       this.settings = settings;
       this.started = started;
+      this.replace = replace;
     }
 
     ClientLoadResult run() throws SQLException {
@@ -176,8 +217,12 @@ public final class ClientTimingLoader {
         return Runs.newId(connection, RUN_KIND, started);
       }
       if (Runs.exists(connection, wanted)) {
-        throw new IllegalArgumentException(
-            "run '" + wanted + "' already exists; choose another --run-id");
+        if (!replace) {
+          throw new IllegalArgumentException(
+              "run '" + wanted + "' already exists; choose another --run-id, or --replace it");
+        }
+        ClientReplacement.removeRun(connection, wanted);
+        note("client: run " + wanted + " replaced: its earlier rows removed");
       }
       return wanted;
     }
@@ -192,6 +237,12 @@ public final class ClientTimingLoader {
         ClientTimingReader reader = readers.get(file);
         FileFingerprint fingerprint = FileFingerprint.of(file);
         String earlier = Runs.runWithFile(connection, fingerprint.sha256(), kind(reader));
+        if (replace) {
+          for (String run : ClientReplacement.removeFile(connection, fingerprint.sha256())) {
+            note(file + ": client: loaded again: the rows run " + run + " loaded from it removed");
+          }
+          earlier = null;
+        }
         String skipped =
             earlier != null
                 ? "already loaded by run " + earlier
@@ -248,7 +299,7 @@ public final class ClientTimingLoader {
     }
 
     private void note(String message) {
-      log.warn("{}", message);
+      log.debug("{}", message); // the result's messages are printed by the caller, once
       if (messages.size() < MAX_MESSAGES) {
         messages.add(message);
       }

@@ -65,7 +65,7 @@ final class GenaiPerfClientTimingReader implements ClientTimingReader {
       try {
         state.root(parser);
       } catch (JsonProcessingException e) {
-        SourcePosition position = ClientJson.position(path, state.ordinal + 1, parser);
+        SourcePosition position = ClientJson.lineOf(path, e, parser);
         sink.rejected(new ClientRejection(position, ClientJson.malformed(e), ""));
       }
     } catch (IOException e) {
@@ -91,9 +91,7 @@ final class GenaiPerfClientTimingReader implements ClientTimingReader {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
         sink.rejected(
             new ClientRejection(
-                ClientJson.position(path, 1, parser),
-                "not a profile export (no top-level object)",
-                ""));
+                ClientJson.lineOf(path, parser), "not a profile export (no top-level object)", ""));
         return;
       }
       while (parser.nextToken() == JsonToken.FIELD_NAME) {
@@ -127,7 +125,8 @@ final class GenaiPerfClientTimingReader implements ClientTimingReader {
               item = parser.nextToken()) {
             ordinal++;
             SourcePosition position = ClientJson.position(path, ordinal, parser);
-            row(position, ClientJson.MAPPER.readTree(parser));
+            SourcePosition line = ClientJson.lineOf(path, parser);
+            row(position, line, ClientJson.MAPPER.readTree(parser));
           }
         } else {
           parser.skipChildren();
@@ -135,7 +134,8 @@ final class GenaiPerfClientTimingReader implements ClientTimingReader {
       }
     }
 
-    private void row(SourcePosition position, JsonNode request) {
+    /** {@code line}: where the request starts in the text, for a rejection. */
+    private void row(SourcePosition position, SourcePosition line, JsonNode request) {
       try {
         if (!request.isObject()) {
           throw new BadField("not a json object");
@@ -144,7 +144,7 @@ final class GenaiPerfClientTimingReader implements ClientTimingReader {
         warnOnce(position, timing);
         sink.row(timing);
       } catch (BadField e) {
-        sink.rejected(new ClientRejection(position, e.getMessage(), ""));
+        sink.rejected(new ClientRejection(line, e.getMessage(), ""));
       }
     }
 

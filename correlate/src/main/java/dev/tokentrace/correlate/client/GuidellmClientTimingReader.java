@@ -65,7 +65,7 @@ final class GuidellmClientTimingReader implements ClientTimingReader {
       try {
         state.root(parser);
       } catch (JsonProcessingException e) {
-        SourcePosition position = ClientJson.position(path, state.ordinal + 1, parser);
+        SourcePosition position = ClientJson.lineOf(path, e, parser);
         sink.rejected(new ClientRejection(position, ClientJson.malformed(e), ""));
       }
     } catch (IOException e) {
@@ -180,13 +180,16 @@ final class GuidellmClientTimingReader implements ClientTimingReader {
             item = parser.nextToken()) {
           ordinal++;
           SourcePosition position = ClientJson.position(path, ordinal, parser);
+          SourcePosition line = ClientJson.lineOf(path, parser);
           JsonNode request = ClientJson.MAPPER.readTree(parser);
-          row(position, request, status);
+          row(position, line, request, status);
         }
       }
     }
 
-    private void row(SourcePosition position, JsonNode request, String status) {
+    /** {@code line}: where the request starts in the text, for a rejection. */
+    private void row(
+        SourcePosition position, SourcePosition line, JsonNode request, String status) {
       try {
         if (!request.isObject()) {
           throw new BadField("not a json object");
@@ -202,13 +205,12 @@ final class GuidellmClientTimingReader implements ClientTimingReader {
         sink.row(timing);
       } catch (BadField e) {
         String id = ClientJson.text(request, "request_id");
-        sink.rejected(new ClientRejection(position, e.getMessage(), id == null ? "" : id));
+        sink.rejected(new ClientRejection(line, e.getMessage(), id == null ? "" : id));
       }
     }
 
     private void reject(JsonParser parser, String reason) {
-      sink.rejected(
-          new ClientRejection(ClientJson.position(path, ordinal + 1, parser), reason, ""));
+      sink.rejected(new ClientRejection(ClientJson.lineOf(path, parser), reason, ""));
     }
   }
 }

@@ -47,7 +47,7 @@ final class LlmperfClientTimingReader implements ClientTimingReader {
         if (parser.nextToken() != JsonToken.START_ARRAY) {
           sink.rejected(
               new ClientRejection(
-                  ClientJson.position(path, 1, parser), "not a json array of responses", ""));
+                  ClientJson.lineOf(path, parser), "not a json array of responses", ""));
           return;
         }
         for (JsonToken item = parser.nextToken();
@@ -55,6 +55,7 @@ final class LlmperfClientTimingReader implements ClientTimingReader {
             item = parser.nextToken()) {
           ordinal++;
           SourcePosition position = ClientJson.position(path, ordinal, parser);
+          SourcePosition line = ClientJson.lineOf(path, parser);
           JsonNode response = ClientJson.MAPPER.readTree(parser);
           if (ordinal == 1) {
             sink.warning(
@@ -62,10 +63,10 @@ final class LlmperfClientTimingReader implements ClientTimingReader {
                 "llmperf: the file has no request IDs or timestamps; rows join only with --match"
                     + " heuristic (token counts) or serve as a statistical comparison");
           }
-          row(position, response, sink);
+          row(position, line, response, sink);
         }
       } catch (JsonProcessingException e) {
-        SourcePosition position = ClientJson.position(path, ordinal + 1, parser);
+        SourcePosition position = ClientJson.lineOf(path, e, parser);
         sink.rejected(new ClientRejection(position, ClientJson.malformed(e), ""));
       }
     } catch (IOException e) {
@@ -73,7 +74,9 @@ final class LlmperfClientTimingReader implements ClientTimingReader {
     }
   }
 
-  private static void row(SourcePosition position, JsonNode response, ClientTimingSink sink) {
+  /** {@code line}: where the response starts in the text, for a rejection. */
+  private static void row(
+      SourcePosition position, SourcePosition line, JsonNode response, ClientTimingSink sink) {
     try {
       if (!response.isObject()) {
         throw new BadField("not a json object");
@@ -98,7 +101,7 @@ final class LlmperfClientTimingReader implements ClientTimingReader {
               ClientJson.integer(response, "number_output_tokens", "number_output_tokens"));
       sink.row(row.build());
     } catch (BadField e) {
-      sink.rejected(new ClientRejection(position, e.getMessage(), ""));
+      sink.rejected(new ClientRejection(line, e.getMessage(), ""));
     }
   }
 }

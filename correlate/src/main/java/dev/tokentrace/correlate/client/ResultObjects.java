@@ -43,14 +43,15 @@ final class ResultObjects {
       try {
         for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
           SourcePosition position = ClientJson.position(path, ordinal + 1, parser);
+          SourcePosition line = ClientJson.lineOf(path, parser);
           if (token != JsonToken.START_OBJECT) {
-            sink.rejected(new ClientRejection(position, "not a json object", ""));
+            sink.rejected(new ClientRejection(line, "not a json object", ""));
             return;
           }
-          ordinal = object(parser, wanted, mapper, sink, position, ordinal);
+          ordinal = object(parser, new Start(position, line), mapper, sink, wanted);
         }
       } catch (JsonProcessingException e) {
-        SourcePosition position = ClientJson.position(path, ordinal + 1, parser);
+        SourcePosition position = ClientJson.lineOf(path, e, parser);
         sink.rejected(new ClientRejection(position, ClientJson.malformed(e), ""));
       }
     } catch (IOException e) {
@@ -58,26 +59,34 @@ final class ResultObjects {
     }
   }
 
+  /**
+   * Where an object starts: {@code rows} numbers its first row (the rows' own positions), {@code
+   * line} is its text line, where rejections and warnings point (the arrays' elements have no line
+   * of their own; a rejected row is named in the excerpt).
+   */
+  private record Start(SourcePosition rows, SourcePosition line) {}
+
   /** Reads one object and emits its rows; returns the last ordinal used. */
   private static long object(
       JsonParser parser,
-      Map<String, ParallelArrays.Kind> wanted,
+      Start start,
       Mapper mapper,
       ClientTimingSink sink,
-      SourcePosition position,
-      long ordinal)
+      Map<String, ParallelArrays.Kind> wanted)
       throws IOException {
+    SourcePosition position = start.rows();
+    long ordinal = position.line() - 1;
     ParallelArrays arrays;
     try {
       arrays = ParallelArrays.read(parser, wanted);
     } catch (BadField e) {
-      sink.rejected(new ClientRejection(position, e.getMessage() + " (result skipped)", ""));
+      sink.rejected(new ClientRejection(start.line(), e.getMessage() + " (result skipped)", ""));
       skipToObjectEnd(parser);
       return ordinal;
     }
     try (arrays) {
       long rows = rowCount(arrays);
-      mapper.begin(arrays, position, sink);
+      mapper.begin(arrays, start.line(), sink);
       try (ParallelArrays.Cursor cursor = arrays.cursor()) {
         for (long index = 0; index < rows; index++) {
           cursor.next();
@@ -86,13 +95,14 @@ final class ResultObjects {
           try {
             sink.row(mapper.row(arrays, cursor, index, rowPosition));
           } catch (BadField e) {
-            sink.rejected(new ClientRejection(rowPosition, e.getMessage(), ""));
+            sink.rejected(
+                new ClientRejection(start.line(), e.getMessage(), "request " + (index + 1)));
           }
         }
       }
       return ordinal + rows;
     } catch (BadField e) {
-      sink.rejected(new ClientRejection(position, e.getMessage() + " (result skipped)", ""));
+      sink.rejected(new ClientRejection(start.line(), e.getMessage() + " (result skipped)", ""));
       return ordinal;
     }
   }

@@ -61,8 +61,9 @@ final class StartTimestamps {
   }
 
   private static Instant iso(String text, String raw) throws BadField {
+    Instant instant;
     try {
-      return OffsetDateTime.parse(text).toInstant();
+      instant = OffsetDateTime.parse(text).toInstant();
     } catch (DateTimeParseException e) {
       if (isLocal(text)) {
         throw new BadField(
@@ -70,6 +71,8 @@ final class StartTimestamps {
       }
       throw new BadField("bad 'start_ts' value " + ClientFields.quote(raw));
     }
+    ClientRow.plausibleStart(instant);
+    return instant;
   }
 
   private static boolean isLocal(String text) {

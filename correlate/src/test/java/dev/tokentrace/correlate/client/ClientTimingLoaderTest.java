@@ -173,7 +173,7 @@ final class ClientTimingLoaderTest {
     Path other = write("other.csv", CONTENT.replace("chatcmpl-a", "z"));
     assertThatThrownBy(() -> loader.load(settings(List.of(other), "bench-1", null, 1.0)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("run 'bench-1' already exists; choose another --run-id");
+        .hasMessage("run 'bench-1' already exists; choose another --run-id, or --replace it");
     assertThat(TestQueries.one(database, Long.class, "SELECT count(*) FROM client_timing"))
         .isEqualTo(2L);
   }

@@ -39,4 +39,42 @@ final class LlmperfClientTimingReaderTest {
         .containsExactly(file + ":3: client: 'ttft_s' > 'end_to_end_latency_s' (500.0 > 250.0)");
     assertThat(sink.warnings).hasSize(1);
   }
+
+  @Test
+  void rejectsAResponseAtItsTextLineAndKeepsPromptsOutOfErrorTexts() throws Exception {
+    String content =
+        String.join(
+            "\n",
+            "[",
+            "  {",
+            "    \"error_code\": null,",
+            "    \"ttft_s\": 0.1,",
+            "    \"end_to_end_latency_s\": 0.5,",
+            "    \"number_output_tokens\": 3",
+            "  },",
+            "  {",
+            "    \"error_code\": null,",
+            "    \"ttft_s\": 0.5,",
+            "    \"end_to_end_latency_s\": 0.25",
+            "  },",
+            "  {",
+            "    \"error_code\": 400,",
+            "    \"error_msg\": \"Error in preprocessing prompt inputs: {'prompt': 'zebracorn'}\"",
+            "  },",
+            "  {\"error_code\": null,");
+    Path file = ClientFiles.write(dir, "y_individual_responses.json", content);
+    CollectingSink sink = ClientFiles.read(new LlmperfClientTimingReader(), file);
+
+    // the second response starts on line 8, the truncated end is on line 17
+    assertThat(sink.messages())
+        .hasSize(2)
+        .first()
+        .isEqualTo(file + ":8: client: missing value for 'number_output_tokens'");
+    assertThat(sink.messages().get(1)).startsWith(file + ":17: client: malformed json");
+    assertThat(sink.rows)
+        .extracting(ClientTiming::status)
+        .containsExactly(
+            "ok",
+            "error: 400 Error in preprocessing prompt inputs: {'prompt': <redacted 9 chars>}");
+  }
 }

@@ -151,7 +151,7 @@ final class VllmBenchClientTimingReaderTest {
         .singleElement()
         .asString()
         .startsWith(
-            dir.resolve("result.json") + ":4: client: malformed json: Unexpected end-of-input");
+            dir.resolve("result.json") + ":2: client: malformed json: Unexpected end-of-input");
   }
 
   @Test

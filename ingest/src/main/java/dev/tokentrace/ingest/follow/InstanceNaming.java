@@ -1,5 +1,6 @@
 package dev.tokentrace.ingest.follow;
 
+import dev.tokentrace.event.InstanceNames;
 import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
 
@@ -20,12 +21,13 @@ public enum InstanceNaming {
       "where a file's instance name comes from when the FILE argument does not give one"
           + " (NAME=FILE): fixed (--instance for all), dir (the file's directory name, e.g."
           + " /logs/vllm-0/server.log -> vllm-0) or file (the file name up to its first dot, e.g."
-          + " /logs/vllm-0.log -> vllm-0)";
+          + " /logs/vllm-0.log -> vllm-0); characters an instance name may not hold become '_'";
 
   /** The instance of {@code path}; {@code fallback} when the path has no usable name here. */
   public String instanceOf(Path path, String fallback) {
     String name = this == DIR ? directoryName(path) : this == FILE ? fileStem(path) : null;
-    return name == null || name.isBlank() ? fallback : name;
+    // a directory or file name may hold anything: made to fit the instance-name rule
+    return name == null || name.isBlank() ? fallback : InstanceNames.fit(name);
   }
 
   private static @Nullable String directoryName(Path path) {

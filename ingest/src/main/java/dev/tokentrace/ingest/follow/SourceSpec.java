@@ -2,6 +2,7 @@ package dev.tokentrace.ingest.follow;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tokentrace.event.InstanceNames;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,7 +16,11 @@ import org.jspecify.annotations.Nullable;
  * following, so files created later are picked up. Immutable.
  */
 public record SourceSpec(String pattern, @Nullable String instance) {
-  /** What a {@code NAME=} prefix may look like (so {@code ./a=b.log} stays a path). */
+  /**
+   * What a {@code NAME=} prefix may look like (so {@code ./a=b.log} stays a path): any run of name
+   * characters, then checked against {@link InstanceNames} (so a name too long is an error, not a
+   * path).
+   */
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]*");
 
   private static final String GLOB_CHARS = "*?[{";
@@ -25,9 +30,8 @@ public record SourceSpec(String pattern, @Nullable String instance) {
     if (pattern.isBlank()) {
       throw new IllegalArgumentException("pattern is blank");
     }
-    if (instance != null && !NAME.matcher(instance).matches()) {
-      throw new IllegalArgumentException(
-          "instance must match " + NAME.pattern() + ": '" + instance + "'");
+    if (instance != null) {
+      InstanceNames.check(instance);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.tokentrace.ingest.sink;
 
+import dev.tokentrace.store.SqlCatalog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -62,7 +63,7 @@ final class SinkDatabase implements AutoCloseable {
   static SinkDatabase open(SinkSettings settings) {
     Path path = settings.db().toAbsolutePath();
     createParent(path);
-    Properties properties = new Properties();
+    Properties properties = SqlCatalog.connectionProperties();
     properties.setProperty("memory_limit", settings.memoryLimit().strip());
     properties.setProperty("threads", Integer.toString(settings.threads()));
     properties.setProperty("wal_autocheckpoint", WAL_AUTOCHECKPOINT);

@@ -6,10 +6,10 @@ import static java.util.Objects.requireNonNull;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.event.UserText;
 import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseSink;
 import dev.tokentrace.parse.Rejection;
-import dev.tokentrace.parse.UserText;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -31,6 +31,7 @@ public final class SourceParser implements LineSplitter.Receiver {
   private long lines;
   private @Nullable String currentLine;
   private @Nullable SourcePosition currentPosition;
+  private boolean currentContinuesUserText;
 
   /**
    * @param path the source as the user named it; it becomes {@code source.path} of every event
@@ -59,6 +60,7 @@ public final class SourceParser implements LineSplitter.Receiver {
     SourcePosition position = new SourcePosition(path, number, offset);
     currentLine = text;
     currentPosition = position;
+    currentContinuesUserText = parser.insideUserText();
     parser.parse(text, position, outcomes);
   }
 
@@ -67,7 +69,9 @@ public final class SourceParser implements LineSplitter.Receiver {
     lines++;
     SourcePosition position = new SourcePosition(path, number, offset);
     outcomes.rejected++;
-    Rejection rejection = Rejection.of(position, engine, reason, excerptOf(raw));
+    // a line of a prompt printed over several lines (too long, or not UTF-8): none of it is kept
+    String excerpt = parser.insideUserText() ? UserText.marker(raw.length) : excerptOf(raw);
+    Rejection rejection = Rejection.of(position, engine, reason, excerpt);
     sink.rejected(rejection, withoutUserText(raw, rejection));
   }
 
@@ -91,7 +95,7 @@ public final class SourceParser implements LineSplitter.Receiver {
   private byte[] rawOf(Rejection rejection) {
     String line = currentLine;
     if (line != null && rejection.position().equals(currentPosition)) {
-      if (UserText.redact(line) != line) {
+      if (currentContinuesUserText || UserText.contains(line)) {
         return rejection.excerpt().getBytes(UTF_8);
       }
       byte[] bytes = line.getBytes(UTF_8);
@@ -108,7 +112,9 @@ public final class SourceParser implements LineSplitter.Receiver {
    */
   private static byte[] withoutUserText(byte[] raw, Rejection rejection) {
     String text = new String(raw, UTF_8);
-    return UserText.redact(text) == text ? raw : rejection.excerpt().getBytes(UTF_8);
+    return UserText.contains(text) || rejection.excerpt().startsWith("<redacted ")
+        ? rejection.excerpt().getBytes(UTF_8)
+        : raw;
   }
 
   private final class Outcomes implements ParseSink {

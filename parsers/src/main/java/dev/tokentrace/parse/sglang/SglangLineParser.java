@@ -89,6 +89,13 @@ public final class SglangLineParser implements LineParser {
     notice.emit(sink);
   }
 
+  /** SGLang prints continuation lines without its prefix: a prefixed line is a new record. */
+  @Override
+  public int continuationStart(String line) {
+    envelope.parse(TransportPrefix.strip(line));
+    return envelope.prefixed ? -1 : 0;
+  }
+
   private void prefixed(String line, SourcePosition position, ParseSink sink) {
     int start = envelope.bodyStart;
     Instant ts = envelope.ts;

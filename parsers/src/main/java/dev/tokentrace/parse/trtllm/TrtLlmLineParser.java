@@ -166,6 +166,12 @@ public final class TrtLlmLineParser implements LineParser, CollectorClock {
   }
 
   /** Lines that end an open JSON value: no JSON line starts like a logger line. */
+  /** A line with a logger header is a new record; anything else continues. */
+  @Override
+  public int continuationStart(String line) {
+    return looksLikeLogLine(cleaner.clean(line)) ? -1 : 0;
+  }
+
   private static boolean looksLikeLogLine(String line) {
     return line.startsWith(LogHeaders.CPP_PREFIX)
         || line.startsWith(LogHeaders.TRT_LLM_TAG)

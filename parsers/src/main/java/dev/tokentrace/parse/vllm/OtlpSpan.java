@@ -5,8 +5,10 @@ import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.RequestKeys;
 import dev.tokentrace.event.RequestTiming;
 import dev.tokentrace.event.SourcePosition;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -21,6 +23,19 @@ import org.jspecify.annotations.Nullable;
 final class OtlpSpan {
   private static final String REQUEST_ID = "gen_ai.request.id";
   private static final long NANOS_PER_SECOND = 1_000_000_000L;
+
+  /** No request lasts longer; a longer span or latency is a clock or unit error. */
+  private static final Duration MAX_SPAN = Duration.ofDays(7);
+
+  private static final Instant EARLIEST = Instant.parse("2000-01-01T00:00:00Z");
+  private static final Instant LATEST = Instant.parse("2100-01-01T00:00:00Z");
+  private static final List<String> LATENCIES =
+      List.of(
+          "gen_ai.latency.time_in_queue",
+          "gen_ai.latency.time_in_model_prefill",
+          "gen_ai.latency.time_in_model_decode",
+          "gen_ai.latency.time_to_first_token",
+          "gen_ai.latency.e2e");
 
   /** {@code -?digits[.digits][e[+-]digits]}: a JSON number written inside a string. */
   private static final Pattern DECIMAL = Pattern.compile("-?\\d+(\\.\\d+)?([eE][+-]?\\d+)?");
@@ -64,6 +79,12 @@ final class OtlpSpan {
     Integer prompt = count("gen_ai.usage.prompt_tokens");
     Integer output = count("gen_ai.usage.completion_tokens");
     Integer cached = count("gen_ai.usage.cached_tokens");
+    if (problem == null) {
+      plausible(arrival, end);
+      for (String key : LATENCIES) {
+        plausible(key);
+      }
+    }
     if (problem != null) {
       return null;
     }
@@ -184,6 +205,39 @@ final class OtlpSpan {
 
   private static boolean isDecimal(String text) {
     return text.length() <= 64 && DECIMAL.matcher(text).matches();
+  }
+
+  /**
+   * Times a request cannot have: outside 2000-2099 (a zero or garbage clock), an end before the
+   * start, a span longer than {@link #MAX_SPAN} (the 130-year span of a start at epoch 1).
+   */
+  private void plausible(@Nullable Instant start, @Nullable Instant end) {
+    for (Instant time : new Instant[] {start, end}) {
+      if (time != null && (time.isBefore(EARLIEST) || !time.isBefore(LATEST))) {
+        problem = "otlp: implausible span time " + time + " (not in 2000-2099)";
+        return;
+      }
+    }
+    if (start != null && end != null) {
+      if (end.isBefore(start)) {
+        problem = "otlp: span ends before it starts";
+      } else if (Duration.between(start, end).compareTo(MAX_SPAN) > 0) {
+        problem = "otlp: implausible span longer than 7 days";
+      }
+    }
+  }
+
+  /** A latency attribute that is negative or longer than {@link #MAX_SPAN}. */
+  private void plausible(String key) {
+    Double ms = problem == null ? millis(key) : null;
+    if (ms == null) {
+      return;
+    }
+    if (ms < 0) {
+      problem = "otlp: negative '" + key + "' value";
+    } else if (ms > MAX_SPAN.toMillis()) {
+      problem = "otlp: implausible '" + key + "' value (longer than 7 days)";
+    }
   }
 
   private <T> @Nullable T fail(String field) {

@@ -110,6 +110,28 @@ public final class VllmLineParser implements LineParser, CollectorClock {
     traces.finish();
   }
 
+  /**
+   * A line with a header continues a multi-line message only where vLLM repeats the header on every
+   * line of one ({@code NewLineFormatter}: the previous line ended with {@code \r}, or, where the
+   * reader dropped it, the header is the previous record line's); its text starts after it. A line
+   * without one continues from after its process prefixes.
+   */
+  @Override
+  public int continuationStart(String line) {
+    String text = LineCleaner.clean(line);
+    int bodyStart = ProcessPrefix.skipAll(text, 0);
+    VllmHeader header = VllmHeader.find(text, bodyStart);
+    // offsets into the cleaned text hold for the line only when cleaning removed no colour codes
+    boolean sameOffsets = line.startsWith(text);
+    if (header == null) {
+      return sameOffsets ? bodyStart : 0;
+    }
+    VllmHeader previous = lastHeader;
+    boolean repeated =
+        lastEndedWithCr || (previous != null && header.sameAs(text, previous, lastLine));
+    return repeated && sameOffsets ? header.msgStart() : -1;
+  }
+
   private void record(
       String text,
       VllmHeader header,

@@ -87,7 +87,13 @@ public final class MarkdownTable {
     out.append('\n');
   }
 
+  /** A cell's text: no line break, no column break, no HTML tag (a renderer would run it). */
   public static String escape(String cell) {
-    return cell.replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ");
+    return cell.replace("\\", "\\\\")
+        .replace("|", "\\|")
+        .replace("<", "\\<")
+        .replace(">", "\\>")
+        .replace("\r", " ")
+        .replace("\n", " ");
   }
 }

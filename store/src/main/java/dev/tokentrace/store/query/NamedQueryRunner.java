@@ -196,11 +196,38 @@ public final class NamedQueryRunner {
       }
       try {
         SqlParams.convert(declared.name(), declared.type(), param.getValue());
+        checkChoice(declared, param.getValue(), problems);
       } catch (IllegalArgumentException e) {
         problems.add(e.getMessage());
       }
     }
     fail(problems);
+  }
+
+  /** An enumerated parameter ({@link SqlHeader.Param#choices()}) takes only its listed values. */
+  private static void checkChoice(SqlHeader.Param param, String value, List<String> problems) {
+    List<String> choices = param.choices();
+    if (choices.isEmpty()) {
+      return;
+    }
+    List<String> given = param.isList() ? List.of(value.split(",", -1)) : List.of(value);
+    for (String each : given) {
+      String item = each;
+      if (!choices.contains(item)) {
+        String hint =
+            NearMiss.of(item, choices).map(near -> "did you mean '" + near + "'? ").orElse("");
+        problems.add(
+            "bad value '"
+                + item
+                + "' for param "
+                + param.name()
+                + ": "
+                + hint
+                + "(one of: "
+                + String.join(", ", choices)
+                + ")");
+      }
+    }
   }
 
   private static long print(ResultSet result, QueryOutputFormat format, Appendable out)

@@ -5,8 +5,10 @@ import dev.tokentrace.report.model.ReportData;
 import dev.tokentrace.report.model.ReportEvidence;
 import dev.tokentrace.store.query.MarkdownTable;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -56,7 +58,7 @@ final class MarkdownEnvironment {
         new StringBuilder(MarkdownText.code(instance.instance()))
             .append(": ")
             .append(instance.engine())
-            .append(instance.version() == null ? "" : " " + instance.version())
+            .append(instance.version() == null ? "" : " " + MarkdownText.code(instance.version()))
             .append(", ")
             .append(Numbers.count(instance.files(), "file"));
     if (instance.requestTimingRows() > 0) {
@@ -96,8 +98,15 @@ final class MarkdownEnvironment {
         run.warmupRequests(),
         run.errorRequests(),
         run.concurrencyLevels() == null ? "unknown" : run.concurrencyLevels(),
-        run.instances() == null ? "" : ", served by " + run.instances().replace(",", ", "),
+        run.instances() == null ? "" : ", served by " + instances(run.instances()),
         run.attributedRequests());
+  }
+
+  /** Instance names from the logs (comma-separated): each a code span, never markup. */
+  private static String instances(String names) {
+    return Arrays.stream(names.split(","))
+        .map(MarkdownText::code)
+        .collect(Collectors.joining(", "));
   }
 
   /** The pre-evidence table of sources, for data without the environment queries. */

@@ -26,7 +26,7 @@ final class Prose {
       if (word.isEmpty()) {
         continue;
       }
-      if (!lineStart && column + 1 + word.length() > WIDTH) {
+      if (!lineStart && column + 1 + word.length() > WIDTH && !startsBlock(word)) {
         out.append('\n').append(rest);
         column = rest.length();
         lineStart = true;
@@ -40,5 +40,34 @@ final class Prose {
       lineStart = false;
     }
     return out.append('\n').toString();
+  }
+
+  /**
+   * Whether a word at the start of a line would open a Markdown block (a heading, quote, list item,
+   * table row, setext underline or HTML block): log text can hold such a word, and a line break
+   * before it would turn it into markup even inside a code span, so it stays on the line before.
+   */
+  static boolean startsBlock(String word) {
+    char first = word.charAt(0);
+    if ("#>-+*=|<".indexOf(first) >= 0) {
+      return true;
+    }
+    int digits = 0;
+    while (digits < word.length() && Character.isDigit(word.charAt(digits))) {
+      digits++;
+    }
+    return digits > 0
+        && digits < word.length()
+        && (word.charAt(digits) == '.' || word.charAt(digits) == ')');
+  }
+
+  /**
+   * A sentence continued after a comma: "FTL P50 goes" stays, "Only concurrency" becomes "only".
+   */
+  static String uncapitalized(String text) {
+    if (text.length() > 1 && Character.isUpperCase(text.charAt(1))) {
+      return text;
+    }
+    return text.isEmpty() ? text : Character.toLowerCase(text.charAt(0)) + text.substring(1);
   }
 }
