@@ -123,8 +123,9 @@ final class IngestCommand implements Callable<Integer> {
               StatusLine.start(err, follow.status, new StatusLine.Sink(sink::progress))) {
         shipped = follower.run();
       } finally {
-        // What was committed is all there is to write: the sink drains it, then stops.
-        sink.stopWhenCaughtUp();
+        // What was committed is all there is to write: the sink drains it (up to the ends of the
+        // shipper's transactions, visible or not yet), then stops.
+        sink.stopWhenCaughtUp(follower.committedEnds());
       }
       SinkSummary written = await(sinking);
       err.println("ingest: sink " + written.describe() + " -> " + database.db);

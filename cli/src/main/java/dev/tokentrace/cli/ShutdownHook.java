@@ -84,6 +84,8 @@ final class ShutdownHook implements AutoCloseable {
       Thread.currentThread().interrupt();
       return;
     }
+    // halt skips deleteOnExit: the native libraries unpacked into the temp directory go by hand
+    NativeTempFiles.deleteMapped();
     Runtime.getRuntime().halt(exitCode);
   }
 }

@@ -13,11 +13,14 @@ import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Rejection;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -65,6 +68,7 @@ public final class Follower {
   private volatile boolean stopRequested;
   private volatile long stopNanos;
   private volatile FollowProgress progress = FollowProgress.initial();
+  private final Map<TopicPartition, Long> committedEnds = new ConcurrentHashMap<>();
   private @Nullable TransactionalEventProducer producer;
   private @Nullable Checkpoint resumeFrom;
   private long committedRecords;
@@ -147,6 +151,15 @@ public final class Follower {
     synchronized (wakeup) {
       wakeup.notifyAll();
     }
+  }
+
+  /**
+   * For every partition this follower's committed transactions wrote to: the offset after its last
+   * record. A sink that drains until it reached them holds everything shipped (see {@link
+   * dev.tokentrace.ingest.sink.DuckDbEventSink#stopWhenCaughtUp(Map)}). Thread-safe.
+   */
+  public Map<TopicPartition, Long> committedEnds() {
+    return Map.copyOf(committedEnds);
   }
 
   /** What was done so far. Thread-safe. */
@@ -277,6 +290,7 @@ public final class Follower {
       recover(e);
       return;
     }
+    current.committedEnds().forEach((tp, end) -> committedEnds.merge(tp, end, Math::max));
     files.committed();
     committedRecords += records;
     transactions++;
