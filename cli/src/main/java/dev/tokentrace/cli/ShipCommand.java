@@ -10,6 +10,7 @@ import dev.tokentrace.ingest.follow.Follower;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
 import dev.tokentrace.parse.Parsers;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -84,14 +85,18 @@ final class ShipCommand implements Callable<Integer> {
             kafka.requireExternal("ship"),
             parse.maxLineBytes,
             IngestSettings.DEFAULT_ADMIN_TIMEOUT);
-    List<SourceFile> sources = BatchFiles.resolve(files, parse, follow.instanceFrom);
+    List<String> fileProblems = new ArrayList<>();
+    List<SourceFile> sources = BatchFiles.resolve(files, parse, follow.instanceFrom, fileProblems);
     PrintWriter err = spec.commandLine().getErr();
+    fileProblems.forEach(problem -> err.println("ship: " + problem));
     try (Ingest ingest = Ingest.open(settings)) {
       ShipSummary summary = ingest.ship(sources);
-      summary.failedFiles().forEach(problem -> err.println("cannot read " + problem));
+      summary.failedFiles().forEach(problem -> err.println("ship: " + problem));
       err.println(
           "ship: " + summary.describe() + " -> " + summary.records() + " records acknowledged");
-      return Tolerance.report(summary.counts(), parse.maxRejectRatio, 0, err);
+      fileProblems.addAll(summary.failedFiles());
+      int code = Tolerance.report(summary.counts(), parse.maxRejectRatio, 0, err);
+      return ExitCodes.batch(code, fileProblems, "ship", err);
     }
   }
 

@@ -12,6 +12,7 @@ import dev.tokentrace.ingest.sink.DuckDbEventSink;
 import dev.tokentrace.ingest.sink.SinkSettings;
 import dev.tokentrace.ingest.sink.SinkSummary;
 import dev.tokentrace.ingest.tail.FileProblems;
+import dev.tokentrace.ingest.tail.LogFileReader;
 import dev.tokentrace.ingest.tail.ParseCounts;
 import dev.tokentrace.ingest.tail.SourceParser;
 import dev.tokentrace.parse.LineParser;
@@ -224,10 +225,24 @@ public final class Ingest implements AutoCloseable {
     LineParser parser = parsers.apply(file.engine(), file.parse());
     SourceParser source = new SourceParser(file.path().toString(), file.engine(), parser, producer);
     try {
-      return source.readFile(file.path(), settings.maxLineBytes());
+      ParseCounts counts = source.readFile(file.path(), settings.maxLineBytes());
+      if (source.brokenAt() > 0) {
+        String problem =
+            file.path()
+                + ":"
+                + source.brokenAt()
+                + ": "
+                + LogFileReader.CORRUPT_GZIP
+                + " (truncated?): its "
+                + (source.brokenAt() - 1)
+                + " lines before were loaded, the rest of the file is missing";
+        log.warn("ship: {}", problem);
+        failed.add(problem);
+      }
+      return counts;
     } catch (IOException e) {
       // The other files keep flowing; the caller sees this file in failedFiles.
-      String problem = file.path() + ": " + FileProblems.describe(e);
+      String problem = file.path() + ": cannot read: " + FileProblems.describe(e);
       log.warn("ship: {}", problem);
       failed.add(problem);
       source.finish();
