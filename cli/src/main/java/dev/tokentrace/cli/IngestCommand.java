@@ -41,6 +41,8 @@ import picocli.CommandLine.Spec;
           + " and 'sink --follow' do in two; the embedded broker then keeps its data (and the"
           + " shipper's checkpoints) in --kafka-data-dir, so a restart resumes exactly.",
       "Rejected lines go to the rejects table and topic with path, line and reason.",
+      "Batch runs are idempotent: a file already loaded (same instance and content) is skipped,"
+          + " a file a killed run was loading is loaded again whole, --replace reloads.",
       ""
     })
 final class IngestCommand implements Callable<Integer> {
@@ -140,7 +142,7 @@ final class IngestCommand implements Callable<Integer> {
             ? Ingest.open(settings(kafkaSettings), brokerDataDir())
             : Ingest.open(settings(kafkaSettings));
     printBroker(ingest, err);
-    Follower follower = ingest.follower(settings);
+    Follower follower = ingest.follower(settings).connectTimeout(kafka.connectTimeout);
     try (ShutdownHook hook = ShutdownHook.install("ingest", err, follower::stop)) {
       int code;
       try (ingest) {
@@ -191,8 +193,7 @@ final class IngestCommand implements Callable<Integer> {
   }
 
   private IngestSettings settings(KafkaSettings kafkaSettings) {
-    return new IngestSettings(
-        kafkaSettings, parse.maxLineBytes, IngestSettings.DEFAULT_ADMIN_TIMEOUT);
+    return new IngestSettings(kafkaSettings, parse.maxLineBytes, kafka.connectTimeout);
   }
 
   private static void printBroker(Ingest ingest, PrintWriter err) {

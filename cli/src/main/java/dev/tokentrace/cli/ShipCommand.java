@@ -81,10 +81,7 @@ final class ShipCommand implements Callable<Integer> {
 
   private int once() {
     IngestSettings settings =
-        new IngestSettings(
-            kafka.requireExternal("ship"),
-            parse.maxLineBytes,
-            IngestSettings.DEFAULT_ADMIN_TIMEOUT);
+        new IngestSettings(kafka.requireExternal("ship"), parse.maxLineBytes, kafka.connectTimeout);
     List<String> fileProblems = new ArrayList<>();
     List<SourceFile> sources = BatchFiles.resolve(files, parse, follow.instanceFrom, fileProblems);
     PrintWriter err = spec.commandLine().getErr();
@@ -113,7 +110,8 @@ final class ShipCommand implements Callable<Integer> {
             + kafkaSettings.bootstrapServers()
             + (settings.once() ? " (--once: until their ends)" : "; SIGTERM or Ctrl-C stops"));
     err.flush();
-    Follower follower = new Follower(settings, kafkaSettings, Parsers::create);
+    Follower follower =
+        new Follower(settings, kafkaSettings, Parsers::create).connectTimeout(kafka.connectTimeout);
     try (ShutdownHook hook = ShutdownHook.install("ship", err, follower::stop);
         StatusLine status =
             StatusLine.start(

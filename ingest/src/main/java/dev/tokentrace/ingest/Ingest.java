@@ -7,6 +7,7 @@ import dev.tokentrace.ingest.follow.FollowSettings;
 import dev.tokentrace.ingest.follow.Follower;
 import dev.tokentrace.ingest.kafka.EmbeddedBroker;
 import dev.tokentrace.ingest.kafka.EventProducer;
+import dev.tokentrace.ingest.kafka.KafkaProblems;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
 import dev.tokentrace.ingest.sink.DuckDbEventSink;
 import dev.tokentrace.ingest.sink.SinkSettings;
@@ -110,6 +111,16 @@ public final class Ingest implements AutoCloseable {
               : settings.kafka().withBootstrapServers(broker.bootstrapServers());
       try (Admin admin = Admin.create(kafka.adminProperties())) {
         kafka.topics().ensureExist(admin, kafka.partitions(), settings.adminTimeout());
+      } catch (RuntimeException e) {
+        IllegalArgumentException config = KafkaProblems.configError(e, kafka.adminProperties());
+        if (config != null) {
+          throw config;
+        }
+        if (KafkaProblems.timedOut(e)) {
+          throw KafkaProblems.unreachable(
+              bootstrapServersOf(kafka), settings.adminTimeout(), "--connect-timeout", e);
+        }
+        throw e;
       }
       return new Ingest(settings, kafka, broker, clock, parsers);
     } catch (RuntimeException e) {
@@ -118,6 +129,10 @@ public final class Ingest implements AutoCloseable {
       }
       throw e;
     }
+  }
+
+  private static String bootstrapServersOf(KafkaSettings kafka) {
+    return String.valueOf(kafka.bootstrapServers());
   }
 
   /** The brokers in use: the configured ones or the embedded broker's loopback address. */

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.ingest.kafka.CheckpointTopic;
+import dev.tokentrace.ingest.kafka.KafkaProblems;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
 import dev.tokentrace.ingest.kafka.KafkaUnavailableException;
 import dev.tokentrace.ingest.kafka.TransactionalEventProducer;
@@ -52,8 +53,17 @@ public final class Follower {
   /** Bytes read from one file before the others get their turn. */
   private static final long BUDGET_PER_FILE = 1 << 20;
 
-  /** How long a stopping shipper waits for an unreachable broker before it gives up. */
-  private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(10);
+  /**
+   * How long a stopping shipper waits for an unreachable broker before it gives up: short, so that
+   * SIGTERM ends the process within 5 s (what was not committed is shipped again on the next run).
+   */
+  private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(3);
+
+  /**
+   * How long {@code --once} waits for an unreachable cluster by default ({@code
+   * --connect-timeout}).
+   */
+  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(30);
 
   private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration CHECKPOINT_TIMEOUT = Duration.ofMinutes(2);
@@ -76,6 +86,7 @@ public final class Follower {
   private long rewinds;
   private long lastProgress;
   private int failuresInARow;
+  private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
 
   /**
    * @param kafka brokers (set) and topics
@@ -113,13 +124,18 @@ public final class Follower {
   public FollowSummary run() {
     long started = System.nanoTime();
     boolean uncommitted = false;
+    boolean connected = false;
     try {
       if (connect()) {
+        connected = true;
         files.start(resumeFrom);
         resumeFrom = null;
         follow();
       }
     } catch (KafkaUnavailableException e) {
+      if (!connected) {
+        throw e; // nothing was read: the caller says the cluster is unreachable, and fails
+      }
       uncommitted = true;
       log.warn(
           "{}; what was read since the last commit is shipped again from the checkpoint on the"
@@ -140,6 +156,16 @@ public final class Follower {
         rewinds,
         uncommitted,
         Duration.ofNanos(System.nanoTime() - started));
+  }
+
+  /**
+   * With {@code once}: how long {@link #run()} waits for an unreachable cluster before it gives up
+   * with a {@link KafkaUnavailableException} (cron jobs must not pile up). A following shipper (a
+   * service) waits on, saying so.
+   */
+  public Follower connectTimeout(Duration timeout) {
+    this.connectTimeout = requireNonNull(timeout, "timeout is null");
+    return this;
   }
 
   /** Ends {@link #run()} after a last commit. Thread-safe; returns at once. */
@@ -173,11 +199,12 @@ public final class Follower {
    */
   private boolean connect() {
     long started = System.nanoTime();
+    Duration adminTimeout = settings.once() ? min(ADMIN_TIMEOUT, connectTimeout) : ADMIN_TIMEOUT;
     while (!stopRequested) {
       try {
         try (Admin admin = Admin.create(kafka.adminProperties())) {
-          kafka.topics().ensureExist(admin, kafka.partitions(), ADMIN_TIMEOUT);
-          kafka.topics().ensureCheckpointsExist(admin, ADMIN_TIMEOUT);
+          kafka.topics().ensureExist(admin, kafka.partitions(), adminTimeout);
+          kafka.topics().ensureCheckpointsExist(admin, adminTimeout);
         }
         producer = newProducer();
         Optional<byte[]> value =
@@ -197,11 +224,31 @@ public final class Follower {
         throw e;
       } catch (RuntimeException e) {
         rethrowIfFenced(e);
-        log.warn("kafka: cannot start shipping yet: {}; retrying", describe(e));
+        IllegalArgumentException config = KafkaProblems.configError(e, kafka.adminProperties());
+        if (config != null) {
+          throw config;
+        }
+        Duration waited = Duration.ofNanos(System.nanoTime() - started);
+        if (settings.once() && waited.compareTo(connectTimeout) >= 0) {
+          throw KafkaProblems.unreachable(
+              String.valueOf(kafka.bootstrapServers()),
+              waited,
+              "--connect-timeout " + connectTimeout.toSeconds() + "s",
+              e);
+        }
+        log.warn(
+            "kafka: the cluster at {} is unreachable so far ({} s): {}; retrying",
+            kafka.bootstrapServers(),
+            waited.toSeconds(),
+            describe(e));
         pause(RETRY_PAUSE);
       }
     }
     return false;
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
   }
 
   private TransactionalEventProducer newProducer() {
