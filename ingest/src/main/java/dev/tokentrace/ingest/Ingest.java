@@ -109,8 +109,8 @@ public final class Ingest implements AutoCloseable {
           broker == null
               ? settings.kafka()
               : settings.kafka().withBootstrapServers(broker.bootstrapServers());
-      try (Admin admin = Admin.create(kafka.adminProperties())) {
-        kafka.topics().ensureExist(admin, kafka.partitions(), settings.adminTimeout());
+      try {
+        ensureTopics(kafka, settings.adminTimeout());
       } catch (RuntimeException e) {
         IllegalArgumentException config = KafkaProblems.configError(e, kafka.adminProperties());
         if (config != null) {
@@ -128,6 +128,16 @@ public final class Ingest implements AutoCloseable {
         broker.close();
       }
       throw e;
+    }
+  }
+
+  private static void ensureTopics(KafkaSettings kafka, Duration timeout) {
+    Admin admin = Admin.create(kafka.adminProperties());
+    try {
+      kafka.topics().ensureExist(admin, kafka.partitions(), timeout);
+    } finally {
+      // bounded: a plain close waits for the calls an unreachable cluster never answers
+      admin.close(Duration.ofSeconds(1));
     }
   }
 

@@ -65,7 +65,8 @@ public final class Follower {
    */
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(30);
 
-  private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(5);
+  private static final Duration ADMIN_CLOSE = Duration.ofSeconds(1);
   private static final Duration CHECKPOINT_TIMEOUT = Duration.ofMinutes(2);
   private static final Duration RETRY_PAUSE = Duration.ofSeconds(2);
   private static final Duration RECOVERY_PAUSE = Duration.ofMillis(500);
@@ -199,12 +200,17 @@ public final class Follower {
    */
   private boolean connect() {
     long started = System.nanoTime();
-    Duration adminTimeout = settings.once() ? min(ADMIN_TIMEOUT, connectTimeout) : ADMIN_TIMEOUT;
+    // each attempt is short, so that a stop request is seen between attempts (SIGTERM within 5 s)
+    Duration adminTimeout = min(ATTEMPT_TIMEOUT, connectTimeout);
     while (!stopRequested) {
       try {
-        try (Admin admin = Admin.create(kafka.adminProperties())) {
+        Admin admin = Admin.create(kafka.adminProperties());
+        try {
           kafka.topics().ensureExist(admin, kafka.partitions(), adminTimeout);
           kafka.topics().ensureCheckpointsExist(admin, adminTimeout);
+        } finally {
+          // bounded: a plain close waits for the calls an unreachable cluster never answers
+          admin.close(ADMIN_CLOSE);
         }
         producer = newProducer();
         Optional<byte[]> value =

@@ -87,17 +87,29 @@ public final class KafkaProblems {
     return false;
   }
 
-  /** The setting whose value (a path, say) the failure's messages mention, or ConfigException's. */
+  /**
+   * The setting whose value (a path, say) the failure's messages mention, the longest such value
+   * winning (a path over {@code SSL}), else one a message names (ConfigException's).
+   */
   private static @Nullable String settingNamed(Throwable failure, Map<String, Object> properties) {
     Map<String, Object> sorted = new TreeMap<>(properties);
+    String best = null;
+    int bestLength = 0;
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
       String message = String.valueOf(cause.getMessage());
       for (Map.Entry<String, Object> property : sorted.entrySet()) {
         String value = String.valueOf(property.getValue());
-        if (value.length() >= 3 && message.contains(value)) {
-          return property.getKey();
+        if (value.length() >= 3 && value.length() > bestLength && message.contains(value)) {
+          best = property.getKey();
+          bestLength = value.length();
         }
       }
+    }
+    if (best != null) {
+      return best;
+    }
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      String message = String.valueOf(cause.getMessage());
       for (String key : sorted.keySet()) {
         if (message.contains(key)) {
           return key;
