@@ -215,7 +215,7 @@ public final class LoadedFiles {
     Connection connection = DriverManager.getConnection("jdbc:duckdb:" + db);
     try {
       DuckDbSchema.apply(connection);
-    } catch (SQLException | RuntimeException e) {
+    } catch (RuntimeException e) {
       connection.close();
       throw e;
     }
