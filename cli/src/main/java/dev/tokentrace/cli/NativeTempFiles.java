@@ -35,6 +35,11 @@ final class NativeTempFiles {
         if (Files.deleteIfExists(library)) {
           deleted.add(library);
         }
+        // lz4-java marks its copy in use with '<library>.lck' (deleteOnExit as well)
+        Path lock = library.resolveSibling(library.getFileName() + ".lck");
+        if (Files.deleteIfExists(lock)) {
+          deleted.add(lock);
+        }
       } catch (IOException e) {
         // Someone else's file, or gone meanwhile: nothing of ours to clean.
       }
