@@ -29,3 +29,18 @@ CREATE TABLE IF NOT EXISTS run_files (
     bytes        BIGINT    NOT NULL,
     sha256       VARCHAR   NOT NULL
 );
+
+-- What batch `ingest` loaded, per file and instance, so that a second run skips a file already
+-- loaded (same instance, same SHA-256) and a run killed half-way is made whole on the next one:
+-- state 'loading' is committed before the first line is shipped and becomes 'loaded' once the
+-- sink holds every record of the file; a file still 'loading' has its rows removed and is loaded
+-- again (exactly once, whatever part of it the killed run had committed).
+CREATE TABLE IF NOT EXISTS ingest_files (
+    source_path  VARCHAR   NOT NULL,
+    instance     VARCHAR   NOT NULL,
+    sha256       VARCHAR   NOT NULL,
+    bytes        BIGINT    NOT NULL,
+    state        VARCHAR   NOT NULL,
+    loaded_ts    TIMESTAMP NOT NULL,
+    PRIMARY KEY (source_path, instance)
+);

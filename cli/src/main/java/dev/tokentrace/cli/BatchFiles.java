@@ -18,7 +18,12 @@ import java.util.Map;
 final class BatchFiles {
   private BatchFiles() {}
 
-  static List<SourceFile> resolve(List<String> arguments, ParseOptions parse, String naming) {
+  /**
+   * @param fileProblems receives {@code path:line: reason} of each file left out (empty, no known
+   *     format); the others are returned. When every file is left out, that is a usage error.
+   */
+  static List<SourceFile> resolve(
+      List<String> arguments, ParseOptions parse, String naming, List<String> fileProblems) {
     InstanceNaming instanceNaming = instanceNaming(naming);
     Map<String, List<Path>> byInstance = new LinkedHashMap<>();
     List<String> problems = new ArrayList<>();
@@ -44,7 +49,11 @@ final class BatchFiles {
     }
     List<SourceFile> resolved = new ArrayList<>();
     for (Map.Entry<String, List<Path>> group : byInstance.entrySet()) {
-      resolved.addAll(SourceFiles.resolve(group.getValue(), withInstance(parse, group.getKey())));
+      resolved.addAll(
+          SourceFiles.resolve(group.getValue(), withInstance(parse, group.getKey()), fileProblems));
+    }
+    if (resolved.isEmpty()) {
+      throw new UsageException(fileProblems);
     }
     return resolved;
   }

@@ -15,5 +15,29 @@ final class ExitCodes {
    */
   static final int REJECTS = 3;
 
+  /**
+   * A batch loaded, but some of its files not (empty, no known format, unreadable) or not whole (a
+   * gzip stream cut off); each is reported with path and line.
+   */
+  static final int PARTIAL = 4;
+
+  /**
+   * The exit code of a batch: {@code code} (the reject verdict) unless it is OK and files had
+   * problems, which are printed first.
+   */
+  static int batch(
+      int code, java.util.List<String> fileProblems, String command, java.io.PrintWriter err) {
+    if (fileProblems.isEmpty()) {
+      return code;
+    }
+    err.println(
+        command
+            + ": "
+            + fileProblems.size()
+            + " file(s) not loaded, or not whole (listed above); the other files were loaded");
+    err.flush();
+    return code == OK ? PARTIAL : code;
+  }
+
   private ExitCodes() {}
 }

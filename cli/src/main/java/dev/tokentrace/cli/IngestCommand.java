@@ -9,9 +9,11 @@ import dev.tokentrace.ingest.follow.FollowSummary;
 import dev.tokentrace.ingest.follow.Follower;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
 import dev.tokentrace.ingest.sink.DuckDbEventSink;
+import dev.tokentrace.ingest.sink.LoadedFiles;
 import dev.tokentrace.ingest.sink.SinkSummary;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -39,6 +41,8 @@ import picocli.CommandLine.Spec;
           + " and 'sink --follow' do in two; the embedded broker then keeps its data (and the"
           + " shipper's checkpoints) in --kafka-data-dir, so a restart resumes exactly.",
       "Rejected lines go to the rejects table and topic with path, line and reason.",
+      "Batch runs are idempotent: a file already loaded (same instance and content) is skipped,"
+          + " a file a killed run was loading is loaded again whole, --replace reloads.",
       ""
     })
 final class IngestCommand implements Callable<Integer> {
@@ -60,6 +64,14 @@ final class IngestCommand implements Callable<Integer> {
               + " (default: the --db file's name with .kafka appended)")
   @Nullable Path kafkaDataDir;
 
+  @Option(
+      names = "--replace",
+      description =
+          "load files again that are loaded already (their stored rows are removed first)."
+              + " Without it a file whose content is loaded for its instance is skipped, and a"
+              + " file a killed run was loading is loaded again whole")
+  boolean replace;
+
   @Parameters(
       paramLabel = "FILE",
       arity = "1..*",
@@ -73,15 +85,52 @@ final class IngestCommand implements Callable<Integer> {
   }
 
   private int once() {
-    List<SourceFile> sources = BatchFiles.resolve(files, parse, follow.instanceFrom);
+    List<String> fileProblems = new ArrayList<>();
+    List<SourceFile> sources = BatchFiles.resolve(files, parse, follow.instanceFrom, fileProblems);
     PrintWriter err = spec.commandLine().getErr();
+    fileProblems.forEach(problem -> err.println("ingest: " + problem));
+    LoadedFiles ledger = new LoadedFiles(database.db);
+    List<LoadedFiles.Decision> plan = ledger.plan(sources, replace);
+    List<LoadedFiles.Decision> toLoad = new ArrayList<>();
+    for (LoadedFiles.Decision decision : plan) {
+      if (decision.action() != LoadedFiles.Action.LOAD) {
+        err.println("ingest: " + decision.file().path() + ": " + decision.why());
+      }
+      if (decision.action() != LoadedFiles.Action.SKIP) {
+        toLoad.add(decision);
+      }
+    }
+    if (toLoad.isEmpty()) {
+      err.println("ingest: every file is loaded already; nothing to do -> " + database.db);
+      err.flush();
+      return ExitCodes.batch(ExitCodes.OK, fileProblems, "ingest", err);
+    }
     try (Ingest ingest = Ingest.open(settings(kafka.settings()))) {
       printBroker(ingest, err);
-      IngestSummary summary = ingest.run(sources, database.sinkSettings());
-      summary.ship().failedFiles().forEach(problem -> err.println("cannot read " + problem));
+      if (toLoad.stream().anyMatch(d -> d.action() == LoadedFiles.Action.RELOAD)) {
+        // Records a killed run left in the topics go in first, so that removing the file's rows
+        // below removes them too (a configured broker keeps them; the embedded one has none).
+        ingest.sink(database.sinkSettings());
+      }
+      ledger.begin(toLoad, removed -> err.println("ingest: " + removed));
+      List<SourceFile> loading = toLoad.stream().map(LoadedFiles.Decision::file).toList();
+      IngestSummary summary = ingest.run(loading, database.sinkSettings());
+      summary.ship().failedFiles().forEach(problem -> err.println("ingest: " + problem));
+      ledger.finish(
+          toLoad.stream()
+              .filter(d -> !unreadable(d.file(), summary.ship().failedFiles()))
+              .toList());
       err.println("ingest: " + summary.describe() + " -> " + database.db);
-      return Tolerance.report(summary.ship().counts(), parse.maxRejectRatio, 0, err);
+      fileProblems.addAll(summary.ship().failedFiles());
+      int code = Tolerance.report(summary.ship().counts(), parse.maxRejectRatio, 0, err);
+      return ExitCodes.batch(code, fileProblems, "ingest", err);
     }
+  }
+
+  /** A file that could not be read stays 'loading': the next run loads it again whole. */
+  private static boolean unreadable(SourceFile file, List<String> failed) {
+    String prefix = file.path() + ": cannot read:";
+    return failed.stream().anyMatch(problem -> problem.startsWith(prefix));
   }
 
   private int follow() {
@@ -93,7 +142,7 @@ final class IngestCommand implements Callable<Integer> {
             ? Ingest.open(settings(kafkaSettings), brokerDataDir())
             : Ingest.open(settings(kafkaSettings));
     printBroker(ingest, err);
-    Follower follower = ingest.follower(settings);
+    Follower follower = ingest.follower(settings).connectTimeout(kafka.connectTimeout);
     try (ShutdownHook hook = ShutdownHook.install("ingest", err, follower::stop)) {
       int code;
       try (ingest) {
@@ -123,8 +172,9 @@ final class IngestCommand implements Callable<Integer> {
               StatusLine.start(err, follow.status, new StatusLine.Sink(sink::progress))) {
         shipped = follower.run();
       } finally {
-        // What was committed is all there is to write: the sink drains it, then stops.
-        sink.stopWhenCaughtUp();
+        // What was committed is all there is to write: the sink drains it (up to the ends of the
+        // shipper's transactions, visible or not yet), then stops.
+        sink.stopWhenCaughtUp(follower.committedEnds());
       }
       SinkSummary written = await(sinking);
       err.println("ingest: sink " + written.describe() + " -> " + database.db);
@@ -143,8 +193,7 @@ final class IngestCommand implements Callable<Integer> {
   }
 
   private IngestSettings settings(KafkaSettings kafkaSettings) {
-    return new IngestSettings(
-        kafkaSettings, parse.maxLineBytes, IngestSettings.DEFAULT_ADMIN_TIMEOUT);
+    return new IngestSettings(kafkaSettings, parse.maxLineBytes, kafka.connectTimeout);
   }
 
   private static void printBroker(Ingest ingest, PrintWriter err) {

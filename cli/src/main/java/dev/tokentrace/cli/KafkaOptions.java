@@ -1,7 +1,9 @@
 package dev.tokentrace.cli;
 
+import dev.tokentrace.ingest.follow.Follower;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
@@ -32,6 +34,27 @@ final class KafkaOptions {
       paramLabel = "FILE",
       description = KafkaSettings.KAFKA_CONFIG_DOC)
   @Nullable Path kafkaConfig;
+
+  @Option(
+      names = "--connect-timeout",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description =
+          "how long a run that ends by itself (batch, --once) waits for an unreachable Kafka"
+              + " cluster before it gives up with exit 1; a following shipper waits on, saying so",
+      defaultValue = "30s")
+  Duration connectTimeout = Follower.DEFAULT_CONNECT_TIMEOUT;
+
+  @Option(
+      names = "--verbose",
+      description =
+          "print Kafka's own log messages and stack traces (by default a failure is one line)")
+  void verbose(boolean verbose) {
+    if (verbose) {
+      System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "warn");
+      System.setProperty("tokentrace.debug", "true");
+    }
+  }
 
   KafkaSettings settings() {
     return KafkaSettings.from(bootstrapServers, partitions, topicPrefix, kafkaConfig);

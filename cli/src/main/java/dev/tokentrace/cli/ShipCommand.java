@@ -10,6 +10,7 @@ import dev.tokentrace.ingest.follow.Follower;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
 import dev.tokentrace.parse.Parsers;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -80,18 +81,19 @@ final class ShipCommand implements Callable<Integer> {
 
   private int once() {
     IngestSettings settings =
-        new IngestSettings(
-            kafka.requireExternal("ship"),
-            parse.maxLineBytes,
-            IngestSettings.DEFAULT_ADMIN_TIMEOUT);
-    List<SourceFile> sources = BatchFiles.resolve(files, parse, follow.instanceFrom);
+        new IngestSettings(kafka.requireExternal("ship"), parse.maxLineBytes, kafka.connectTimeout);
+    List<String> fileProblems = new ArrayList<>();
+    List<SourceFile> sources = BatchFiles.resolve(files, parse, follow.instanceFrom, fileProblems);
     PrintWriter err = spec.commandLine().getErr();
+    fileProblems.forEach(problem -> err.println("ship: " + problem));
     try (Ingest ingest = Ingest.open(settings)) {
       ShipSummary summary = ingest.ship(sources);
-      summary.failedFiles().forEach(problem -> err.println("cannot read " + problem));
+      summary.failedFiles().forEach(problem -> err.println("ship: " + problem));
       err.println(
           "ship: " + summary.describe() + " -> " + summary.records() + " records acknowledged");
-      return Tolerance.report(summary.counts(), parse.maxRejectRatio, 0, err);
+      fileProblems.addAll(summary.failedFiles());
+      int code = Tolerance.report(summary.counts(), parse.maxRejectRatio, 0, err);
+      return ExitCodes.batch(code, fileProblems, "ship", err);
     }
   }
 
@@ -108,7 +110,8 @@ final class ShipCommand implements Callable<Integer> {
             + kafkaSettings.bootstrapServers()
             + (settings.once() ? " (--once: until their ends)" : "; SIGTERM or Ctrl-C stops"));
     err.flush();
-    Follower follower = new Follower(settings, kafkaSettings, Parsers::create);
+    Follower follower =
+        new Follower(settings, kafkaSettings, Parsers::create).connectTimeout(kafka.connectTimeout);
     try (ShutdownHook hook = ShutdownHook.install("ship", err, follower::stop);
         StatusLine status =
             StatusLine.start(

@@ -12,8 +12,12 @@ import java.util.concurrent.TimeUnit;
  * stop and 3 when rejects exceeded the tolerance. Removed again when the command ends by itself.
  */
 final class ShutdownHook implements AutoCloseable {
-  /** Longest wait for the work to wind down; a stopping shipper gives up on Kafka after 10 s. */
-  private static final Duration GRACE = Duration.ofSeconds(60);
+  /**
+   * Longest wait for the work to wind down: SIGTERM ends any command within 5 s (a stopping shipper
+   * gives up on an unreachable Kafka after 3 s). What was not committed by then is read again from
+   * the checkpoint (or the sink's stored offsets) on the next run.
+   */
+  private static final Duration GRACE = Duration.ofMillis(4500);
 
   private final Thread hook;
   private final CountDownLatch finished = new CountDownLatch(1);
@@ -75,8 +79,12 @@ final class ShutdownHook implements AutoCloseable {
     err.flush();
     stop.run();
     try {
-      if (!finished.await(GRACE.toSeconds(), TimeUnit.SECONDS)) {
-        err.println(command + ": did not stop within " + GRACE.toSeconds() + " s; exiting");
+      if (!finished.await(GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+        err.println(
+            command
+                + ": did not stop within "
+                + GRACE.toMillis()
+                + " ms; exiting (what was not committed is read again on the next run)");
         err.flush();
         return;
       }
@@ -84,6 +92,8 @@ final class ShutdownHook implements AutoCloseable {
       Thread.currentThread().interrupt();
       return;
     }
+    // halt skips deleteOnExit: the native libraries unpacked into the temp directory go by hand
+    NativeTempFiles.deleteMapped();
     Runtime.getRuntime().halt(exitCode);
   }
 }

@@ -55,7 +55,9 @@ final class SinkCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    IngestSettings settings = IngestSettings.of(kafka.requireExternal("sink"));
+    IngestSettings defaults = IngestSettings.of(kafka.requireExternal("sink"));
+    IngestSettings settings =
+        new IngestSettings(defaults.kafka(), defaults.maxLineBytes(), kafka.connectTimeout);
     PrintWriter err = spec.commandLine().getErr();
     try (Ingest ingest = Ingest.open(settings)) {
       if (follow) {

@@ -4,15 +4,15 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.ingest.SourceFile;
+import dev.tokentrace.ingest.tail.LineSplitter;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Parsers;
-import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.PushbackInputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
+import java.util.zip.ZipException;
 
 /**
  * Turns the files on the command line into {@link SourceFile}s: checks they are readable, detects
@@ -41,14 +42,31 @@ final class SourceFiles {
   private SourceFiles() {}
 
   static List<SourceFile> resolve(List<Path> paths, ParseOptions options) {
+    List<String> problems = new ArrayList<>();
+    List<SourceFile> files = resolve(paths, options, problems);
+    if (!problems.isEmpty()) {
+      throw new UsageException(problems);
+    }
+    return files;
+  }
+
+  /**
+   * Like {@link #resolve(List, ParseOptions)}, but a file that cannot be used (empty, no known
+   * format, another engine than --engine) is added to {@code problems} as {@code path:line: reason}
+   * and left out, so that one bad file in a batch does not decide for the others.
+   */
+  static List<SourceFile> resolve(List<Path> paths, ParseOptions options, List<String> problems) {
     InputPaths.requireReadable(paths);
     ZoneId zone = options.zoneId();
     String instance = options.instanceName();
     Engine forced = options.forcedEngine();
     List<SourceFile> files = new ArrayList<>();
-    List<String> problems = new ArrayList<>();
     for (Path path : paths) {
-      List<String> head = head(path);
+      List<String> head = head(path, options.maxLineBytes);
+      if (head.isEmpty() && isEmpty(path)) {
+        problems.add(path + ":1: empty file, nothing to load");
+        continue;
+      }
       int year = options.year != null ? options.year : startYear(path, head, zone);
       ParseSettings settings = new ParseSettings(instance, zone, year);
       Parsers.Detection detection = Parsers.detect(head, settings);
@@ -80,22 +98,59 @@ final class SourceFiles {
         files.add(new SourceFile(path, forced, settings));
       }
     }
-    if (!problems.isEmpty()) {
-      throw new UsageException(problems);
-    }
     return files;
+  }
+
+  private static boolean isEmpty(Path path) {
+    try {
+      return Files.size(path) == 0;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot stat " + path, e);
+    }
   }
 
   /** The first lines of a plain or gzip file, decoded leniently (detection only). */
   static List<String> head(Path path) {
+    return head(path, LineSplitter.DEFAULT_MAX_LINE_BYTES);
+  }
+
+  /**
+   * The first lines of a plain or gzip file, decoded leniently (detection only), read in bounded
+   * memory: a line longer than {@code maxLineBytes} (a crashed writer's NUL-filled file, one line
+   * of 700 MB) is skipped without being held, and at most {@code HEAD_CHARS} bytes of a line and
+   * {@code maxLineBytes + HEAD_CHARS} bytes in all are read. A gzip stream cut off ends the head
+   * (the reader reports it with its line later).
+   */
+  static List<String> head(Path path, int maxLineBytes) {
     List<String> lines = new ArrayList<>();
-    try (BufferedReader reader = reader(path)) {
-      int chars = 0;
-      for (String line = reader.readLine();
-          line != null && lines.size() < HEAD_LINES && chars < HEAD_CHARS;
-          line = reader.readLine()) {
-        lines.add(line.length() > HEAD_CHARS ? line.substring(0, HEAD_CHARS) : line);
-        chars += line.length();
+    long budget = (long) maxLineBytes + HEAD_CHARS;
+    int keep = Math.min(maxLineBytes, HEAD_CHARS);
+    try (InputStream input = open(path)) {
+      ByteArrayOutputStream line = new ByteArrayOutputStream();
+      long lineBytes = 0;
+      long total = 0;
+      byte[] buffer = new byte[64 * 1024];
+      int count;
+      while (lines.size() < HEAD_LINES && total < budget && (count = read(input, buffer)) > 0) {
+        for (int i = 0; i < count && lines.size() < HEAD_LINES; i++) {
+          byte b = buffer[i];
+          if (b == '\n') {
+            if (lineBytes <= maxLineBytes) {
+              lines.add(decode(line));
+            }
+            line.reset();
+            lineBytes = 0;
+          } else {
+            lineBytes++;
+            if (lineBytes <= keep) {
+              line.write(b);
+            }
+          }
+        }
+        total += count;
+      }
+      if (line.size() > 0 && lineBytes <= maxLineBytes && lines.size() < HEAD_LINES) {
+        lines.add(decode(line));
       }
       return lines;
     } catch (IOException e) {
@@ -103,24 +158,36 @@ final class SourceFiles {
     }
   }
 
-  private static BufferedReader reader(Path path) throws IOException {
+  /** Reads; a gzip stream cut off or corrupt reads as its end here. */
+  private static int read(InputStream input, byte[] buffer) throws IOException {
+    try {
+      return input.read(buffer);
+    } catch (ZipException | EOFException e) {
+      return -1;
+    }
+  }
+
+  private static String decode(ByteArrayOutputStream line) {
+    String text = new String(line.toByteArray(), UTF_8); // malformed input becomes U+FFFD
+    return text.endsWith("\r") ? text.substring(0, text.length() - 1) : text;
+  }
+
+  private static InputStream open(Path path) throws IOException {
     PushbackInputStream raw = new PushbackInputStream(Files.newInputStream(path), 2);
     byte[] magic = new byte[2];
     int read = raw.read(magic);
     if (read > 0) {
       raw.unread(magic, 0, read);
     }
-    InputStream input =
-        read == 2 && (magic[0] & 0xff) == 0x1f && (magic[1] & 0xff) == 0x8b
-            ? new GZIPInputStream(raw)
-            : raw;
-    return new BufferedReader(
-        new InputStreamReader(
-            input,
-            UTF_8
-                .newDecoder()
-                .onMalformedInput(CodingErrorAction.REPLACE)
-                .onUnmappableCharacter(CodingErrorAction.REPLACE)));
+    if (read == 2 && (magic[0] & 0xff) == 0x1f && (magic[1] & 0xff) == 0x8b) {
+      try {
+        return new GZIPInputStream(raw);
+      } catch (ZipException | EOFException e) {
+        raw.close();
+        return InputStream.nullInputStream(); // a broken header: no lines to detect from
+      }
+    }
+    return raw;
   }
 
   /**

@@ -24,7 +24,7 @@ import picocli.CommandLine.Command;
     footer = {
       "",
       "Exit codes: 0 ok, 1 infrastructure failure, 2 usage or config error,"
-          + " 3 reject tolerance exceeded.",
+          + " 3 reject tolerance exceeded, 4 some files of a batch not loaded (or not whole).",
       "Errors read 'path:line: engine: reason'. Start with: tokentrace demo"
     },
     subcommands = {

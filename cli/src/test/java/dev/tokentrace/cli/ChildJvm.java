@@ -36,9 +36,16 @@ final class ChildJvm implements AutoCloseable {
 
   /** Starts {@code tokentrace args...} with {@code heap} (e.g. 256m); output under {@code dir}. */
   static ChildJvm start(Path dir, String name, String heap, String... args) throws IOException {
+    return start(dir, name, heap, List.of(), args);
+  }
+
+  /** Like {@link #start(Path, String, String, String...)}, with JVM options (e.g. -D...). */
+  static ChildJvm start(Path dir, String name, String heap, List<String> jvmOptions, String... args)
+      throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx" + heap);
+    command.addAll(jvmOptions);
     // Small, quick JVMs: the machine is shared and these only have to be correct, not fast.
     command.add("-XX:+UseSerialGC");
     command.add("-XX:TieredStopAtLevel=1");

@@ -93,6 +93,49 @@ final class IngestFollowIT {
     assertThat(counts.values()).allSatisfy(count -> assertThat(count).isOne());
   }
 
+  /**
+   * Issue [2.2] item 3, under load: each {@code ingest --follow --once} ships thousands of lines in
+   * many transactions and must not end before its last one is in DuckDB; after every run the
+   * database holds exactly the lines written so far.
+   */
+  @Test
+  void ingestOnceEndsOnlyWhenItsLastTransactionIsInDuckDbUnderLoad() throws Exception {
+    Path log = dir.resolve("load.log");
+    Path db = dir.resolve("load.duckdb");
+    List<String> all = new ArrayList<>();
+    for (int round = 0; round < 3; round++) {
+      try (LogWriter writer = new LogWriter(log, "d" + round, 1)) {
+        writer.write(20_000);
+        all.addAll(writer.ids());
+      }
+      java.io.StringWriter err = new java.io.StringWriter();
+      picocli.CommandLine commandLine = TokentraceMain.commandLine();
+      commandLine.setErr(new java.io.PrintWriter(err, true));
+      int code =
+          commandLine.execute(
+              "ingest",
+              "--follow",
+              "--once",
+              "--db",
+              db.toString(),
+              "--engine",
+              "vllm",
+              "--year",
+              "2026",
+              "--commit-interval",
+              "20ms",
+              "--status-interval",
+              "0s",
+              log.toString());
+      assertThat(code).as(err.toString()).isZero();
+      Map<String, Long> counts = idCounts(db);
+      assertThat(new java.util.HashSet<>(counts.keySet()).equals(new java.util.HashSet<>(all)))
+          .as("round %d: %d stored, %d written", round, counts.size(), all.size())
+          .isTrue();
+      assertThat(counts.values()).allSatisfy(count -> assertThat(count).isOne());
+    }
+  }
+
   private static boolean committedAtLeast(String line, long records) {
     Matcher matcher = COMMITTED.matcher(line);
     return matcher.find() && Long.parseLong(matcher.group(1)) >= records;

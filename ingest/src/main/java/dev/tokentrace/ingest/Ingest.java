@@ -7,11 +7,13 @@ import dev.tokentrace.ingest.follow.FollowSettings;
 import dev.tokentrace.ingest.follow.Follower;
 import dev.tokentrace.ingest.kafka.EmbeddedBroker;
 import dev.tokentrace.ingest.kafka.EventProducer;
+import dev.tokentrace.ingest.kafka.KafkaProblems;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
 import dev.tokentrace.ingest.sink.DuckDbEventSink;
 import dev.tokentrace.ingest.sink.SinkSettings;
 import dev.tokentrace.ingest.sink.SinkSummary;
 import dev.tokentrace.ingest.tail.FileProblems;
+import dev.tokentrace.ingest.tail.LogFileReader;
 import dev.tokentrace.ingest.tail.ParseCounts;
 import dev.tokentrace.ingest.tail.SourceParser;
 import dev.tokentrace.parse.LineParser;
@@ -107,8 +109,18 @@ public final class Ingest implements AutoCloseable {
           broker == null
               ? settings.kafka()
               : settings.kafka().withBootstrapServers(broker.bootstrapServers());
-      try (Admin admin = Admin.create(kafka.adminProperties())) {
-        kafka.topics().ensureExist(admin, kafka.partitions(), settings.adminTimeout());
+      try {
+        ensureTopics(kafka, settings.adminTimeout());
+      } catch (RuntimeException e) {
+        IllegalArgumentException config = KafkaProblems.configError(e, kafka.adminProperties());
+        if (config != null) {
+          throw config;
+        }
+        if (KafkaProblems.timedOut(e)) {
+          throw KafkaProblems.unreachable(
+              bootstrapServersOf(kafka), settings.adminTimeout(), "--connect-timeout", e);
+        }
+        throw e;
       }
       return new Ingest(settings, kafka, broker, clock, parsers);
     } catch (RuntimeException e) {
@@ -117,6 +129,20 @@ public final class Ingest implements AutoCloseable {
       }
       throw e;
     }
+  }
+
+  private static void ensureTopics(KafkaSettings kafka, Duration timeout) {
+    Admin admin = Admin.create(kafka.adminProperties());
+    try {
+      kafka.topics().ensureExist(admin, kafka.partitions(), timeout);
+    } finally {
+      // bounded: a plain close waits for the calls an unreachable cluster never answers
+      admin.close(Duration.ofSeconds(1));
+    }
+  }
+
+  private static String bootstrapServersOf(KafkaSettings kafka) {
+    return String.valueOf(kafka.bootstrapServers());
   }
 
   /** The brokers in use: the configured ones or the embedded broker's loopback address. */
@@ -224,10 +250,24 @@ public final class Ingest implements AutoCloseable {
     LineParser parser = parsers.apply(file.engine(), file.parse());
     SourceParser source = new SourceParser(file.path().toString(), file.engine(), parser, producer);
     try {
-      return source.readFile(file.path(), settings.maxLineBytes());
+      ParseCounts counts = source.readFile(file.path(), settings.maxLineBytes());
+      if (source.brokenAt() > 0) {
+        String problem =
+            file.path()
+                + ":"
+                + source.brokenAt()
+                + ": "
+                + LogFileReader.CORRUPT_GZIP
+                + " (truncated?): its "
+                + (source.brokenAt() - 1)
+                + " lines before were loaded, the rest of the file is missing";
+        log.warn("ship: {}", problem);
+        failed.add(problem);
+      }
+      return counts;
     } catch (IOException e) {
       // The other files keep flowing; the caller sees this file in failedFiles.
-      String problem = file.path() + ": " + FileProblems.describe(e);
+      String problem = file.path() + ": cannot read: " + FileProblems.describe(e);
       log.warn("ship: {}", problem);
       failed.add(problem);
       source.finish();

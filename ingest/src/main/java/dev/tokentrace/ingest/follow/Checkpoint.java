@@ -22,12 +22,15 @@ import org.jspecify.annotations.Nullable;
  * @param version {@value #VERSION}; a newer version is refused rather than misread
  * @param shipper the shipper id (also the record key)
  * @param files one entry per file
+ * @param committedMs when it was written (epoch ms; absent in checkpoints of older versions): a
+ *     rotated generation modified later was written while the shipper was down
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 record Checkpoint(
     @JsonProperty("version") int version,
     @JsonProperty("shipper") String shipper,
-    @JsonProperty("files") List<FileCheckpoint> files) {
+    @JsonProperty("files") List<FileCheckpoint> files,
+    @JsonProperty("committed_ms") @Nullable Long committedMs) {
   static final int VERSION = 1;
 
   private static final ObjectMapper MAPPER =
@@ -36,6 +39,10 @@ record Checkpoint(
   Checkpoint {
     requireNonNull(shipper, "shipper is null");
     files = List.copyOf(requireNonNull(files, "files is null"));
+  }
+
+  Checkpoint(int version, String shipper, List<FileCheckpoint> files) {
+    this(version, shipper, files, null);
   }
 
   byte[] toJson() {

@@ -7,7 +7,6 @@ import dev.tokentrace.ingest.tail.ParseCounts;
 import dev.tokentrace.ingest.tail.TailPosition;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -45,6 +44,7 @@ final class FileSet {
   private ParseCounts dropped = ParseCounts.ZERO;
   private boolean backlog;
   private final Map<FileIdentity, Checkpoint.FileCheckpoint> resumable = new HashMap<>();
+  private final List<Checkpoint.FileCheckpoint> checkpointed = new ArrayList<>();
   private boolean firstRun;
 
   FileSet(FollowSettings settings, FollowContext context) {
@@ -56,14 +56,17 @@ final class FileSet {
   void start(@Nullable Checkpoint checkpoint) {
     firstRun = checkpoint == null;
     resumable.clear();
+    checkpointed.clear();
     if (checkpoint != null) {
       for (Checkpoint.FileCheckpoint entry : checkpoint.files()) {
         resumable.put(entry.fileIdentity(), entry);
+        checkpointed.add(entry);
       }
     }
     scan(true);
+    Set<Path> claimed = new HashSet<>();
     for (Checkpoint.FileCheckpoint entry : List.copyOf(resumable.values())) {
-      resumeRotated(entry);
+      resumeRotated(entry, claimed, checkpoint == null ? null : checkpoint.committedMs());
     }
     resumable.clear();
   }
@@ -127,7 +130,17 @@ final class FileSet {
       @Nullable Engine hint)
       throws IOException {
     Path path = Path.of(location);
-    Checkpoint.FileCheckpoint entry = resumable.remove(identity);
+    Checkpoint.FileCheckpoint entry = resumable.get(identity);
+    if (entry != null && Generations.sameContent(path, entry)) {
+      resumable.remove(identity);
+    } else {
+      // Its inode is reused by a new file (the old one was compressed or deleted while the
+      // shipper was down): the checkpointed file is looked for among the generations instead.
+      entry = null;
+    }
+    if (entry == null) {
+      entry = compressedSince(path);
+    }
     if (entry != null) {
       return resume(entry, path);
     }
@@ -143,6 +156,24 @@ final class FileSet {
       log.info("{}: new file ({}), following it from its start", location, instance);
     }
     return FollowedFile.open(origin, path, start, context);
+  }
+
+  /**
+   * The checkpoint entry of a file that {@code path} (a gzip file a glob names) is the compressed
+   * copy of, taken off the resumable ones; null when there is none.
+   */
+  private Checkpoint.@Nullable FileCheckpoint compressedSince(Path path) {
+    if (resumable.isEmpty() || !String.valueOf(path.getFileName()).endsWith(".gz")) {
+      return null;
+    }
+    for (Checkpoint.FileCheckpoint entry : List.copyOf(resumable.values())) {
+      if (entry.headLength() > 0
+          && entry.head().equals(Generations.gzipHead(path, entry.headLength()))) {
+        resumable.remove(entry.fileIdentity());
+        return entry;
+      }
+    }
+    return null;
   }
 
   private FollowedFile resume(Checkpoint.FileCheckpoint entry, Path location) throws IOException {
@@ -161,49 +192,101 @@ final class FileSet {
     return file;
   }
 
-  /** A checkpointed file that no spec matches now: rotated away while the shipper was down. */
-  private void resumeRotated(Checkpoint.FileCheckpoint entry) {
+  /**
+   * A checkpointed file that no spec matches now: rotated away while the shipper was down. It is
+   * looked for among the followed name's rotated generations (by inode and first bytes, or by its
+   * first decompressed bytes once compressed) and read to its end; the generations rotated in and
+   * out after it while the shipper was down are shipped whole (docs/follow.md#rotation-while-down).
+   * When it is gone, the lines lost are said loudly and counted as a problem.
+   */
+  private void resumeRotated(
+      Checkpoint.FileCheckpoint entry, Set<Path> claimed, @Nullable Long checkpointMillis) {
     resumable.remove(entry.fileIdentity());
-    Path found = findSibling(Path.of(entry.path()), entry.fileIdentity());
-    if (found == null) {
-      log.warn(
-          "{}: the file checkpointed at line {} (identity {}) is gone; lines it got after the"
-              + " checkpoint are not shipped (list a compressed rotated copy explicitly to ship"
-              + " it whole)",
-          entry.path(),
-          entry.line(),
-          entry.identity());
-      return;
+    List<Generations.Generation> generations =
+        new ArrayList<>(Generations.of(Path.of(entry.path())));
+    generations.removeIf(g -> files.containsKey(g.identity()) || claimed.contains(g.path()));
+    int anchor = -1;
+    for (int i = 0; i < generations.size() && anchor < 0; i++) {
+      if (generations.get(i).is(entry)) {
+        anchor = i;
+      }
     }
-    try {
-      FollowedFile file = resume(entry, found);
-      file.markRotated();
-      files.put(file.identity(), file);
-      log.info(
-          "{}: rotated to {} while the shipper was down; reading it to its end",
-          entry.path(),
-          found);
-    } catch (IOException e) {
-      log.warn("{}: cannot read it to its end: {}", found, FileProblems.describe(e));
+    List<Generations.Generation> newer = new ArrayList<>();
+    if (anchor >= 0) {
+      Generations.Generation found = generations.get(anchor);
+      claimed.add(found.path());
+      newer.addAll(generations.subList(0, anchor));
+      try {
+        FollowedFile file = resume(entry, found.path());
+        file.markRotated();
+        files.put(file.identity(), file);
+        log.info(
+            "{}: rotated to {} while the shipper was down; reading it to its end",
+            entry.path(),
+            found.path());
+      } catch (IOException e) {
+        lost(entry, found.path() + " cannot be read: " + FileProblems.describe(e));
+      }
+    } else {
+      lost(entry, "it is gone (deleted, or rotated past the generations kept)");
+      for (Generations.Generation generation : generations) {
+        if (checkpointMillis != null && generation.modified() > checkpointMillis) {
+          newer.add(generation);
+        }
+      }
+    }
+    for (int i = newer.size() - 1; i >= 0; i--) {
+      Generations.Generation generation = newer.get(i);
+      if (checkpointed.stream().anyMatch(other -> other != entry && generation.is(other))) {
+        continue; // another checkpointed file: resumed from its own entry
+      }
+      claimed.add(generation.path());
+      shipWhole(entry, generation);
     }
   }
 
-  private static @Nullable Path findSibling(Path path, FileIdentity identity) {
-    Path directory = path.toAbsolutePath().getParent();
-    if (directory == null) {
-      return null;
-    }
-    try (DirectoryStream<Path> siblings = Files.newDirectoryStream(directory)) {
-      for (Path sibling : siblings) {
-        if (identity.equals(identityOrNull(sibling))) {
-          Path parent = path.getParent();
-          return parent == null ? sibling.getFileName() : parent.resolve(sibling.getFileName());
-        }
-      }
+  /** A generation written and rotated away while the shipper was down: shipped from its start. */
+  private void shipWhole(Checkpoint.FileCheckpoint entry, Generations.Generation generation) {
+    Engine engine = entry.engine() == null ? settings.engine() : Engine.fromId(entry.engine());
+    FollowedFile.Origin origin = new FollowedFile.Origin(entry.path(), entry.instance(), engine);
+    try {
+      FollowedFile file = FollowedFile.open(origin, generation.path(), TailPosition.START, context);
+      file.markRotated();
+      files.put(file.identity(), file);
+      log.warn(
+          "{}: {} was rotated in and out while the shipper was down: shipping it whole",
+          entry.path(),
+          generation.path());
     } catch (IOException e) {
-      log.debug("cannot list {}: {}", directory, e.toString());
+      String failure =
+          entry.path()
+              + ": its rotated generation "
+              + generation.path()
+              + " cannot be read ("
+              + FileProblems.describe(e)
+              + "): its lines are lost";
+      log.error(failure);
+      failures.add(failure);
     }
-    return null;
+  }
+
+  /** Says loudly which lines of a checkpointed file are lost, and counts it as a problem. */
+  private void lost(Checkpoint.FileCheckpoint entry, String why) {
+    String failure =
+        entry.path()
+            + ": LINES LOST: the file checkpointed at line "
+            + entry.line()
+            + " (offset "
+            + entry.offset()
+            + ", identity "
+            + entry.identity()
+            + ") was rotated while the shipper was down and "
+            + why
+            + "; its lines from line "
+            + entry.line()
+            + " to its end are not shipped";
+    log.error(failure);
+    failures.add(failure);
   }
 
   /**
@@ -318,7 +401,7 @@ final class FileSet {
         entries.add(file.checkpoint());
       }
     }
-    return new Checkpoint(Checkpoint.VERSION, shipperId, entries);
+    return new Checkpoint(Checkpoint.VERSION, shipperId, entries, System.currentTimeMillis());
   }
 
   /** The checkpoint was committed: files whose end it holds are closed. */

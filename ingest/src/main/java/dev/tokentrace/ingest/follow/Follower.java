@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.ingest.kafka.CheckpointTopic;
+import dev.tokentrace.ingest.kafka.KafkaProblems;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
 import dev.tokentrace.ingest.kafka.KafkaUnavailableException;
 import dev.tokentrace.ingest.kafka.TransactionalEventProducer;
@@ -13,11 +14,14 @@ import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Rejection;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -49,10 +53,20 @@ public final class Follower {
   /** Bytes read from one file before the others get their turn. */
   private static final long BUDGET_PER_FILE = 1 << 20;
 
-  /** How long a stopping shipper waits for an unreachable broker before it gives up. */
-  private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(10);
+  /**
+   * How long a stopping shipper waits for an unreachable broker before it gives up: short, so that
+   * SIGTERM ends the process within 5 s (what was not committed is shipped again on the next run).
+   */
+  private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(3);
 
-  private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
+  /**
+   * How long {@code --once} waits for an unreachable cluster by default ({@code
+   * --connect-timeout}).
+   */
+  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(30);
+
+  private static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(5);
+  private static final Duration ADMIN_CLOSE = Duration.ofSeconds(1);
   private static final Duration CHECKPOINT_TIMEOUT = Duration.ofMinutes(2);
   private static final Duration RETRY_PAUSE = Duration.ofSeconds(2);
   private static final Duration RECOVERY_PAUSE = Duration.ofMillis(500);
@@ -65,6 +79,7 @@ public final class Follower {
   private volatile boolean stopRequested;
   private volatile long stopNanos;
   private volatile FollowProgress progress = FollowProgress.initial();
+  private final Map<TopicPartition, Long> committedEnds = new ConcurrentHashMap<>();
   private @Nullable TransactionalEventProducer producer;
   private @Nullable Checkpoint resumeFrom;
   private long committedRecords;
@@ -72,6 +87,7 @@ public final class Follower {
   private long rewinds;
   private long lastProgress;
   private int failuresInARow;
+  private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
 
   /**
    * @param kafka brokers (set) and topics
@@ -109,13 +125,18 @@ public final class Follower {
   public FollowSummary run() {
     long started = System.nanoTime();
     boolean uncommitted = false;
+    boolean connected = false;
     try {
       if (connect()) {
+        connected = true;
         files.start(resumeFrom);
         resumeFrom = null;
         follow();
       }
     } catch (KafkaUnavailableException e) {
+      if (!connected) {
+        throw e; // nothing was read: the caller says the cluster is unreachable, and fails
+      }
       uncommitted = true;
       log.warn(
           "{}; what was read since the last commit is shipped again from the checkpoint on the"
@@ -138,6 +159,16 @@ public final class Follower {
         Duration.ofNanos(System.nanoTime() - started));
   }
 
+  /**
+   * With {@code once}: how long {@link #run()} waits for an unreachable cluster before it gives up
+   * with a {@link KafkaUnavailableException} (cron jobs must not pile up). A following shipper (a
+   * service) waits on, saying so.
+   */
+  public Follower connectTimeout(Duration timeout) {
+    this.connectTimeout = requireNonNull(timeout, "timeout is null");
+    return this;
+  }
+
   /** Ends {@link #run()} after a last commit. Thread-safe; returns at once. */
   public void stop() {
     if (!stopRequested) {
@@ -147,6 +178,15 @@ public final class Follower {
     synchronized (wakeup) {
       wakeup.notifyAll();
     }
+  }
+
+  /**
+   * For every partition this follower's committed transactions wrote to: the offset after its last
+   * record. A sink that drains until it reached them holds everything shipped (see {@link
+   * dev.tokentrace.ingest.sink.DuckDbEventSink#stopWhenCaughtUp(Map)}). Thread-safe.
+   */
+  public Map<TopicPartition, Long> committedEnds() {
+    return Map.copyOf(committedEnds);
   }
 
   /** What was done so far. Thread-safe. */
@@ -160,11 +200,17 @@ public final class Follower {
    */
   private boolean connect() {
     long started = System.nanoTime();
+    // each attempt is short, so that a stop request is seen between attempts (SIGTERM within 5 s)
+    Duration adminTimeout = min(ATTEMPT_TIMEOUT, connectTimeout);
     while (!stopRequested) {
       try {
-        try (Admin admin = Admin.create(kafka.adminProperties())) {
-          kafka.topics().ensureExist(admin, kafka.partitions(), ADMIN_TIMEOUT);
-          kafka.topics().ensureCheckpointsExist(admin, ADMIN_TIMEOUT);
+        Admin admin = Admin.create(kafka.adminProperties());
+        try {
+          kafka.topics().ensureExist(admin, kafka.partitions(), adminTimeout);
+          kafka.topics().ensureCheckpointsExist(admin, adminTimeout);
+        } finally {
+          // bounded: a plain close waits for the calls an unreachable cluster never answers
+          admin.close(ADMIN_CLOSE);
         }
         producer = newProducer();
         Optional<byte[]> value =
@@ -184,11 +230,31 @@ public final class Follower {
         throw e;
       } catch (RuntimeException e) {
         rethrowIfFenced(e);
-        log.warn("kafka: cannot start shipping yet: {}; retrying", describe(e));
+        IllegalArgumentException config = KafkaProblems.configError(e, kafka.adminProperties());
+        if (config != null) {
+          throw config;
+        }
+        Duration waited = Duration.ofNanos(System.nanoTime() - started);
+        if (settings.once() && waited.compareTo(connectTimeout) >= 0) {
+          throw KafkaProblems.unreachable(
+              String.valueOf(kafka.bootstrapServers()),
+              waited,
+              "--connect-timeout " + connectTimeout.toSeconds() + "s",
+              e);
+        }
+        log.warn(
+            "kafka: the cluster at {} is unreachable so far ({} s): {}; retrying",
+            kafka.bootstrapServers(),
+            waited.toSeconds(),
+            describe(e));
         pause(RETRY_PAUSE);
       }
     }
     return false;
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
   }
 
   private TransactionalEventProducer newProducer() {
@@ -277,6 +343,7 @@ public final class Follower {
       recover(e);
       return;
     }
+    current.committedEnds().forEach((tp, end) -> committedEnds.merge(tp, end, Math::max));
     files.committed();
     committedRecords += records;
     transactions++;

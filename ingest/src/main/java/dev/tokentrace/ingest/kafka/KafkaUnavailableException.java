@@ -7,7 +7,7 @@ package dev.tokentrace.ingest.kafka;
 public final class KafkaUnavailableException extends IllegalStateException {
   private static final long serialVersionUID = 1L;
 
-  KafkaUnavailableException(String message, Throwable cause) {
+  public KafkaUnavailableException(String message, Throwable cause) {
     super(message, cause);
   }
 }

@@ -6,6 +6,9 @@ import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.ingest.tail.EventSink;
 import dev.tokentrace.parse.Rejection;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +20,7 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -49,6 +53,8 @@ public final class TransactionalEventProducer implements EventSink, AutoCloseabl
   private final BooleanSupplier giveUp;
   private final AtomicLong acknowledged = new AtomicLong();
   private final Callback callback = new Acknowledgement();
+  private final Map<TopicPartition, Long> transactionEnds = new ConcurrentHashMap<>();
+  private final Map<TopicPartition, Long> committedEnds = new ConcurrentHashMap<>();
   private boolean inTransaction;
   private long sent;
   private long pending;
@@ -112,7 +118,19 @@ public final class TransactionalEventProducer implements EventSink, AutoCloseabl
     }
     send(new ProducerRecord<>(topics.checkpoints(), shipperId, checkpoint));
     retrying("commit a transaction of " + pending + " records", producer::commitTransaction);
+    // commitTransaction returned, so every record of it was acknowledged and its offsets are known
+    transactionEnds.forEach((partition, end) -> committedEnds.merge(partition, end, Math::max));
     ended();
+  }
+
+  /**
+   * For every partition this producer wrote to in committed transactions: the offset after its last
+   * record. A {@code read_committed} reader whose position reached these offsets has seen every
+   * committed record, even when it asked for the end offsets before the commit markers were written
+   * (any thread).
+   */
+  public Map<TopicPartition, Long> committedEnds() {
+    return Map.copyOf(new HashMap<>(committedEnds));
   }
 
   /** Aborts the open transaction, if any: its records are never seen by the sink. */
@@ -124,6 +142,7 @@ public final class TransactionalEventProducer implements EventSink, AutoCloseabl
   }
 
   private void ended() {
+    transactionEnds.clear();
     inTransaction = false;
     pending = 0;
     failure = null;
@@ -267,6 +286,12 @@ public final class TransactionalEventProducer implements EventSink, AutoCloseabl
       // failure is kept so that the shipper can commit (and fail, and rewind) early.
       if (exception == null) {
         acknowledged.incrementAndGet();
+        if (metadata != null && metadata.hasOffset()) {
+          transactionEnds.merge(
+              new TopicPartition(metadata.topic(), metadata.partition()),
+              metadata.offset() + 1,
+              Math::max);
+        }
       } else if (failure == null) {
         failure = exception;
       }

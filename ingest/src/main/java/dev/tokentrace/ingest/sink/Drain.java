@@ -1,6 +1,7 @@
 package dev.tokentrace.ingest.sink;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -9,9 +10,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Decides when a draining sink is done: the end offsets are taken once, when draining starts, and
- * the sink is caught up when its position reached them on every partition. Fails when no record
- * arrives for the stall timeout while still behind (the broker is gone or unreachable), instead of
- * waiting forever. Not thread-safe.
+ * the sink is caught up when its position reached them on every partition, and reached the offsets
+ * the caller knows were committed ({@code atLeast}: a shipper's transactions, whose commit markers
+ * may not be visible yet when the end offsets are read). Fails when no record arrives for the stall
+ * timeout while still behind (the broker is gone or unreachable), instead of waiting forever. Not
+ * thread-safe.
  */
 final class Drain {
   private final Duration stallTimeout;
@@ -23,15 +26,21 @@ final class Drain {
   }
 
   boolean caughtUp(Consumer<?, ?> consumer, List<TopicPartition> partitions) {
+    return caughtUp(consumer, partitions, Map.of());
+  }
+
+  boolean caughtUp(
+      Consumer<?, ?> consumer, List<TopicPartition> partitions, Map<TopicPartition, Long> atLeast) {
     Map<TopicPartition, Long> end = target;
     if (end == null) {
-      end = consumer.endOffsets(partitions);
+      end = new HashMap<>(consumer.endOffsets(partitions));
       target = end;
       lastProgress = System.nanoTime();
     }
     for (Map.Entry<TopicPartition, Long> partition : end.entrySet()) {
-      if (consumer.position(partition.getKey()) < partition.getValue()) {
-        checkStall(partition.getKey(), partition.getValue());
+      long required = Math.max(partition.getValue(), atLeast.getOrDefault(partition.getKey(), 0L));
+      if (consumer.position(partition.getKey()) < required) {
+        checkStall(partition.getKey(), required);
         return false;
       }
     }

@@ -77,6 +77,7 @@ public final class DuckDbEventSink implements AutoCloseable {
   private final Map<SinkTable, Long> written = new EnumMap<>(SinkTable.class);
   private volatile boolean stopRequested;
   private volatile boolean drainRequested;
+  private volatile Map<TopicPartition, Long> drainAtLeast = Map.of();
   private final AtomicLong rowsCommitted = new AtomicLong();
   private volatile long batchesCommitted;
   private volatile long lag = -1;
@@ -174,6 +175,25 @@ public final class DuckDbEventSink implements AutoCloseable {
    * the producer of the same process has flushed. Thread-safe.
    */
   public void stopWhenCaughtUp() {
+    stopWhenCaughtUp(Map.of());
+  }
+
+  /**
+   * Like {@link #stopWhenCaughtUp()}, but the run also goes on until every partition's position
+   * reached {@code atLeast}: the ends of the transactions a shipper committed. A transaction's
+   * commit returns before its markers are written to the partitions, and until they are, a {@code
+   * read_committed} consumer's end offsets stop before its records: a drain that trusted them alone
+   * could end without the last transaction. Partitions of other topics are ignored. Thread-safe.
+   */
+  public void stopWhenCaughtUp(Map<TopicPartition, Long> atLeast) {
+    Map<TopicPartition, Long> mine = new HashMap<>();
+    for (TopicPartition partition : layout.partitions()) {
+      Long end = atLeast.get(partition);
+      if (end != null) {
+        mine.put(partition, end);
+      }
+    }
+    drainAtLeast = Map.copyOf(mine);
     drainRequested = true;
     consumer.wakeup();
   }
@@ -225,7 +245,7 @@ public final class DuckDbEventSink implements AutoCloseable {
     try {
       while (!stopRequested) {
         try {
-          if (drainRequested && drain.caughtUp(consumer, layout.partitions())) {
+          if (drainRequested && drain.caughtUp(consumer, layout.partitions(), drainAtLeast)) {
             break;
           }
           ConsumerRecords<String, byte[]> records = consumer.poll(settings.pollTimeout());
@@ -246,6 +266,7 @@ public final class DuckDbEventSink implements AutoCloseable {
     } finally {
       stopRequested = false;
       drainRequested = false;
+      drainAtLeast = Map.of();
     }
     SinkSummary summary = summary(Duration.ofNanos(System.nanoTime() - started));
     log.info("duckdb sink {}: {}", database.path(), summary.describe());

@@ -29,6 +29,7 @@ public final class SourceParser implements LineSplitter.Receiver {
   private final EventSink sink;
   private final Outcomes outcomes = new Outcomes();
   private long lines;
+  private long brokenAt;
   private @Nullable String currentLine;
   private @Nullable SourcePosition currentPosition;
   private boolean currentContinuesUserText;
@@ -67,6 +68,9 @@ public final class SourceParser implements LineSplitter.Receiver {
   @Override
   public void invalid(long number, long offset, String reason, byte[] raw) {
     lines++;
+    if (LogFileReader.CORRUPT_GZIP.equals(reason) && brokenAt == 0) {
+      brokenAt = number;
+    }
     SourcePosition position = new SourcePosition(path, number, offset);
     outcomes.rejected++;
     // a line of a prompt printed over several lines (too long, or not UTF-8): none of it is kept
@@ -80,6 +84,14 @@ public final class SourceParser implements LineSplitter.Receiver {
     currentLine = null;
     currentPosition = null;
     parser.finish(outcomes);
+  }
+
+  /**
+   * The line at which the source's gzip stream was cut off or corrupt (the rest of the file is
+   * missing), or 0 when it was read whole.
+   */
+  public long brokenAt() {
+    return brokenAt;
   }
 
   public ParseCounts counts() {

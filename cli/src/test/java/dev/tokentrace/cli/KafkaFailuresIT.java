@@ -1,0 +1,116 @@
+package dev.tokentrace.cli;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue [2.2] item 7: an unreachable or misconfigured Kafka ends a run with one clear line and the
+ * right exit code, in bounded time, without stack traces; SIGTERM stops a shipper waiting for an
+ * unreachable cluster within 5 s (checked with a margin for a loaded machine, the ChildJvm's own
+ * start is not included).
+ */
+final class KafkaFailuresIT {
+  @TempDir Path dir;
+
+  @Test
+  void shipOnceGivesUpOnAnUnreachableClusterAfterTheConnectTimeout() throws Exception {
+    Path log = log();
+    try (ChildJvm ship =
+        ChildJvm.start(
+            dir,
+            "ship-unreachable",
+            "256m",
+            "ship",
+            "--follow",
+            "--once",
+            "--bootstrap-servers",
+            "127.0.0.1:" + closedPort(),
+            "--connect-timeout",
+            "3s",
+            "--engine",
+            "vllm",
+            log.toString())) {
+      assertThat(ship.waitFor()).as(ship.output()).isEqualTo(ExitCodes.INFRASTRUCTURE);
+      assertThat(ship.stderr()).contains("is unreachable").contains("--connect-timeout 3s");
+      assertThat(ship.stderr()).doesNotContain("\tat ").doesNotContain("Exception:");
+    }
+  }
+
+  @Test
+  void aMissingTruststoreIsAConfigurationErrorNamingTheSetting() throws Exception {
+    Path log = log();
+    Path config = dir.resolve("kafka.properties");
+    Files.writeString(
+        config,
+        "security.protocol=SSL\nssl.truststore.location="
+            + dir.resolve("missing.jks")
+            + "\nssl.truststore.password=changeit\n",
+        UTF_8);
+    try (ChildJvm ship =
+        ChildJvm.start(
+            dir,
+            "ship-config",
+            "256m",
+            "ship",
+            "--follow",
+            "--once",
+            "--bootstrap-servers",
+            "127.0.0.1:" + closedPort(),
+            "--kafka-config",
+            config.toString(),
+            "--engine",
+            "vllm",
+            log.toString())) {
+      assertThat(ship.waitFor()).as(ship.output()).isEqualTo(ExitCodes.USAGE);
+      assertThat(ship.stderr())
+          .contains("kafka configuration error in ssl.truststore.location")
+          .doesNotContain("\tat ");
+    }
+  }
+
+  @Test
+  void sigtermStopsAShipperWaitingForAnUnreachableClusterWithinFiveSeconds() throws Exception {
+    Path log = log();
+    try (ChildJvm ship =
+        ChildJvm.start(
+            dir,
+            "ship-sigterm",
+            "256m",
+            "ship",
+            "--follow",
+            "--bootstrap-servers",
+            "127.0.0.1:" + closedPort(),
+            "--engine",
+            "vllm",
+            log.toString())) {
+      ship.await(line -> line.contains("is unreachable so far"), ChildJvm.START_TIMEOUT, "waiting");
+      long started = System.nanoTime();
+      ship.stop();
+      Duration took = Duration.ofNanos(System.nanoTime() - started);
+      assertThat(took).as(ship.output()).isLessThan(Duration.ofSeconds(8));
+      assertThat(ship.stderr()).doesNotContain("\tat ");
+    }
+  }
+
+  private Path log() throws Exception {
+    Path log = dir.resolve("server.log");
+    try (LogWriter writer = new LogWriter(log, "u", 1)) {
+      writer.write(5);
+    }
+    return log;
+  }
+
+  /** A loopback port nothing listens on (bound, then released). */
+  private static int closedPort() throws Exception {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}
