@@ -1,7 +1,8 @@
 package dev.tokentrace.ingest.sink;
 
+import dev.tokentrace.table.TableSchema;
 import java.sql.SQLException;
-import java.util.EnumMap;
+import java.util.IdentityHashMap;
 import java.util.Map;
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
@@ -14,17 +15,22 @@ import org.duckdb.DuckDBConnection;
  */
 final class Appenders implements AutoCloseable {
   private final DuckDBConnection connection;
-  private final Map<SinkTable, Row> rows = new EnumMap<>(SinkTable.class);
-  private final Map<SinkTable, DuckDBAppender> open = new EnumMap<>(SinkTable.class);
+  private final Map<TableSchema<?>, Row> rows = new IdentityHashMap<>();
+  private final Map<TableSchema<?>, DuckDBAppender> open = new IdentityHashMap<>();
 
   Appenders(DuckDBConnection connection) {
     this.connection = connection;
   }
 
-  Row row(SinkTable table) throws SQLException {
+  /** Appends {@code row} to {@code table} (its Appender opened on first use in this batch). */
+  <R> void append(TableSchema<R> table, R row) throws SQLException {
+    row(table).append(table, row);
+  }
+
+  private Row row(TableSchema<?> table) throws SQLException {
     Row row = rows.get(table);
     if (row == null) {
-      DuckDBAppender appender = connection.createAppender(table.table());
+      DuckDBAppender appender = connection.createAppender(table.name());
       open.put(table, appender);
       row = new Row(appender);
       rows.put(table, row);
@@ -36,12 +42,12 @@ final class Appenders implements AutoCloseable {
   @Override
   public void close() throws SQLException {
     SQLException failure = null;
-    for (Map.Entry<SinkTable, DuckDBAppender> entry : open.entrySet()) {
+    for (Map.Entry<TableSchema<?>, DuckDBAppender> entry : open.entrySet()) {
       try {
         entry.getValue().close();
       } catch (SQLException e) {
         SQLException named =
-            new SQLException("appending to " + entry.getKey().table() + " failed", e);
+            new SQLException("appending to " + entry.getKey().name() + " failed", e);
         if (failure == null) {
           failure = named;
         } else {

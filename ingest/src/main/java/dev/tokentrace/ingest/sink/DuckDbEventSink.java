@@ -4,12 +4,14 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.ingest.kafka.KafkaSettings;
 import dev.tokentrace.ingest.kafka.Topics;
+import dev.tokentrace.parse.RejectRow;
+import dev.tokentrace.table.TableSchema;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -74,14 +76,14 @@ public final class DuckDbEventSink implements AutoCloseable {
   private final SinkSettings settings;
   private final Clock clock;
   private final RecordWriter writer;
-  private final Map<SinkTable, Long> written = new EnumMap<>(SinkTable.class);
+  private final Map<TableSchema<?>, Long> written = new LinkedHashMap<>();
   private volatile boolean stopRequested;
   private volatile boolean drainRequested;
   private final AtomicLong rowsCommitted = new AtomicLong();
   private volatile long batchesCommitted;
   private volatile long lag = -1;
   private final int maxPollRecords;
-  private final Map<SinkTable, Long> pending = new EnumMap<>(SinkTable.class);
+  private final Map<TableSchema<?>, Long> pending = new IdentityHashMap<>();
   private final Map<TopicPartition, Long> pendingOffsets = new HashMap<>();
   private @Nullable Appenders appenders;
   private int pendingRecords;
@@ -382,7 +384,7 @@ public final class DuckDbEventSink implements AutoCloseable {
   }
 
   private void resetCounts() {
-    for (SinkTable table : SinkTable.values()) {
+    for (TableSchema<?> table : SinkTables.ALL) {
       written.put(table, 0L);
     }
     batches = 0;
@@ -391,12 +393,12 @@ public final class DuckDbEventSink implements AutoCloseable {
 
   private SinkSummary summary(Duration elapsed) {
     Map<String, Long> events = new LinkedHashMap<>();
-    for (Map.Entry<SinkTable, Long> entry : written.entrySet()) {
-      if (entry.getKey().isEventTable()) {
-        events.put(entry.getKey().table(), entry.getValue());
+    for (Map.Entry<TableSchema<?>, Long> entry : written.entrySet()) {
+      if (SinkTables.isEventTable(entry.getKey())) {
+        events.put(entry.getKey().name(), entry.getValue());
       }
     }
-    return new SinkSummary(events, written.get(SinkTable.REJECTS), undecodable, batches, elapsed);
+    return new SinkSummary(events, written.get(RejectRow.TABLE), undecodable, batches, elapsed);
   }
 
   private static IllegalStateException failure(SinkDatabase database, String what, Exception e) {

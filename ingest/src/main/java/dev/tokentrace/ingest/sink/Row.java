@@ -1,15 +1,20 @@
 package dev.tokentrace.ingest.sink;
 
+import dev.tokentrace.table.Column;
+import dev.tokentrace.table.ColumnType;
+import dev.tokentrace.table.TableSchema;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.List;
 import org.duckdb.DuckDBAppender;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One Appender row, written column by column with Java types that match the DuckDB column types
- * exactly (the Appender rejects an {@code int} for a {@code BIGINT}); nullable values become NULL.
- * Instants become {@code TIMESTAMP} (UTC) as epoch microseconds, so neither the JVM's nor DuckDB's
- * time zone takes part.
+ * Appends rows to one table, column by column as its {@link TableSchema} lists them, with the Java
+ * type each DuckDB column type takes exactly (the Appender rejects an {@code int} for a {@code
+ * BIGINT}); null values become NULL. Instants become {@code TIMESTAMP} (UTC) as epoch microseconds,
+ * so neither the JVM's nor DuckDB's time zone takes part. The columns' accessors are plain lambdas:
+ * no reflection per row.
  */
 final class Row {
   private static final long MICROS_PER_SECOND = 1_000_000L;
@@ -21,63 +26,44 @@ final class Row {
     this.appender = appender;
   }
 
-  Row begin() throws SQLException {
+  /** Appends {@code row} as one row of {@code table}. */
+  <R> void append(TableSchema<R> table, R row) throws SQLException {
+    List<Column<? super R>> columns = table.columns();
     appender.beginRow();
-    return this;
-  }
-
-  void end() throws SQLException {
+    for (int i = 0, n = columns.size(); i < n; i++) {
+      Column<? super R> column = columns.get(i);
+      value(column.type(), column.get(row));
+    }
     appender.endRow();
   }
 
-  Row text(@Nullable String value) throws SQLException {
+  private void value(ColumnType type, @Nullable Object value) throws SQLException {
     if (value == null) {
       appender.appendNull();
-    } else {
-      appender.append(value);
+      return;
     }
-    return this;
-  }
-
-  Row int32(@Nullable Integer value) throws SQLException {
-    if (value == null) {
-      appender.appendNull();
-    } else {
-      appender.append(value.intValue());
+    switch (type) {
+      case VARCHAR:
+        appender.append((String) value);
+        break;
+      case INTEGER:
+        appender.append(((Integer) value).intValue());
+        break;
+      case BIGINT:
+        appender.append(((Long) value).longValue());
+        break;
+      case DOUBLE:
+        appender.append(((Double) value).doubleValue());
+        break;
+      case BOOLEAN:
+        appender.append(((Boolean) value).booleanValue());
+        break;
+      case TIMESTAMP:
+        appender.appendEpochMicros(epochMicros((Instant) value));
+        break;
+      default:
+        throw new IllegalStateException("unhandled column type " + type);
     }
-    return this;
-  }
-
-  Row int64(@Nullable Long value) throws SQLException {
-    if (value == null) {
-      appender.appendNull();
-    } else {
-      appender.append(value.longValue());
-    }
-    return this;
-  }
-
-  Row float64(@Nullable Double value) throws SQLException {
-    if (value == null) {
-      appender.appendNull();
-    } else {
-      appender.append(value.doubleValue());
-    }
-    return this;
-  }
-
-  Row bool(boolean value) throws SQLException {
-    appender.append(value);
-    return this;
-  }
-
-  Row timestamp(@Nullable Instant value) throws SQLException {
-    if (value == null) {
-      appender.appendNull();
-    } else {
-      appender.appendEpochMicros(epochMicros(value));
-    }
-    return this;
   }
 
   static long epochMicros(Instant instant) {

@@ -15,6 +15,7 @@ import dev.tokentrace.ingest.kafka.EventProducer;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
 import dev.tokentrace.ingest.kafka.RejectHeaders;
 import dev.tokentrace.parse.Rejection;
+import dev.tokentrace.table.TableSchema;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -229,13 +230,13 @@ final class SinkRestartIT {
   /** {@code table|path|line} of every row of every table the sink writes. */
   private static List<String> rowKeys(Connection connection) throws SQLException {
     List<String> keys = new ArrayList<>();
-    for (SinkTable table : SinkTable.values()) {
-      String line = table.isEventTable() ? "source_line" : "line_no";
-      String sql = "SELECT source_path, " + line + " FROM " + table.table();
+    for (TableSchema<?> table : SinkTables.ALL) {
+      String line = SinkTables.isEventTable(table) ? "source_line" : "line_no";
+      String sql = "SELECT source_path, " + line + " FROM " + table.name();
       try (Statement statement = connection.createStatement();
           ResultSet result = statement.executeQuery(sql)) {
         while (result.next()) {
-          keys.add(table.table() + "|" + result.getString(1) + "|" + result.getLong(2));
+          keys.add(table.name() + "|" + result.getString(1) + "|" + result.getLong(2));
         }
       }
     }
