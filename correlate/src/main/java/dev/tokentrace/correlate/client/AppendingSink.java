@@ -1,20 +1,18 @@
 package dev.tokentrace.correlate.client;
 
 import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.parse.RejectRow;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
-import org.duckdb.DuckDBAppender;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Appends one file's rows to {@code client_timing} and its rejections to {@code rejects}, counting
- * both and keeping the first messages. Column order follows schema/002 and schema/003. Not
- * thread-safe: one per file.
+ * both and keeping the first messages, through the tables' descriptors ({@link ClientTiming#TABLE},
+ * {@link RejectRow#TABLE}). Not thread-safe: one per file.
  */
 final class AppendingSink implements ClientTimingSink {
   private static final Logger log = LoggerFactory.getLogger(AppendingSink.class);
@@ -22,19 +20,19 @@ final class AppendingSink implements ClientTimingSink {
 
   /** Where and as what the rows go: the Appenders of one transaction and the run's values. */
   record Target(
-      DuckDBAppender rows,
-      DuckDBAppender rejects,
+      TableAppender rows,
+      TableAppender rejects,
       String runId,
       String format,
       @Nullable Integer defaultConcurrency,
       Instant ingested) {}
 
-  private final DuckDBAppender rows;
-  private final DuckDBAppender rejects;
+  private final TableAppender rows;
+  private final TableAppender rejects;
   private final String runId;
   private final String format;
   private final @Nullable Integer defaultConcurrency;
-  private final LocalDateTime ingested;
+  private final Instant ingested;
   private final List<String> messages;
   private long rowCount;
   private long rejectedCount;
@@ -45,7 +43,7 @@ final class AppendingSink implements ClientTimingSink {
     this.runId = target.runId();
     this.format = target.format();
     this.defaultConcurrency = target.defaultConcurrency();
-    this.ingested = utc(target.ingested());
+    this.ingested = target.ingested();
     this.messages = messages;
   }
 
@@ -53,45 +51,7 @@ final class AppendingSink implements ClientTimingSink {
   public void row(ClientTiming timing) {
     ClientTiming row = timing.withDefaultConcurrency(defaultConcurrency);
     try {
-      rows.beginRow()
-          .append(runId)
-          .append(format)
-          .append(row.source().path())
-          .append(row.source().line())
-          .append(row.requestId())
-          .append(row.requestKey());
-      timestamp(rows, row.startTs());
-      number(rows, row.startMonoS());
-      number(rows, row.ttftMs());
-      number(rows, row.e2eMs());
-      number(rows, row.outputTokens());
-      number(rows, row.clientQueueMs());
-      number(rows, row.promptTokens());
-      number(rows, row.concurrency());
-      rows.append(row.status()).append(row.warmup()).append(row.idKind().id());
-      ClientDetail detail = row.detail();
-      number(rows, detail.ackMs());
-      number(rows, detail.connectMs());
-      number(rows, detail.sendMs());
-      number(rows, detail.waitMs());
-      number(rows, detail.receiveMs());
-      number(rows, detail.chunks());
-      number(rows, detail.itlMaxMs());
-      rows.append(row.vantage());
-      GatewayDetail gateway = row.gateway();
-      if (gateway == null) {
-        for (int i = 0; i < 6; i++) {
-          rows.appendNull();
-        }
-      } else {
-        number(rows, gateway.httpStatus());
-        number(rows, gateway.upstreamConnectMs());
-        number(rows, gateway.upstreamHeaderMs());
-        number(rows, gateway.upstreamResponseMs());
-        number(rows, gateway.upstreamAttempts());
-        text(rows, gateway.upstreamAddr());
-      }
-      rows.endRow();
+      rows.append(ClientTiming.TABLE, new ClientTiming.Stored(runId, format, row));
     } catch (SQLException e) {
       throw new IllegalStateException("cannot append " + row.source() + " to client_timing", e);
     }
@@ -101,17 +61,17 @@ final class AppendingSink implements ClientTimingSink {
   @Override
   public void rejected(ClientRejection rejection) {
     SourcePosition position = rejection.position();
+    RejectRow row =
+        new RejectRow(
+            position.path(),
+            position.line(),
+            position.offset(),
+            ClientRejection.ENGINE,
+            rejection.reason(),
+            rejection.excerpt(),
+            ingested);
     try {
-      rejects
-          .beginRow()
-          .append(position.path())
-          .append(position.line())
-          .append(position.offset())
-          .append(ClientRejection.ENGINE)
-          .append(rejection.reason())
-          .append(rejection.excerpt())
-          .append(ingested)
-          .endRow();
+      rejects.append(RejectRow.TABLE, row);
     } catch (SQLException e) {
       throw new IllegalStateException("cannot append " + position + " to rejects", e);
     }
@@ -141,36 +101,5 @@ final class AppendingSink implements ClientTimingSink {
     if (messages.size() < ClientTimingLoader.MAX_MESSAGES) {
       messages.add(message);
     }
-  }
-
-  private static void timestamp(DuckDBAppender appender, @Nullable Instant value)
-      throws SQLException {
-    if (value == null) {
-      appender.appendNull();
-    } else {
-      appender.append(utc(value));
-    }
-  }
-
-  private static void text(DuckDBAppender appender, @Nullable String value) throws SQLException {
-    if (value == null) {
-      appender.appendNull();
-    } else {
-      appender.append(value);
-    }
-  }
-
-  private static void number(DuckDBAppender appender, @Nullable Number value) throws SQLException {
-    if (value == null) {
-      appender.appendNull();
-    } else if (value instanceof Integer) {
-      appender.append(value.intValue());
-    } else {
-      appender.append(value.doubleValue());
-    }
-  }
-
-  private static LocalDateTime utc(Instant instant) {
-    return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
   }
 }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tokentrace.parse.RejectRow;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.Runs;
 import java.nio.file.Path;
@@ -18,7 +19,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Function;
-import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -142,10 +142,8 @@ public final class ClientTimingLoader {
       Runs.insert(connection, new Runs.Run(runId, RUN_KIND, started, settings.command(), params()));
       List<Planned> plan = plan();
       List<ClientLoadResult.FileResult> results = new ArrayList<>();
-      try (DuckDBAppender rows =
-              connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "client_timing");
-          DuckDBAppender rejects =
-              connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "rejects")) {
+      try (TableAppender rows = TableAppender.open(connection, ClientTiming.TABLE);
+          TableAppender rejects = TableAppender.open(connection, RejectRow.TABLE)) {
         for (Planned planned : plan) {
           AppendingSink.Target target =
               new AppendingSink.Target(
