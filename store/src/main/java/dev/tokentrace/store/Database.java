@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Clock;
 import java.util.Properties;
 import org.duckdb.DuckDBConnection;
 import org.jdbi.v3.core.Jdbi;
@@ -92,19 +93,29 @@ public final class Database implements AutoCloseable {
   }
 
   private void applySchema() {
-    applySchema(connection);
+    applySchema(connection, name);
   }
 
   /**
-   * Applies {@code sql/schema/} in the order of its {@code INDEX} ({@code CREATE ... IF NOT
-   * EXISTS}, so idempotent) on any connection: the one schema applier for every writer of the
-   * store. Call in auto-commit mode.
+   * Brings the schema to the latest version of {@code sql/schema/INDEX} ({@link SchemaMigrations}:
+   * one transaction per version, recorded in {@code schema_version}) on any connection: the one
+   * schema applier for every writer of the store. Call in auto-commit mode.
    *
-   * @throws IllegalStateException naming the schema file that failed
+   * @param name the database as the user knows it, for messages
+   * @return the version the database had before (0: none recorded, e.g. a new file)
+   * @throws IllegalStateException naming the schema file that failed, or when the database was
+   *     written by a newer tokentrace
    */
-  public static void applySchema(Connection target) {
-    for (String schemaName : SqlCatalog.schemaNames()) {
-      execute(schemaName, target);
+  public static int applySchema(Connection target, String name) {
+    SchemaMigrations migrations = SqlCatalog.migrations();
+    try {
+      int before = migrations.migrate(target, name, Clock.systemUTC());
+      if (before < migrations.latest()) {
+        log.info("{}: schema version {} -> {}", name, before, migrations.latest());
+      }
+      return before;
+    } catch (SQLException e) {
+      throw new IllegalStateException(name + ": cannot migrate the schema: " + e.getMessage(), e);
     }
   }
 

@@ -30,9 +30,12 @@ final class DuckDbSchema {
 
   private DuckDbSchema() {}
 
-  /** Applies the store's schema ({@link Database#applySchema}); call in auto-commit mode. */
-  static void apply(Connection connection) {
-    Database.applySchema(connection);
+  /**
+   * Migrates the schema to the store's latest version ({@link Database#applySchema}); call in
+   * auto-commit mode.
+   */
+  static void apply(Connection connection, String name) {
+    Database.applySchema(connection, name);
   }
 
   /**

@@ -71,7 +71,7 @@ final class SinkDatabase implements AutoCloseable {
       connection =
           DriverManager.getConnection("jdbc:duckdb:" + path, properties)
               .unwrap(DuckDBConnection.class);
-      DuckDbSchema.apply(connection);
+      DuckDbSchema.apply(connection, path.toString());
       DuckDbSchema.verify(connection);
       connection.setAutoCommit(false);
       return new SinkDatabase(connection, connection.prepareStatement(UPSERT_OFFSET), path);
