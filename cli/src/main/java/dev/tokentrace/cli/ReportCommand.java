@@ -3,6 +3,7 @@ package dev.tokentrace.cli;
 import dev.tokentrace.report.ReportService;
 import dev.tokentrace.report.ReportSettings;
 import dev.tokentrace.store.Database;
+import dev.tokentrace.store.DuckDbFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -61,6 +62,9 @@ final class ReportCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     ReportSettings settings = ReportSettings.from(format, rules.settings(), baseline);
+    // a report of a file that does not exist is a typo, never a new empty database (exit 2); the
+    // file is opened for writing because the report stores a recomputed attribution in it
+    DuckDbFiles.requireExisting(database.db);
     try (Database db = Database.open(database.settings())) {
       ReportService service = new ReportService(db, Clock.systemUTC());
       if (out != null) {

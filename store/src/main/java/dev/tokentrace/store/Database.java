@@ -34,7 +34,9 @@ public final class Database implements AutoCloseable {
   }
 
   /**
-   * Opens (or creates) the database and applies the schema.
+   * Opens (or creates) the database for writing and migrates its schema to the latest version. A
+   * new file is created in the storage format of {@link DuckDbFiles#STORAGE_VERSION}, which DuckDB
+   * 1.4 and later read.
    *
    * @throws IllegalStateException naming the file when DuckDB cannot open it or the schema fails
    */
@@ -44,17 +46,8 @@ public final class Database implements AutoCloseable {
     String name = file == null ? ":memory:" : file.toString();
     String url = file == null ? "jdbc:duckdb:" : "jdbc:duckdb:" + file.toAbsolutePath();
     // memory_limit and threads go in as connection properties, so no value is spliced into SQL
-    Properties properties = new Properties();
-    properties.setProperty("memory_limit", settings.memoryLimit());
-    properties.setProperty("threads", Integer.toString(settings.threads()));
-    DuckDBConnection connection;
-    try {
-      connection = DriverManager.getConnection(url, properties).unwrap(DuckDBConnection.class);
-    } catch (SQLException e) {
-      throw new IllegalStateException(
-          "cannot open DuckDB database " + name + ": " + e.getMessage(), e);
-    }
-    Database database = new Database(connection, name);
+    Database database =
+        connect(url, name, DuckDbFiles.writer(settings.memoryLimit(), settings.threads()));
     try {
       database.applySchema();
     } catch (RuntimeException e) {
@@ -67,6 +60,49 @@ public final class Database implements AutoCloseable {
         settings.memoryLimit(),
         settings.threads());
     return database;
+  }
+
+  /**
+   * Opens an existing database file READ_ONLY: no write lock (other readers, and DuckDB clients,
+   * may open it too), never creates the file, never migrates.
+   *
+   * @throws IllegalArgumentException naming the path when there is no such file (or no file given)
+   * @throws IllegalStateException when DuckDB cannot open it (e.g. a writer holds it) or its schema
+   *     version is not this code's (saying how to migrate it)
+   */
+  public static Database openReadOnly(DatabaseSettings settings) {
+    requireNonNull(settings, "settings is null");
+    Path file = settings.file();
+    if (file == null) {
+      throw new IllegalArgumentException("a read-only database needs a file");
+    }
+    DuckDbFiles.requireExisting(file);
+    String name = file.toString();
+    Database database =
+        connect(
+            "jdbc:duckdb:" + file.toAbsolutePath(),
+            name,
+            DuckDbFiles.reader(settings.memoryLimit(), settings.threads()));
+    try {
+      SqlCatalog.migrations().requireLatest(database.connection, name);
+    } catch (SQLException | RuntimeException e) {
+      database.close();
+      throw e instanceof RuntimeException
+          ? (RuntimeException) e
+          : new IllegalStateException(name + ": cannot read the schema version", e);
+    }
+    log.debug("opened {} read-only", name);
+    return database;
+  }
+
+  private static Database connect(String url, String name, Properties properties) {
+    try {
+      return new Database(
+          DriverManager.getConnection(url, properties).unwrap(DuckDBConnection.class), name);
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "cannot open DuckDB database " + name + ": " + e.getMessage(), e);
+    }
   }
 
   /** Jdbi over this database; each handle has its own connection and transaction. */
