@@ -1,4 +1,4 @@
--- schema/001_events: one table per event type (DESIGN.md, Events). Written by the DuckDB sink.
+-- schema/001_events: one table per event type (docs/design.md#events). Written by the DuckDB sink.
 -- Columns mirror the event JSON field for field; the envelope is flattened into
 -- engine, instance, ts, source_path, source_line, source_offset. Timestamps are UTC (TIMESTAMP),
 -- durations DOUBLE milliseconds (*_ms), counts INTEGER. Nullable where an engine does not log a value.

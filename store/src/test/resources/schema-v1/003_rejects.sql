@@ -1,4 +1,4 @@
--- schema/003_rejects: every line or row that could not be used, with where and why (STYLE.md §6).
+-- schema/003_rejects: every line or row that could not be used, with where and why (docs/design.md#bad-input).
 -- excerpt is capped at 512 characters; the whole raw line is on the rejects topic.
 
 CREATE TABLE IF NOT EXISTS rejects (

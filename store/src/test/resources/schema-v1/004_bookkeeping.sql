@@ -1,5 +1,5 @@
 -- schema/004_bookkeeping: Kafka offsets committed in the same DuckDB transaction as the rows they
--- produced (STACK.md B.2), so a sink restart neither loses nor duplicates a row; and what each run
+-- produced (docs/design.md#appender-and-transactions), so a sink restart neither loses nor duplicates a row; and what each run
 -- loaded, with file hashes and parameters, for the report's reproducibility appendix.
 
 -- topic_id is Kafka's id of the topic the offsets belong to: a topic deleted and created again, or
