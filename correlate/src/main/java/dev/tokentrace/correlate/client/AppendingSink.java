@@ -2,6 +2,7 @@ package dev.tokentrace.correlate.client;
 
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.RejectRow;
+import dev.tokentrace.store.TableAppender;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tokentrace.parse.RejectRow;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.Runs;
+import dev.tokentrace.store.TableAppender;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Clock;

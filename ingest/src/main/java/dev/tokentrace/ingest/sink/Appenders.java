@@ -1,10 +1,10 @@
 package dev.tokentrace.ingest.sink;
 
+import dev.tokentrace.store.TableAppender;
 import dev.tokentrace.table.TableSchema;
 import java.sql.SQLException;
 import java.util.IdentityHashMap;
 import java.util.Map;
-import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 
 /**
@@ -15,8 +15,7 @@ import org.duckdb.DuckDBConnection;
  */
 final class Appenders implements AutoCloseable {
   private final DuckDBConnection connection;
-  private final Map<TableSchema<?>, Row> rows = new IdentityHashMap<>();
-  private final Map<TableSchema<?>, DuckDBAppender> open = new IdentityHashMap<>();
+  private final Map<TableSchema<?>, TableAppender> open = new IdentityHashMap<>();
 
   Appenders(DuckDBConnection connection) {
     this.connection = connection;
@@ -24,25 +23,19 @@ final class Appenders implements AutoCloseable {
 
   /** Appends {@code row} to {@code table} (its Appender opened on first use in this batch). */
   <R> void append(TableSchema<R> table, R row) throws SQLException {
-    row(table).append(table, row);
-  }
-
-  private Row row(TableSchema<?> table) throws SQLException {
-    Row row = rows.get(table);
-    if (row == null) {
-      DuckDBAppender appender = connection.createAppender(table.name());
+    TableAppender appender = open.get(table);
+    if (appender == null) {
+      appender = TableAppender.open(connection, table);
       open.put(table, appender);
-      row = new Row(appender);
-      rows.put(table, row);
     }
-    return row;
+    appender.append(table, row);
   }
 
   /** Flushes and closes every Appender; the first failure is thrown, later ones suppressed. */
   @Override
   public void close() throws SQLException {
     SQLException failure = null;
-    for (Map.Entry<TableSchema<?>, DuckDBAppender> entry : open.entrySet()) {
+    for (Map.Entry<TableSchema<?>, TableAppender> entry : open.entrySet()) {
       try {
         entry.getValue().close();
       } catch (SQLException e) {
@@ -56,7 +49,6 @@ final class Appenders implements AutoCloseable {
       }
     }
     open.clear();
-    rows.clear();
     if (failure != null) {
       throw failure;
     }

@@ -1,5 +1,6 @@
 package dev.tokentrace.ingest.sink;
 
+import dev.tokentrace.store.DuckDbFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -42,9 +43,6 @@ final class SinkDatabase implements AutoCloseable {
    */
   static final String WAL_AUTOCHECKPOINT = "256MB";
 
-  /** The storage format of a file the sink creates; the store's writers use the same. */
-  static final String STORAGE_VERSION = "v1.4.0";
-
   private final DuckDBConnection connection;
   private final PreparedStatement upsertOffset;
   private final Path path;
@@ -71,7 +69,7 @@ final class SinkDatabase implements AutoCloseable {
     properties.setProperty("wal_autocheckpoint", WAL_AUTOCHECKPOINT);
     // a new file in the storage format DuckDB 1.4 and later read
     // (docs/storage.md#duckdb-file-compatibility)
-    properties.setProperty("storage_compatibility_version", STORAGE_VERSION);
+    properties.setProperty("storage_compatibility_version", DuckDbFiles.STORAGE_VERSION);
     DuckDBConnection connection = null;
     try {
       connection =

@@ -1,4 +1,4 @@
-package dev.tokentrace.correlate.client;
+package dev.tokentrace.store;
 
 import dev.tokentrace.table.Column;
 import dev.tokentrace.table.ColumnType;
@@ -13,9 +13,12 @@ import org.jspecify.annotations.Nullable;
 /**
  * An Appender on one table, filled column by column as the table's descriptor lists them, with the
  * Java type each DuckDB column type takes exactly; nulls become NULL, instants UTC epoch
- * microseconds. Closing flushes: close it inside the transaction it belongs to.
+ * microseconds; the accessors are plain lambdas, no reflection per row. The one writer of Appender
+ * rows: the sink's event and reject rows and the client loader's rows
+ * (docs/storage.md#column-descriptors). Closing flushes: close it inside the transaction it belongs
+ * to (docs/design.md#appender-and-transactions). Not thread-safe.
  */
-final class TableAppender implements AutoCloseable {
+public final class TableAppender implements AutoCloseable {
   private final DuckDBAppender appender;
   private final TableSchema<?> table;
 
@@ -24,13 +27,15 @@ final class TableAppender implements AutoCloseable {
     this.table = table;
   }
 
-  static TableAppender open(DuckDBConnection connection, TableSchema<?> table) throws SQLException {
+  /** An Appender on {@code table} of the connection's transaction. */
+  public static TableAppender open(DuckDBConnection connection, TableSchema<?> table)
+      throws SQLException {
     return new TableAppender(
         connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, table.name()), table);
   }
 
   /** Appends {@code row} as one row of {@code schema} (the table this Appender was opened on). */
-  <R> void append(TableSchema<R> schema, R row) throws SQLException {
+  public <R> void append(TableSchema<R> schema, R row) throws SQLException {
     if (schema != table) {
       throw new IllegalArgumentException(
           "appender of " + table.name() + " given a row of " + schema.name());
@@ -66,15 +71,17 @@ final class TableAppender implements AutoCloseable {
         appender.append(((Boolean) value).booleanValue());
         break;
       case TIMESTAMP:
-        Instant instant = (Instant) value;
-        appender.appendEpochMicros(
-            Math.addExact(
-                Math.multiplyExact(instant.getEpochSecond(), 1_000_000L),
-                instant.getNano() / 1_000L));
+        appender.appendEpochMicros(epochMicros((Instant) value));
         break;
       default:
         throw new IllegalStateException("unhandled column type " + type);
     }
+  }
+
+  /** UTC epoch microseconds, nanoseconds truncated: neither JVM nor DuckDB time zone takes part. */
+  public static long epochMicros(Instant instant) {
+    return Math.addExact(
+        Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1_000L);
   }
 
   @Override
