@@ -146,10 +146,10 @@ public final class ClientTimingLoader {
       try (TableAppender rows = TableAppender.open(connection, ClientTiming.TABLE);
           TableAppender rejects = TableAppender.open(connection, RejectRow.TABLE)) {
         for (Planned planned : plan) {
-          AppendingSink.Target target =
-              new AppendingSink.Target(
+          ClientTimingAppender.Target target =
+              new ClientTimingAppender.Target(
                   rows, rejects, runId, planned.reader().format(), settings.concurrency(), started);
-          results.add(read(planned, new AppendingSink(target, messages)));
+          results.add(read(planned, new ClientTimingAppender(target, messages)));
         }
       } // closing flushes the Appenders inside the transaction, before run_files and commit
       for (int i = 0; i < results.size(); i++) {
@@ -205,7 +205,7 @@ public final class ClientTimingLoader {
       return plan;
     }
 
-    private ClientLoadResult.FileResult read(Planned planned, AppendingSink sink) {
+    private ClientLoadResult.FileResult read(Planned planned, ClientTimingAppender sink) {
       if (planned.skipped() == null) {
         long rowsBefore = sink.rows();
         long rejectedBefore = sink.rejected();

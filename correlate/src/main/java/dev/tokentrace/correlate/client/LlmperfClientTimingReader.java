@@ -38,7 +38,7 @@ final class LlmperfClientTimingReader implements ClientTimingReader {
   }
 
   @Override
-  public void read(Path file, ClientTimingSink sink) {
+  public void read(Path file, ClientReaderOutput sink) {
     String path = file.toString();
     long ordinal = 0;
     try (InputStream in = Files.newInputStream(file);
@@ -73,7 +73,7 @@ final class LlmperfClientTimingReader implements ClientTimingReader {
     }
   }
 
-  private static void row(SourcePosition position, JsonNode response, ClientTimingSink sink) {
+  private static void row(SourcePosition position, JsonNode response, ClientReaderOutput sink) {
     try {
       if (!response.isObject()) {
         throw new BadField("not a json object");

@@ -8,7 +8,7 @@ import dev.tokentrace.ingest.kafka.CheckpointTopic;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
 import dev.tokentrace.ingest.kafka.KafkaUnavailableException;
 import dev.tokentrace.ingest.kafka.TransactionalEventProducer;
-import dev.tokentrace.ingest.tail.EventSink;
+import dev.tokentrace.ingest.tail.TailOutput;
 import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Rejection;
@@ -92,10 +92,10 @@ public final class Follower {
       FollowSettings settings,
       KafkaSettings kafka,
       BiFunction<Engine, ParseSettings, LineParser> parsers,
-      UnaryOperator<EventSink> shipping) {
+      UnaryOperator<TailOutput> shipping) {
     this.settings = requireNonNull(settings, "settings is null");
     this.kafka = requireNonNull(kafka, "kafka is null");
-    EventSink downstream = shipping.apply(new Shipping());
+    TailOutput downstream = shipping.apply(new Shipping());
     this.files = new FileSet(settings, new FollowContext(settings, parsers, downstream));
   }
 
@@ -376,7 +376,7 @@ public final class Follower {
   }
 
   /** Takes what the files release and sends it into the current transaction. */
-  private final class Shipping implements EventSink {
+  private final class Shipping implements TailOutput {
     @Override
     public void event(EngineEvent event) {
       requireNonNull(producer, "producer").event(event);

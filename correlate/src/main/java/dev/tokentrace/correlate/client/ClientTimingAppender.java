@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
  * both and keeping the first messages, through the tables' descriptors ({@link ClientTiming#TABLE},
  * {@link RejectRow#TABLE}). Not thread-safe: one per file.
  */
-final class AppendingSink implements ClientTimingSink {
-  private static final Logger log = LoggerFactory.getLogger(AppendingSink.class);
+final class ClientTimingAppender implements ClientReaderOutput {
+  private static final Logger log = LoggerFactory.getLogger(ClientTimingAppender.class);
   private static final int LOGGED_REJECTIONS = 5;
 
   /** Where and as what the rows go: the Appenders of one transaction and the run's values. */
@@ -38,7 +38,7 @@ final class AppendingSink implements ClientTimingSink {
   private long rowCount;
   private long rejectedCount;
 
-  AppendingSink(Target target, List<String> messages) {
+  ClientTimingAppender(Target target, List<String> messages) {
     this.rows = target.rows();
     this.rejects = target.rejects();
     this.runId = target.runId();

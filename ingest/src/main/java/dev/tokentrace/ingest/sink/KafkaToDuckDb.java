@@ -48,8 +48,8 @@ import org.slf4j.LoggerFactory;
  * <p>Runs on one thread ({@link #runUntilCaughtUp()} or {@link #runUntilStopped()}, then {@link
  * #close()}); {@link #stop()} and {@link #stopWhenCaughtUp()} may be called from any thread.
  */
-public final class DuckDbEventSink implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(DuckDbEventSink.class);
+public final class KafkaToDuckDb implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(KafkaToDuckDb.class);
 
   /** How long describing the topics at startup may take (Kafka's own API timeout is 60 s). */
   private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(30);
@@ -94,7 +94,7 @@ public final class DuckDbEventSink implements AutoCloseable {
   private long batches;
   private long undecodable;
 
-  private DuckDbEventSink(
+  private KafkaToDuckDb(
       SinkDatabase database,
       Consumer<String, byte[]> consumer,
       TopicLayout layout,
@@ -119,7 +119,7 @@ public final class DuckDbEventSink implements AutoCloseable {
    * @throws IllegalStateException when the file cannot be opened (e.g. another process writes it),
    *     the schema does not match, or a topic does not exist
    */
-  public static DuckDbEventSink open(SinkSettings settings, KafkaSettings kafka, Clock clock) {
+  public static KafkaToDuckDb open(SinkSettings settings, KafkaSettings kafka, Clock clock) {
     requireNonNull(settings, "settings is null");
     requireNonNull(kafka, "kafka is null");
     requireNonNull(clock, "clock is null");
@@ -132,8 +132,8 @@ public final class DuckDbEventSink implements AutoCloseable {
       consumer.assign(layout.partitions());
       int maxPollRecords =
           Integer.parseInt(properties.get(ConsumerConfig.MAX_POLL_RECORDS_CONFIG).toString());
-      DuckDbEventSink sink =
-          new DuckDbEventSink(
+      KafkaToDuckDb sink =
+          new KafkaToDuckDb(
               database, consumer, layout, kafka.topics(), settings, clock, maxPollRecords);
       sink.seekToCommitted();
       return sink;
