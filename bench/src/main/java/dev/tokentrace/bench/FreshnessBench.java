@@ -3,7 +3,7 @@ package dev.tokentrace.bench;
 import dev.tokentrace.cli.TokentraceMain;
 import dev.tokentrace.ingest.kafka.EmbeddedBroker;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
-import dev.tokentrace.ingest.sink.DuckDbEventSink;
+import dev.tokentrace.ingest.sink.KafkaToDuckDb;
 import dev.tokentrace.ingest.sink.SinkSettings;
 import dev.tokentrace.measure.Quantiles;
 import java.io.IOException;
@@ -29,7 +29,7 @@ import org.apache.kafka.clients.admin.Admin;
  *   <li>{@code tokentrace ship --follow} runs as its own process (as deployed), with the launcher's
  *       default JVM options, and ships to a broker in this JVM.
  *   <li>The DuckDB sink runs in this JVM too, because DuckDB lets one process write a file: a
- *       second connection of the sink's database ({@link DuckDbEventSink#readerConnection()}) reads
+ *       second connection of the sink's database ({@link KafkaToDuckDb#readerConnection()}) reads
  *       the rows of each batch the sink commits, checking for commits every {@value #READ_POLL_MS}
  *       ms. A line's freshness is the time from its write to the query that first sees its row:
  *       what a user querying the sink's database would see, within a millisecond or two of the
@@ -88,8 +88,8 @@ public final class FreshnessBench {
     int seconds = options.warmup() + MAX_STEADY_WAIT_SECONDS + options.seconds() + 10;
     int capacity = Math.max(1, rate * seconds);
     Freshness freshness = new Freshness(capacity);
-    DuckDbEventSink sink =
-        DuckDbEventSink.open(
+    KafkaToDuckDb sink =
+        KafkaToDuckDb.open(
             SinkSettings.defaults(dir.resolve("bench.duckdb")), kafka, Clock.systemUTC());
     Thread sinking = new Thread(sink::runUntilStopped, "bench-sink");
     sinking.start();
@@ -114,7 +114,7 @@ public final class FreshnessBench {
       List<Path> files,
       Freshness freshness,
       RowReader reader,
-      DuckDbEventSink sink)
+      KafkaToDuckDb sink)
       throws Exception {
     ProcessSampler sampler = new ProcessSampler(shipper.pid());
     ProcessSampler self = new ProcessSampler(ProcessHandle.current().pid());

@@ -13,7 +13,10 @@ final class DatabaseOptions {
   @Option(
       names = "--db",
       paramLabel = "FILE",
-      description = "DuckDB analysis file (created when missing); any DuckDB client can open it",
+      description =
+          "DuckDB analysis file: commands that write (ingest, sink, clients, correlate) create it"
+              + " when missing; sql and report require it. DuckDB 1.4 and later clients can open"
+              + " it.",
       defaultValue = DEFAULT_DB)
   Path db = Path.of(DEFAULT_DB);
 

@@ -8,7 +8,7 @@ import dev.tokentrace.ingest.follow.FollowSettings;
 import dev.tokentrace.ingest.follow.FollowSummary;
 import dev.tokentrace.ingest.follow.Follower;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
-import dev.tokentrace.ingest.sink.DuckDbEventSink;
+import dev.tokentrace.ingest.sink.KafkaToDuckDb;
 import dev.tokentrace.ingest.sink.LoadedFiles;
 import dev.tokentrace.ingest.sink.SinkSummary;
 import java.io.PrintWriter;
@@ -158,7 +158,7 @@ final class IngestCommand implements Callable<Integer> {
 
   private int followAndSink(
       Ingest ingest, Follower follower, FollowSettings settings, PrintWriter err) {
-    DuckDbEventSink sink = ingest.openSink(database.sinkSettings());
+    KafkaToDuckDb sink = ingest.openSink(database.sinkSettings());
     try (sink) {
       FutureTask<SinkSummary> sinking = new FutureTask<>(sink::runUntilStopped);
       new Thread(sinking, "tokentrace-sink").start();

@@ -3,9 +3,9 @@ package dev.tokentrace.cli;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.json.EventJson;
 import dev.tokentrace.ingest.SourceFile;
-import dev.tokentrace.ingest.tail.EventSink;
 import dev.tokentrace.ingest.tail.ParseCounts;
 import dev.tokentrace.ingest.tail.SourceParser;
+import dev.tokentrace.ingest.tail.TailOutput;
 import dev.tokentrace.parse.Parsers;
 import dev.tokentrace.parse.Rejection;
 import java.io.BufferedWriter;
@@ -87,7 +87,7 @@ final class ParseCommand implements Callable<Integer> {
   }
 
   /** Writes events to stdout and the first rejections to stderr. */
-  private static final class Printer implements EventSink {
+  private static final class Printer implements TailOutput {
     private final Writer out;
     private final PrintWriter err;
     private final int maxMessages;

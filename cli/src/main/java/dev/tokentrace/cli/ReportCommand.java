@@ -5,6 +5,7 @@ import dev.tokentrace.correlate.attribution.Attributor;
 import dev.tokentrace.report.ReportService;
 import dev.tokentrace.report.ReportSettings;
 import dev.tokentrace.store.Database;
+import dev.tokentrace.store.DuckDbFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -63,6 +64,9 @@ final class ReportCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    // a report of a file that does not exist is a typo, never a new empty database (exit 2); the
+    // file is opened for writing because the report stores a recomputed attribution in it
+    DuckDbFiles.requireExisting(database.db);
     try (Database db = Database.open(database.settings())) {
       AttributionSettings chosen = rules(db);
       ReportSettings settings = ReportSettings.from(format, chosen, baseline);

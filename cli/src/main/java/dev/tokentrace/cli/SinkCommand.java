@@ -2,7 +2,7 @@ package dev.tokentrace.cli;
 
 import dev.tokentrace.ingest.Ingest;
 import dev.tokentrace.ingest.IngestSettings;
-import dev.tokentrace.ingest.sink.DuckDbEventSink;
+import dev.tokentrace.ingest.sink.KafkaToDuckDb;
 import dev.tokentrace.ingest.sink.SinkSummary;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -70,7 +70,7 @@ final class SinkCommand implements Callable<Integer> {
   }
 
   private int follow(Ingest ingest, PrintWriter err) {
-    DuckDbEventSink sink = ingest.openSink(database.sinkSettings());
+    KafkaToDuckDb sink = ingest.openSink(database.sinkSettings());
     err.println(
         "sink: following "
             + ingest.bootstrapServers()

@@ -91,7 +91,7 @@ final class SqlCommand implements Callable<Integer> {
     }
     QueryOutputFormat outputFormat = QueryOutputFormat.fromId(format);
     Map<String, String> values = NamedQueryRunner.parseParams(params);
-    try (Database db = Database.open(database.settings())) {
+    try (Database db = Database.openReadOnly(database.settings())) {
       NamedQueryRunner runner = new NamedQueryRunner(db);
       if (execute != null) {
         runner.runText("-e", execute, values, outputFormat, out);

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.fail;
 
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.json.EventJson;
-import dev.tokentrace.ingest.tail.EventSink;
 import dev.tokentrace.ingest.tail.LineSplitter;
 import dev.tokentrace.ingest.tail.ParseCounts;
 import dev.tokentrace.ingest.tail.SourceParser;
+import dev.tokentrace.ingest.tail.TailOutput;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Parsers;
 import dev.tokentrace.parse.Rejection;
@@ -163,7 +163,7 @@ final class FormatSamplesTest {
   }
 
   /** What parsing a sample produced, in the CLI's formats. */
-  private static final class Parsed implements EventSink {
+  private static final class Parsed implements TailOutput {
     final List<String> events = new ArrayList<>();
     final List<String> rejections = new ArrayList<>();
     ParseCounts counts = ParseCounts.ZERO;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineEvent;
-import dev.tokentrace.ingest.tail.EventSink;
 import dev.tokentrace.ingest.tail.LineSplitter;
 import dev.tokentrace.ingest.tail.SourceParser;
+import dev.tokentrace.ingest.tail.TailOutput;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Parsers;
 import dev.tokentrace.parse.Rejection;
@@ -404,8 +404,8 @@ final class GatewayLiveIT {
     ParseSettings settings = new ParseSettings("live", ZoneOffset.UTC, year);
     List<EngineEvent> events = new ArrayList<>();
     List<String> rejected = new ArrayList<>();
-    EventSink sink =
-        new EventSink() {
+    TailOutput sink =
+        new TailOutput() {
           @Override
           public void event(EngineEvent event) {
             events.add(event);

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.tokentrace.event.json.EventJson;
-import dev.tokentrace.ingest.tail.EventSink;
 import dev.tokentrace.ingest.tail.LineSplitter;
 import dev.tokentrace.ingest.tail.SourceParser;
+import dev.tokentrace.ingest.tail.TailOutput;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Parsers;
 import dev.tokentrace.parse.Rejection;
@@ -42,8 +42,8 @@ final class GoldenSamplesTest {
             Integer.parseInt(scenario.properties().getProperty("year")));
     List<String> actual = new ArrayList<>();
     List<String> rejections = new ArrayList<>();
-    EventSink sink =
-        new EventSink() {
+    TailOutput sink =
+        new TailOutput() {
           @Override
           public void event(dev.tokentrace.event.EngineEvent event) {
             actual.add(EventJson.write(event));

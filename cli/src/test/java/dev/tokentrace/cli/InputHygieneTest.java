@@ -6,9 +6,9 @@ import dev.tokentrace.correlate.attribution.AttributionSettings;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.ServerNotice;
-import dev.tokentrace.ingest.tail.EventSink;
 import dev.tokentrace.ingest.tail.LineSplitter;
 import dev.tokentrace.ingest.tail.SourceParser;
+import dev.tokentrace.ingest.tail.TailOutput;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Parsers;
 import dev.tokentrace.parse.Rejection;
@@ -96,8 +96,8 @@ final class InputHygieneTest {
       throws IOException {
     ParseSettings settings = new ParseSettings(instance, ZoneOffset.UTC, 2026);
     List<EngineEvent> events = new ArrayList<>();
-    EventSink sink =
-        new EventSink() {
+    TailOutput sink =
+        new TailOutput() {
           @Override
           public void event(EngineEvent event) {
             events.add(event);

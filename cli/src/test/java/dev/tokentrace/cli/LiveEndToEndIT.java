@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.ingest.SourceFile;
-import dev.tokentrace.ingest.tail.EventSink;
 import dev.tokentrace.ingest.tail.SourceParser;
+import dev.tokentrace.ingest.tail.TailOutput;
 import dev.tokentrace.parse.Parsers;
 import dev.tokentrace.parse.Rejection;
 import java.io.PrintWriter;
@@ -190,8 +190,8 @@ final class LiveEndToEndIT {
     parse.year = year;
     parse.zone = "UTC";
     AtomicLong records = new AtomicLong();
-    EventSink counter =
-        new EventSink() {
+    TailOutput counter =
+        new TailOutput() {
           @Override
           public void event(EngineEvent event) {
             records.incrementAndGet();

@@ -9,9 +9,9 @@ import dev.tokentrace.correlate.client.ClientLoadSettings;
 import dev.tokentrace.correlate.client.ClientTimingLoader;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineEvent;
-import dev.tokentrace.ingest.tail.EventSink;
 import dev.tokentrace.ingest.tail.LineSplitter;
 import dev.tokentrace.ingest.tail.SourceParser;
+import dev.tokentrace.ingest.tail.TailOutput;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Parsers;
 import dev.tokentrace.parse.Rejection;
@@ -159,8 +159,8 @@ final class ReportEscapingTest {
     ParseSettings settings = new ParseSettings(INSTANCE, ZoneOffset.UTC, 2026);
     List<EngineEvent> events = new ArrayList<>();
     List<String> rejected = new ArrayList<>();
-    EventSink sink =
-        new EventSink() {
+    TailOutput sink =
+        new TailOutput() {
           @Override
           public void event(EngineEvent event) {
             events.add(event);

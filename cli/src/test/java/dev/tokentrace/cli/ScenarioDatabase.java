@@ -8,9 +8,9 @@ import dev.tokentrace.correlate.client.ClientLoadResult;
 import dev.tokentrace.correlate.client.ClientLoadSettings;
 import dev.tokentrace.correlate.client.ClientTimingLoader;
 import dev.tokentrace.event.EngineEvent;
-import dev.tokentrace.ingest.tail.EventSink;
 import dev.tokentrace.ingest.tail.LineSplitter;
 import dev.tokentrace.ingest.tail.SourceParser;
+import dev.tokentrace.ingest.tail.TailOutput;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Parsers;
 import dev.tokentrace.parse.Rejection;
@@ -127,8 +127,8 @@ final class ScenarioDatabase {
             Integer.parseInt(scenario.properties().getProperty("year", YEAR)));
     List<EngineEvent> events = new ArrayList<>();
     List<String> rejections = new ArrayList<>();
-    EventSink sink =
-        new EventSink() {
+    TailOutput sink =
+        new TailOutput() {
           @Override
           public void event(EngineEvent event) {
             events.add(event);

@@ -41,6 +41,15 @@ final class SqlCommandTest {
   }
 
   @Test
+  void aMissingDbIsAUsageErrorNamingThePathAndIsNeverCreated() {
+    Path typo = dir.resolve("tokentrce.duckdb");
+    SqlRuns.Result result = SqlRuns.run("sql", "--db", typo.toString(), "-e", "SELECT 1");
+    assertThat(result.code()).isEqualTo(2);
+    assertThat(result.err()).contains("no DuckDB file at " + typo.toAbsolutePath());
+    assertThat(typo).doesNotExist();
+  }
+
+  @Test
   void runsSqlFromTheCommandLineAndFromAFileButNeverAWrite() throws Exception {
     try (Database database = ScenarioDatabase.open(dir, "empty")) {
       assertThat(database.name()).endsWith("empty.duckdb");

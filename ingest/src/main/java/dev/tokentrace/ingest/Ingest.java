@@ -9,7 +9,7 @@ import dev.tokentrace.ingest.kafka.EmbeddedBroker;
 import dev.tokentrace.ingest.kafka.EventProducer;
 import dev.tokentrace.ingest.kafka.KafkaProblems;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
-import dev.tokentrace.ingest.sink.DuckDbEventSink;
+import dev.tokentrace.ingest.sink.KafkaToDuckDb;
 import dev.tokentrace.ingest.sink.SinkSettings;
 import dev.tokentrace.ingest.sink.SinkSummary;
 import dev.tokentrace.ingest.tail.FileProblems;
@@ -187,7 +187,7 @@ public final class Ingest implements AutoCloseable {
    * the file), and returns what it wrote.
    */
   public SinkSummary sink(SinkSettings sinkSettings) {
-    try (DuckDbEventSink sink = DuckDbEventSink.open(sinkSettings, kafka, clock)) {
+    try (KafkaToDuckDb sink = KafkaToDuckDb.open(sinkSettings, kafka, clock)) {
       SinkSummary summary = sink.runUntilCaughtUp();
       checkBroker();
       return summary;
@@ -200,7 +200,7 @@ public final class Ingest implements AutoCloseable {
    */
   public IngestSummary run(List<SourceFile> files, SinkSettings sinkSettings) {
     long started = System.nanoTime();
-    try (DuckDbEventSink sink = DuckDbEventSink.open(sinkSettings, kafka, clock)) {
+    try (KafkaToDuckDb sink = KafkaToDuckDb.open(sinkSettings, kafka, clock)) {
       FutureTask<SinkSummary> sinking = new FutureTask<>(sink::runUntilStopped);
       new Thread(sinking, "tokentrace-sink").start();
       ShipSummary shipped = null;
@@ -231,11 +231,11 @@ public final class Ingest implements AutoCloseable {
   }
 
   /**
-   * A sink for the caller to run ({@code sink --follow}): {@link DuckDbEventSink#runUntilStopped()}
-   * on one thread, {@link DuckDbEventSink#stop()} from another, then close it on the first.
+   * A sink for the caller to run ({@code sink --follow}): {@link KafkaToDuckDb#runUntilStopped()}
+   * on one thread, {@link KafkaToDuckDb#stop()} from another, then close it on the first.
    */
-  public DuckDbEventSink openSink(SinkSettings sinkSettings) {
-    return DuckDbEventSink.open(sinkSettings, kafka, clock);
+  public KafkaToDuckDb openSink(SinkSettings sinkSettings) {
+    return KafkaToDuckDb.open(sinkSettings, kafka, clock);
   }
 
   /** Stops the embedded broker, if one was started. */

@@ -5,7 +5,7 @@ import dev.tokentrace.event.RequestArrived;
 import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.LineParser;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
 
 /**
@@ -26,7 +26,7 @@ public final class TinyParser implements LineParser {
   }
 
   @Override
-  public void parse(String line, SourcePosition position, ParseSink sink) {
+  public void parse(String line, SourcePosition position, ParseOutput sink) {
     if (line.startsWith("A ") && line.length() > 2) {
       String id = line.substring(2);
       sink.event(new RequestArrived(engine, instance, null, position, id, id, null, null));

@@ -1,7 +1,13 @@
 package dev.tokentrace.event;
 
+import static dev.tokentrace.table.ColumnType.BIGINT;
+import static dev.tokentrace.table.ColumnType.BOOLEAN;
+import static dev.tokentrace.table.ColumnType.DOUBLE;
+import static dev.tokentrace.table.ColumnType.INTEGER;
+import static dev.tokentrace.table.ColumnType.VARCHAR;
 import static java.util.Objects.requireNonNull;
 
+import dev.tokentrace.table.TableSchema;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -32,6 +38,48 @@ public record BatchStep(
     @Nullable Integer genRequests)
     implements EngineEvent {
   public static final String TYPE = "batch_step";
+
+  /** The {@value #TYPE} table: the envelope, then one column per component below it, in order. */
+  public static final EventTable<BatchStep> TABLE =
+      new EventTable<>(
+          TYPE,
+          BatchStep.class,
+          TableSchema.columns(BatchStep.class)
+              .optional("rank", VARCHAR, BatchStep::rank)
+              .optional("iteration", BIGINT, BatchStep::iteration)
+              .required("phase", VARCHAR, e -> e.phase().id())
+              .optional("batch_size", INTEGER, BatchStep::batchSize)
+              .optional("new_seqs", INTEGER, BatchStep::newSeqs)
+              .optional("new_tokens", INTEGER, BatchStep::newTokens)
+              .optional("cached_tokens", INTEGER, BatchStep::cachedTokens)
+              .optional("queued", INTEGER, BatchStep::queued)
+              .optional("token_usage", DOUBLE, BatchStep::tokenUsage)
+              .optional("throughput_tps", DOUBLE, BatchStep::throughputTps)
+              .optional("step_ms", DOUBLE, BatchStep::stepMs)
+              .required("step_ms_derived", BOOLEAN, BatchStep::stepMsDerived)
+              .optional("ctx_requests", INTEGER, BatchStep::ctxRequests)
+              .optional("gen_requests", INTEGER, BatchStep::genRequests)
+              .list(),
+          v ->
+              new BatchStep(
+                  v.engine(),
+                  v.instance(),
+                  v.ts(),
+                  v.source(),
+                  v.text(0),
+                  v.int64(1),
+                  Phase.fromId(v.text(2)),
+                  v.int32(3),
+                  v.int32(4),
+                  v.int32(5),
+                  v.int32(6),
+                  v.int32(7),
+                  v.float64(8),
+                  v.float64(9),
+                  v.float64(10),
+                  v.bool(11),
+                  v.int32(12),
+                  v.int32(13)));
 
   public BatchStep {
     requireNonNull(engine, "engine is null");

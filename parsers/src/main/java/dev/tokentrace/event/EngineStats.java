@@ -1,7 +1,11 @@
 package dev.tokentrace.event;
 
+import static dev.tokentrace.table.ColumnType.DOUBLE;
+import static dev.tokentrace.table.ColumnType.INTEGER;
+import static dev.tokentrace.table.ColumnType.VARCHAR;
 import static java.util.Objects.requireNonNull;
 
+import dev.tokentrace.table.TableSchema;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -27,6 +31,40 @@ public record EngineStats(
     @Nullable Integer preemptions)
     implements EngineEvent {
   public static final String TYPE = "engine_stats";
+
+  /** The {@value #TYPE} table: the envelope, then one column per component below it, in order. */
+  public static final EventTable<EngineStats> TABLE =
+      new EventTable<>(
+          TYPE,
+          EngineStats.class,
+          TableSchema.columns(EngineStats.class)
+              .optional("rank", VARCHAR, EngineStats::rank)
+              .optional("interval_s", DOUBLE, EngineStats::intervalS)
+              .optional("prompt_tps", DOUBLE, EngineStats::promptTps)
+              .optional("gen_tps", DOUBLE, EngineStats::genTps)
+              .optional("running", INTEGER, EngineStats::running)
+              .optional("waiting", INTEGER, EngineStats::waiting)
+              .optional("swapped", INTEGER, EngineStats::swapped)
+              .optional("kv_usage_pct", DOUBLE, EngineStats::kvUsagePct)
+              .optional("prefix_hit_pct", DOUBLE, EngineStats::prefixHitPct)
+              .optional("preemptions", INTEGER, EngineStats::preemptions)
+              .list(),
+          v ->
+              new EngineStats(
+                  v.engine(),
+                  v.instance(),
+                  v.ts(),
+                  v.source(),
+                  v.text(0),
+                  v.float64(1),
+                  v.float64(2),
+                  v.float64(3),
+                  v.int32(4),
+                  v.int32(5),
+                  v.int32(6),
+                  v.float64(7),
+                  v.float64(8),
+                  v.int32(9)));
 
   public EngineStats {
     requireNonNull(engine, "engine is null");

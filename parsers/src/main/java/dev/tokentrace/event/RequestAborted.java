@@ -1,7 +1,9 @@
 package dev.tokentrace.event;
 
+import static dev.tokentrace.table.ColumnType.VARCHAR;
 import static java.util.Objects.requireNonNull;
 
+import dev.tokentrace.table.TableSchema;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -16,6 +18,21 @@ public record RequestAborted(
     @Nullable String reason)
     implements EngineEvent {
   public static final String TYPE = "request_aborted";
+
+  /** The {@value #TYPE} table: the envelope, then one column per component below it, in order. */
+  public static final EventTable<RequestAborted> TABLE =
+      new EventTable<>(
+          TYPE,
+          RequestAborted.class,
+          TableSchema.columns(RequestAborted.class)
+              .required("request_id", VARCHAR, RequestAborted::requestId)
+              .required("request_key", VARCHAR, RequestAborted::requestKey)
+              .optional("reason", VARCHAR, RequestAborted::reason)
+              .list(),
+          v ->
+              new RequestAborted(
+                  v.engine(), v.instance(), v.ts(), v.source(), v.text(0), v.text(1), v.text(2)));
+
   static final int MAX_REASON = 512;
 
   public RequestAborted {

@@ -1,7 +1,12 @@
 package dev.tokentrace.event;
 
+import static dev.tokentrace.table.ColumnType.DOUBLE;
+import static dev.tokentrace.table.ColumnType.INTEGER;
+import static dev.tokentrace.table.ColumnType.TIMESTAMP;
+import static dev.tokentrace.table.ColumnType.VARCHAR;
 import static java.util.Objects.requireNonNull;
 
+import dev.tokentrace.table.TableSchema;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -35,6 +40,48 @@ public record RequestTiming(
     @Nullable Double arrivalMonoS)
     implements EngineEvent {
   public static final String TYPE = "request_timing";
+
+  /** The {@value #TYPE} table: the envelope, then one column per component below it, in order. */
+  public static final EventTable<RequestTiming> TABLE =
+      new EventTable<>(
+          TYPE,
+          RequestTiming.class,
+          TableSchema.columns(RequestTiming.class)
+              .required("request_id", VARCHAR, RequestTiming::requestId)
+              .required("request_key", VARCHAR, RequestTiming::requestKey)
+              .optional("arrival_ts", TIMESTAMP, RequestTiming::arrivalTs)
+              .optional("queue_ms", DOUBLE, RequestTiming::queueMs)
+              .optional("prefill_ms", DOUBLE, RequestTiming::prefillMs)
+              .optional("decode_ms", DOUBLE, RequestTiming::decodeMs)
+              .optional("server_ttft_ms", DOUBLE, RequestTiming::serverTtftMs)
+              .optional("e2e_ms", DOUBLE, RequestTiming::e2eMs)
+              .optional("prompt_tokens", INTEGER, RequestTiming::promptTokens)
+              .optional("output_tokens", INTEGER, RequestTiming::outputTokens)
+              .optional("cached_tokens", INTEGER, RequestTiming::cachedTokens)
+              .optional("finish_reason", VARCHAR, RequestTiming::finishReason)
+              .required("source_kind", VARCHAR, RequestTiming::sourceKind)
+              .optional("arrival_mono_s", DOUBLE, RequestTiming::arrivalMonoS)
+              .list(),
+          v ->
+              new RequestTiming(
+                  v.engine(),
+                  v.instance(),
+                  v.ts(),
+                  v.source(),
+                  v.text(0),
+                  v.text(1),
+                  v.instant(2),
+                  v.float64(3),
+                  v.float64(4),
+                  v.float64(5),
+                  v.float64(6),
+                  v.float64(7),
+                  v.int32(8),
+                  v.int32(9),
+                  v.int32(10),
+                  v.text(11),
+                  v.text(12),
+                  v.float64(13)));
 
   public RequestTiming {
     requireNonNull(engine, "engine is null");

@@ -1,9 +1,11 @@
 package dev.tokentrace.event;
 
+import static dev.tokentrace.table.ColumnType.VARCHAR;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.tokentrace.table.TableSchema;
 import java.time.Instant;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
@@ -24,6 +26,27 @@ public record ServerNotice(
     String message)
     implements EngineEvent {
   public static final String TYPE = "server_notice";
+
+  /** The {@value #TYPE} table: the envelope, then one column per component below it, in order. */
+  public static final EventTable<ServerNotice> TABLE =
+      new EventTable<>(
+          TYPE,
+          ServerNotice.class,
+          TableSchema.columns(ServerNotice.class)
+              .required("level", VARCHAR, ServerNotice::level)
+              .required("kind", VARCHAR, e -> e.kind().id())
+              .required("message", VARCHAR, ServerNotice::message)
+              .list(),
+          v ->
+              new ServerNotice(
+                  v.engine(),
+                  v.instance(),
+                  v.ts(),
+                  v.source(),
+                  v.text(0),
+                  Kind.fromId(v.text(1)),
+                  v.text(2)));
+
   public static final int MAX_MESSAGE = 512;
 
   /** Notice categories; SQL groups on them. */

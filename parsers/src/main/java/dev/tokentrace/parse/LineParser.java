@@ -22,10 +22,10 @@ public interface LineParser {
    * @param line the line without its terminator; a trailing {@code \r} may still be present
    * @param position where the line starts
    */
-  void parse(String line, SourcePosition position, ParseSink sink);
+  void parse(String line, SourcePosition position, ParseOutput sink);
 
   /** End of the source: emit anything still pending. */
-  default void finish(ParseSink sink) {}
+  default void finish(ParseOutput sink) {}
 
   /**
    * For a line read while a prompt printed over several lines is still open: where the line's own

@@ -128,7 +128,7 @@ public final class Parsers {
   }
 
   /** Counts what one parser made of the detection sample. */
-  public static final class Score implements ParseSink {
+  public static final class Score implements ParseOutput {
     private int events;
     private int ignored;
     private int rejected;
@@ -182,7 +182,7 @@ public final class Parsers {
     }
 
     @Override
-    public void parse(String line, SourcePosition position, ParseSink sink) {
+    public void parse(String line, SourcePosition position, ParseOutput sink) {
       String text = line;
       try {
         text = userText.next(line, parser);
@@ -203,7 +203,7 @@ public final class Parsers {
     }
 
     @Override
-    public void finish(ParseSink sink) {
+    public void finish(ParseOutput sink) {
       try {
         parser.finish(sink);
       } catch (RuntimeException e) {
@@ -211,7 +211,7 @@ public final class Parsers {
       }
     }
 
-    private void fail(SourcePosition position, String line, RuntimeException e, ParseSink sink) {
+    private void fail(SourcePosition position, String line, RuntimeException e, ParseOutput sink) {
       // A parser bug, not bad input: the line still becomes a visible rejection; the stack trace
       // is logged for the first failure only so that a systematic bug does not flood the log.
       if (failures++ == 0) {

@@ -35,7 +35,7 @@ final class UnwrappingParser implements LineParser {
   }
 
   @Override
-  public void parse(String line, SourcePosition position, ParseSink sink) {
+  public void parse(String line, SourcePosition position, ParseOutput sink) {
     if (!wrappers.unwrap(line)) {
       // an unwrapped line between parts: the parts were all the writer gave
       stdout.flush(sink);
@@ -53,14 +53,14 @@ final class UnwrappingParser implements LineParser {
   }
 
   @Override
-  public void finish(ParseSink sink) {
+  public void finish(ParseOutput sink) {
     stdout.flush(sink);
     stderr.flush(sink);
     parser.finish(sink);
   }
 
   private void engineParse(
-      String text, java.time.@Nullable Instant ts, SourcePosition position, ParseSink sink) {
+      String text, java.time.@Nullable Instant ts, SourcePosition position, ParseOutput sink) {
     if (clock != null) {
       clock.collectorTime(ts);
     }
@@ -73,7 +73,7 @@ final class UnwrappingParser implements LineParser {
     private @Nullable SourcePosition last;
     private java.time.@Nullable Instant ts;
 
-    void add(String part, SourcePosition position, ParseSink sink) {
+    void add(String part, SourcePosition position, ParseOutput sink) {
       StringBuilder joined = text == null ? new StringBuilder() : text;
       if (joined.length() + part.length() > MAX_JOINED_CHARS) {
         text = null;
@@ -101,7 +101,7 @@ final class UnwrappingParser implements LineParser {
     }
 
     /** Parts without a final part: parsed as they are, at the last part's position. */
-    void flush(ParseSink sink) {
+    void flush(ParseOutput sink) {
       StringBuilder joined = text;
       SourcePosition position = last;
       text = null;

@@ -309,7 +309,7 @@ final class CollectorWrappersTest {
     return Arguments.of(name, line, text, ts, partial, wrappers);
   }
 
-  private static final class Recorder implements ParseSink {
+  private static final class Recorder implements ParseOutput {
     final List<EngineEvent> events;
     final List<Long> ignored = new ArrayList<>();
     final List<String> rejected = new ArrayList<>();

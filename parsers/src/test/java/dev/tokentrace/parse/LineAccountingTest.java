@@ -235,7 +235,7 @@ final class LineAccountingTest {
   }
 
   /** Records which physical lines were reported, and the events and rejection reasons in order. */
-  private static final class Accounting implements ParseSink {
+  private static final class Accounting implements ParseOutput {
     final List<String> physical = new ArrayList<>();
     final List<EngineEvent> events = new ArrayList<>();
     final List<String> reasons = new ArrayList<>();

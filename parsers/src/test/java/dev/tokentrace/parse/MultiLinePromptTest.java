@@ -94,7 +94,7 @@ final class MultiLinePromptTest {
   }
 
   /** Every event as JSON, every rejection's reason and excerpt. */
-  private static final class Collected implements ParseSink {
+  private static final class Collected implements ParseOutput {
     final List<String> texts = new ArrayList<>();
     long outcomes;
 

@@ -56,8 +56,8 @@ final class ParsersTest {
           throw new IllegalStateException("boom");
         };
     List<Rejection> rejections = new ArrayList<>();
-    ParseSink sink =
-        new ParseSink() {
+    ParseOutput sink =
+        new ParseOutput() {
           @Override
           public void event(EngineEvent event) {}
 

@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Clock;
 import java.util.Properties;
 import org.duckdb.DuckDBConnection;
 import org.jdbi.v3.core.Jdbi;
@@ -33,7 +34,9 @@ public final class Database implements AutoCloseable {
   }
 
   /**
-   * Opens (or creates) the database and applies the schema.
+   * Opens (or creates) the database for writing and migrates its schema to the latest version. A
+   * new file is created in the storage format of {@link DuckDbFiles#STORAGE_VERSION}, which DuckDB
+   * 1.4 and later read.
    *
    * @throws IllegalStateException naming the file when DuckDB cannot open it or the schema fails
    */
@@ -43,17 +46,8 @@ public final class Database implements AutoCloseable {
     String name = file == null ? ":memory:" : file.toString();
     String url = file == null ? "jdbc:duckdb:" : "jdbc:duckdb:" + file.toAbsolutePath();
     // memory_limit and threads go in as connection properties, so no value is spliced into SQL
-    Properties properties = SqlCatalog.connectionProperties();
-    properties.setProperty("memory_limit", settings.memoryLimit());
-    properties.setProperty("threads", Integer.toString(settings.threads()));
-    DuckDBConnection connection;
-    try {
-      connection = DriverManager.getConnection(url, properties).unwrap(DuckDBConnection.class);
-    } catch (SQLException e) {
-      throw new IllegalStateException(
-          "cannot open DuckDB database " + name + ": " + e.getMessage(), e);
-    }
-    Database database = new Database(connection, name);
+    Database database =
+        connect(url, name, DuckDbFiles.writer(settings.memoryLimit(), settings.threads()));
     try {
       database.applySchema();
     } catch (RuntimeException e) {
@@ -66,6 +60,49 @@ public final class Database implements AutoCloseable {
         settings.memoryLimit(),
         settings.threads());
     return database;
+  }
+
+  /**
+   * Opens an existing database file READ_ONLY: no write lock (other readers, and DuckDB clients,
+   * may open it too), never creates the file, never migrates.
+   *
+   * @throws IllegalArgumentException naming the path when there is no such file (or no file given)
+   * @throws IllegalStateException when DuckDB cannot open it (e.g. a writer holds it) or its schema
+   *     version is not this code's (saying how to migrate it)
+   */
+  public static Database openReadOnly(DatabaseSettings settings) {
+    requireNonNull(settings, "settings is null");
+    Path file = settings.file();
+    if (file == null) {
+      throw new IllegalArgumentException("a read-only database needs a file");
+    }
+    DuckDbFiles.requireExisting(file);
+    String name = file.toString();
+    Database database =
+        connect(
+            "jdbc:duckdb:" + file.toAbsolutePath(),
+            name,
+            DuckDbFiles.reader(settings.memoryLimit(), settings.threads()));
+    try {
+      SqlCatalog.migrations().requireLatest(database.connection, name);
+    } catch (SQLException | RuntimeException e) {
+      database.close();
+      throw e instanceof RuntimeException
+          ? (RuntimeException) e
+          : new IllegalStateException(name + ": cannot read the schema version", e);
+    }
+    log.debug("opened {} read-only", name);
+    return database;
+  }
+
+  private static Database connect(String url, String name, Properties properties) {
+    try {
+      return new Database(
+          DriverManager.getConnection(url, properties).unwrap(DuckDBConnection.class), name);
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "cannot open DuckDB database " + name + ": " + e.getMessage(), e);
+    }
   }
 
   /** Jdbi over this database; each handle has its own connection and transaction. */
@@ -92,19 +129,29 @@ public final class Database implements AutoCloseable {
   }
 
   private void applySchema() {
-    applySchema(connection);
+    applySchema(connection, name);
   }
 
   /**
-   * Applies {@code sql/schema/} in the order of its {@code INDEX} ({@code CREATE ... IF NOT
-   * EXISTS}, so idempotent) on any connection: the one schema applier for every writer of the
-   * store. Call in auto-commit mode.
+   * Brings the schema to the latest version of {@code sql/schema/INDEX} ({@link SchemaMigrations}:
+   * one transaction per version, recorded in {@code schema_version}) on any connection: the one
+   * schema applier for every writer of the store. Call in auto-commit mode.
    *
-   * @throws IllegalStateException naming the schema file that failed
+   * @param name the database as the user knows it, for messages
+   * @return the version the database had before (0: none recorded, e.g. a new file)
+   * @throws IllegalStateException naming the schema file that failed, or when the database was
+   *     written by a newer tokentrace
    */
-  public static void applySchema(Connection target) {
-    for (String schemaName : SqlCatalog.schemaNames()) {
-      execute(schemaName, target);
+  public static int applySchema(Connection target, String name) {
+    SchemaMigrations migrations = SqlCatalog.migrations();
+    try {
+      int before = migrations.migrate(target, name, Clock.systemUTC());
+      if (before < migrations.latest()) {
+        log.info("{}: schema version {} -> {}", name, before, migrations.latest());
+      }
+      return before;
+    } catch (SQLException e) {
+      throw new IllegalStateException(name + ": cannot migrate the schema: " + e.getMessage(), e);
     }
   }
 

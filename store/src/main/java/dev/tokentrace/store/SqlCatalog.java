@@ -82,19 +82,18 @@ public final class SqlCatalog {
 
   /** The names of the schema files, in the order of {@code sql/schema/INDEX}. */
   public static List<String> schemaNames() {
-    String index = LOCATOR.getResource(SqlCatalog.class.getClassLoader(), ROOT + "schema/INDEX");
     List<String> names = new ArrayList<>();
-    for (String line : index.split("\n", -1)) {
-      String file = line.strip();
-      if (file.isEmpty() || file.startsWith("#")) {
-        continue;
-      }
-      if (!file.endsWith(".sql")) {
-        throw new IllegalStateException("sql/schema/INDEX: not a .sql file: " + file);
-      }
+    for (String file : migrations().files()) {
       names.add("schema/" + file.substring(0, file.length() - ".sql".length()));
     }
     return List.copyOf(names);
+  }
+
+  /** The schema's migrations, as {@code sql/schema/INDEX} lists them. */
+  public static SchemaMigrations migrations() {
+    String index = LOCATOR.getResource(SqlCatalog.class.getClassLoader(), ROOT + "schema/INDEX");
+    return new SchemaMigrations(
+        index, file -> get("schema/" + file.substring(0, file.length() - ".sql".length())));
   }
 
   /**

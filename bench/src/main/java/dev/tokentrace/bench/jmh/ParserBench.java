@@ -6,8 +6,8 @@ import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.ingest.tail.LineSplitter;
 import dev.tokentrace.parse.LineParser;
+import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.ParseSettings;
-import dev.tokentrace.parse.ParseSink;
 import dev.tokentrace.parse.Parsers;
 import dev.tokentrace.parse.Rejection;
 import java.io.ByteArrayOutputStream;
@@ -210,7 +210,7 @@ public class ParserBench {
   }
 
   /** Hands every outcome to the blackhole, so that nothing the parser makes is dead code. */
-  private static final class Consumer implements ParseSink {
+  private static final class Consumer implements ParseOutput {
     private final Blackhole blackhole;
 
     Consumer(Blackhole blackhole) {
@@ -233,7 +233,7 @@ public class ParserBench {
     }
   }
 
-  private static final class Counter implements ParseSink {
+  private static final class Counter implements ParseOutput {
     private long events;
     private long ignored;
     private long rejected;

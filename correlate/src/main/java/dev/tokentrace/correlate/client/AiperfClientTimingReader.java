@@ -47,7 +47,7 @@ final class AiperfClientTimingReader implements ClientTimingReader {
   }
 
   @Override
-  public void read(Path file, ClientTimingSink sink) {
+  public void read(Path file, ClientReaderOutput sink) {
     String path = file.toString();
     boolean warned = false;
     try (InputStream in = Files.newInputStream(file)) {

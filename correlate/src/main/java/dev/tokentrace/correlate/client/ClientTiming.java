@@ -1,9 +1,17 @@
 package dev.tokentrace.correlate.client;
 
+import static dev.tokentrace.table.ColumnType.BIGINT;
+import static dev.tokentrace.table.ColumnType.BOOLEAN;
+import static dev.tokentrace.table.ColumnType.DOUBLE;
+import static dev.tokentrace.table.ColumnType.INTEGER;
+import static dev.tokentrace.table.ColumnType.TIMESTAMP;
+import static dev.tokentrace.table.ColumnType.VARCHAR;
 import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.event.UserText;
+import dev.tokentrace.table.Column;
+import dev.tokentrace.table.TableSchema;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -38,6 +46,70 @@ public record ClientTiming(
     IdKind idKind,
     ClientDetail detail,
     @Nullable GatewayDetail gateway) {
+  /**
+   * The {@code client_timing} table: one column per stored value, in table order (columns added
+   * after the first release are at the end: the Appender is positional).
+   */
+  public static final TableSchema<Stored> TABLE =
+      new TableSchema<>(
+          "client_timing",
+          TableSchema.columns(Stored.class)
+              .required("run_id", VARCHAR, Stored::runId)
+              .required("client_format", VARCHAR, Stored::clientFormat)
+              .required("source_path", VARCHAR, r -> r.timing().source().path())
+              .required("source_line", BIGINT, r -> r.timing().source().line())
+              .required("request_id", VARCHAR, r -> r.timing().requestId())
+              .required("request_key", VARCHAR, r -> r.timing().requestKey())
+              .optional("start_ts", TIMESTAMP, r -> r.timing().startTs())
+              .optional("start_mono_s", DOUBLE, r -> r.timing().startMonoS())
+              .optional("ttft_ms", DOUBLE, r -> r.timing().ttftMs())
+              .optional("e2e_ms", DOUBLE, r -> r.timing().e2eMs())
+              .optional("output_tokens", INTEGER, r -> r.timing().outputTokens())
+              .optional("client_queue_ms", DOUBLE, r -> r.timing().clientQueueMs())
+              .optional("prompt_tokens", INTEGER, r -> r.timing().promptTokens())
+              .optional("concurrency", INTEGER, r -> r.timing().concurrency())
+              .required("status", VARCHAR, r -> r.timing().status())
+              .add(new Column<>("warmup", BOOLEAN, false, "false", r -> r.timing().warmup()))
+              // NULL in rows of older versions (= sent); always set when written now
+              .optional("id_kind", VARCHAR, r -> r.timing().idKind().id())
+              .optional("ack_ms", DOUBLE, r -> r.timing().detail().ackMs())
+              .optional("http_connect_ms", DOUBLE, r -> r.timing().detail().connectMs())
+              .optional("http_send_ms", DOUBLE, r -> r.timing().detail().sendMs())
+              .optional("http_wait_ms", DOUBLE, r -> r.timing().detail().waitMs())
+              .optional("http_receive_ms", DOUBLE, r -> r.timing().detail().receiveMs())
+              .optional("chunks", INTEGER, r -> r.timing().detail().chunks())
+              .optional("itl_max_ms", DOUBLE, r -> r.timing().detail().itlMaxMs())
+              // NULL in rows of older versions (= client); always set when written now
+              .optional("vantage", VARCHAR, r -> r.timing().vantage())
+              .optional("http_status", INTEGER, r -> gateway(r, GatewayDetail::httpStatus))
+              .optional(
+                  "upstream_connect_ms", DOUBLE, r -> gateway(r, GatewayDetail::upstreamConnectMs))
+              .optional(
+                  "upstream_header_ms", DOUBLE, r -> gateway(r, GatewayDetail::upstreamHeaderMs))
+              .optional(
+                  "upstream_response_ms",
+                  DOUBLE,
+                  r -> gateway(r, GatewayDetail::upstreamResponseMs))
+              .optional(
+                  "upstream_attempts", INTEGER, r -> gateway(r, GatewayDetail::upstreamAttempts))
+              .optional("upstream_addr", VARCHAR, r -> gateway(r, GatewayDetail::upstreamAddr))
+              .list());
+
+  private static @Nullable Object gateway(
+      Stored row, java.util.function.Function<GatewayDetail, @Nullable Object> field) {
+    GatewayDetail gateway = row.timing().gateway();
+    return gateway == null ? null : field.apply(gateway);
+  }
+
+  /** A row of {@code client_timing}: the timing and the run and client format it was loaded by. */
+  public record Stored(String runId, String clientFormat, ClientTiming timing) {
+    public Stored {
+      requireNonNull(runId, "runId is null");
+      requireNonNull(clientFormat, "clientFormat is null");
+      requireNonNull(timing, "timing is null");
+    }
+  }
+
   /** The status of a request that completed; anything else is the client's error text. */
   public static final String STATUS_OK = "ok";
 

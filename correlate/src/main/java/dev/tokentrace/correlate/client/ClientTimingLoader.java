@@ -4,8 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tokentrace.parse.RejectRow;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.Runs;
+import dev.tokentrace.store.TableAppender;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -18,7 +20,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Function;
-import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -183,15 +184,13 @@ public final class ClientTimingLoader {
       Runs.insert(connection, new Runs.Run(runId, RUN_KIND, started, settings.command(), params()));
       List<Planned> plan = plan();
       List<ClientLoadResult.FileResult> results = new ArrayList<>();
-      try (DuckDBAppender rows =
-              connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "client_timing");
-          DuckDBAppender rejects =
-              connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "rejects")) {
+      try (TableAppender rows = TableAppender.open(connection, ClientTiming.TABLE);
+          TableAppender rejects = TableAppender.open(connection, RejectRow.TABLE)) {
         for (Planned planned : plan) {
-          AppendingSink.Target target =
-              new AppendingSink.Target(
+          ClientTimingAppender.Target target =
+              new ClientTimingAppender.Target(
                   rows, rejects, runId, planned.reader().format(), settings.concurrency(), started);
-          results.add(read(planned, new AppendingSink(target, messages)));
+          results.add(read(planned, new ClientTimingAppender(target, messages)));
         }
       } // closing flushes the Appenders inside the transaction, before run_files and commit
       for (int i = 0; i < results.size(); i++) {
@@ -257,7 +256,7 @@ public final class ClientTimingLoader {
       return plan;
     }
 
-    private ClientLoadResult.FileResult read(Planned planned, AppendingSink sink) {
+    private ClientLoadResult.FileResult read(Planned planned, ClientTimingAppender sink) {
       if (planned.skipped() == null) {
         long rowsBefore = sink.rows();
         long rejectedBefore = sink.rejected();

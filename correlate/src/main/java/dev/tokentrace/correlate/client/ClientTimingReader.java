@@ -26,7 +26,7 @@ public interface ClientTimingReader {
    *
    * @throws java.io.UncheckedIOException naming the file when it cannot be read at all
    */
-  void read(Path file, ClientTimingSink sink);
+  void read(Path file, ClientReaderOutput sink);
 
   /**
    * Why {@code file}, recognised as this format and read without a rejection, gave no row: a

@@ -56,7 +56,7 @@ final class CsvClientTimingReader implements ClientTimingReader {
   }
 
   @Override
-  public void read(Path file, ClientTimingSink sink) {
+  public void read(Path file, ClientReaderOutput sink) {
     String path = file.toString();
     try (InputStream in = Files.newInputStream(file)) {
       readLines(path, new Utf8Lines(in, MAX_LINE_BYTES), sink);
@@ -65,7 +65,7 @@ final class CsvClientTimingReader implements ClientTimingReader {
     }
   }
 
-  private void readLines(String path, Utf8Lines lines, ClientTimingSink sink) throws IOException {
+  private void readLines(String path, Utf8Lines lines, ClientReaderOutput sink) throws IOException {
     @Nullable CsvHeader header = null;
     Utf8Lines.@Nullable Line line;
     while ((line = lines.next()) != null) {
@@ -89,7 +89,7 @@ final class CsvClientTimingReader implements ClientTimingReader {
   }
 
   private @Nullable CsvHeader header(
-      SourcePosition position, Utf8Lines.Line line, String text, ClientTimingSink sink) {
+      SourcePosition position, Utf8Lines.Line line, String text, ClientReaderOutput sink) {
     try {
       CsvHeader header = CsvHeader.of(fields(line, text, "header: "));
       if (!header.unknown().isEmpty()) {
@@ -111,7 +111,7 @@ final class CsvClientTimingReader implements ClientTimingReader {
       Utf8Lines.Line line,
       String text,
       CsvHeader header,
-      ClientTimingSink sink) {
+      ClientReaderOutput sink) {
     try {
       List<String> fields = fields(line, text, "");
       if (header.isRepeatedBy(fields)) {

@@ -138,7 +138,7 @@ final class EnvoyClientTimingReader extends GatewayLogReader {
 
   @Override
   void readLine(
-      SourcePosition position, String text, AccessLogTemplate template, ClientTimingSink sink)
+      SourcePosition position, String text, AccessLogTemplate template, ClientReaderOutput sink)
       throws BadField {
     if (template != JSON_MARK) {
       super.readLine(position, text, template, sink);

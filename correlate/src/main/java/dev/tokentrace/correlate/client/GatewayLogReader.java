@@ -38,7 +38,7 @@ abstract class GatewayLogReader implements ClientTimingReader {
 
   /** Reads one non-blank line of {@code template}'s layout into {@code sink}. */
   void readLine(
-      SourcePosition position, String text, AccessLogTemplate template, ClientTimingSink sink)
+      SourcePosition position, String text, AccessLogTemplate template, ClientReaderOutput sink)
       throws BadField {
     Map<String, String> values = template.match(text);
     if (values == null) {
@@ -48,7 +48,7 @@ abstract class GatewayLogReader implements ClientTimingReader {
   }
 
   @Override
-  public void read(Path file, ClientTimingSink sink) {
+  public void read(Path file, ClientReaderOutput sink) {
     String path = file.toString();
     AccessLogTemplate template = template(FileHead.of(file));
     String unusable = unusable(template);

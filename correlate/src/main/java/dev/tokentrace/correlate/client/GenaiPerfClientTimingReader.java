@@ -57,7 +57,7 @@ final class GenaiPerfClientTimingReader implements ClientTimingReader {
   }
 
   @Override
-  public void read(Path file, ClientTimingSink sink) {
+  public void read(Path file, ClientReaderOutput sink) {
     String path = file.toString();
     File state = new File(path, sink);
     try (InputStream in = Files.newInputStream(file);
@@ -76,13 +76,13 @@ final class GenaiPerfClientTimingReader implements ClientTimingReader {
   /** Reading one file. */
   private static final class File {
     private final String path;
-    private final ClientTimingSink sink;
+    private final ClientReaderOutput sink;
     private long ordinal;
     private boolean warnedId;
     private boolean warnedClock;
     private @Nullable Integer concurrency;
 
-    File(String path, ClientTimingSink sink) {
+    File(String path, ClientReaderOutput sink) {
       this.path = path;
       this.sink = sink;
     }

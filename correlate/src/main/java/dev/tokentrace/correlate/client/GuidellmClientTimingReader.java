@@ -57,7 +57,7 @@ final class GuidellmClientTimingReader implements ClientTimingReader {
   }
 
   @Override
-  public void read(Path file, ClientTimingSink sink) {
+  public void read(Path file, ClientReaderOutput sink) {
     String path = file.toString();
     File state = new File(path, sink);
     try (InputStream in = Files.newInputStream(file);
@@ -109,12 +109,12 @@ final class GuidellmClientTimingReader implements ClientTimingReader {
   /** Reading one file: where we are, and what was said once. */
   private static final class File {
     private final String path;
-    private final ClientTimingSink sink;
+    private final ClientReaderOutput sink;
     private long ordinal;
     private boolean warned;
     private @Nullable Integer concurrency;
 
-    File(String path, ClientTimingSink sink) {
+    File(String path, ClientReaderOutput sink) {
       this.path = path;
       this.sink = sink;
     }

@@ -94,7 +94,7 @@ final class JmeterClientTimingReader implements ClientTimingReader {
   }
 
   @Override
-  public void read(Path file, ClientTimingSink sink) {
+  public void read(Path file, ClientReaderOutput sink) {
     FileHead head = FileHead.of(file);
     String first = head.firstLine().strip();
     if (first.startsWith("<")) {
@@ -106,7 +106,7 @@ final class JmeterClientTimingReader implements ClientTimingReader {
 
   // ---------------------------------------------------------------------------------- CSV
 
-  private void readCsv(Path file, ClientTimingSink sink) {
+  private void readCsv(Path file, ClientReaderOutput sink) {
     String path = file.toString();
     Merger merger = new Merger(sink);
     try (InputStream in = Files.newInputStream(file)) {
@@ -249,7 +249,7 @@ final class JmeterClientTimingReader implements ClientTimingReader {
 
   // ---------------------------------------------------------------------------------- XML
 
-  private void readXml(Path file, ClientTimingSink sink) {
+  private void readXml(Path file, ClientReaderOutput sink) {
     String path = file.toString();
     Merger merger = new Merger(sink);
     XMLInputFactory factory = XMLInputFactory.newFactory();
@@ -429,11 +429,11 @@ final class JmeterClientTimingReader implements ClientTimingReader {
    * the longest, counting the others.
    */
   private static final class Merger {
-    private final ClientTimingSink sink;
+    private final ClientReaderOutput sink;
     private @Nullable Sample pending;
     private long merged;
 
-    Merger(ClientTimingSink sink) {
+    Merger(ClientReaderOutput sink) {
       this.sink = sink;
     }
 

@@ -38,7 +38,7 @@ final class LlmperfClientTimingReader implements ClientTimingReader {
   }
 
   @Override
-  public void read(Path file, ClientTimingSink sink) {
+  public void read(Path file, ClientReaderOutput sink) {
     String path = file.toString();
     long ordinal = 0;
     try (InputStream in = Files.newInputStream(file);
@@ -76,7 +76,7 @@ final class LlmperfClientTimingReader implements ClientTimingReader {
 
   /** {@code line}: where the response starts in the text, for a rejection. */
   private static void row(
-      SourcePosition position, SourcePosition line, JsonNode response, ClientTimingSink sink) {
+      SourcePosition position, SourcePosition line, JsonNode response, ClientReaderOutput sink) {
     try {
       if (!response.isObject()) {
         throw new BadField("not a json object");

@@ -23,7 +23,7 @@ final class ResultObjects {
   /** Maps one result object's arrays to rows. */
   interface Mapper {
     /** Checks an object before its rows; a {@link BadField} skips the object with that reason. */
-    void begin(ParallelArrays arrays, SourcePosition position, ClientTimingSink sink)
+    void begin(ParallelArrays arrays, SourcePosition position, ClientReaderOutput sink)
         throws BadField;
 
     /** Row {@code index} of the object, from the cursor's current elements. */
@@ -35,7 +35,7 @@ final class ResultObjects {
   private ResultObjects() {}
 
   static void read(
-      Path file, Map<String, ParallelArrays.Kind> wanted, Mapper mapper, ClientTimingSink sink) {
+      Path file, Map<String, ParallelArrays.Kind> wanted, Mapper mapper, ClientReaderOutput sink) {
     String path = file.toString();
     long ordinal = 0;
     try (InputStream in = Files.newInputStream(file);
@@ -71,7 +71,7 @@ final class ResultObjects {
       JsonParser parser,
       Start start,
       Mapper mapper,
-      ClientTimingSink sink,
+      ClientReaderOutput sink,
       Map<String, ParallelArrays.Kind> wanted)
       throws IOException {
     SourcePosition position = start.rows();

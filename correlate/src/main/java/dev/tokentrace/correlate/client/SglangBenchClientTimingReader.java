@@ -46,7 +46,7 @@ final class SglangBenchClientTimingReader implements ClientTimingReader {
   }
 
   @Override
-  public void read(Path file, ClientTimingSink sink) {
+  public void read(Path file, ClientReaderOutput sink) {
     ResultObjects.read(file, ARRAYS, new Mapper(), sink);
   }
 
@@ -56,7 +56,7 @@ final class SglangBenchClientTimingReader implements ClientTimingReader {
     private @Nullable Integer concurrency;
 
     @Override
-    public void begin(ParallelArrays arrays, SourcePosition position, ClientTimingSink sink)
+    public void begin(ParallelArrays arrays, SourcePosition position, ClientReaderOutput sink)
         throws BadField {
       if (!arrays.has("ttfts")) {
         throw new BadField(

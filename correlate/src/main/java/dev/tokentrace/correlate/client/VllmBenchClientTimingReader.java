@@ -71,7 +71,7 @@ final class VllmBenchClientTimingReader implements ClientTimingReader {
   }
 
   @Override
-  public void read(Path file, ClientTimingSink sink) {
+  public void read(Path file, ClientReaderOutput sink) {
     ResultObjects.read(file, ARRAYS, new Mapper(), sink);
   }
 
@@ -82,7 +82,7 @@ final class VllmBenchClientTimingReader implements ClientTimingReader {
     private @Nullable Integer concurrency;
 
     @Override
-    public void begin(ParallelArrays arrays, SourcePosition position, ClientTimingSink sink)
+    public void begin(ParallelArrays arrays, SourcePosition position, ClientReaderOutput sink)
         throws BadField {
       if (!arrays.has("ttfts") && !arrays.has("errors")) {
         throw new BadField(

@@ -37,7 +37,7 @@ final class WrkClientTimingReader implements ClientTimingReader {
   }
 
   @Override
-  public void read(Path file, ClientTimingSink sink) {
+  public void read(Path file, ClientReaderOutput sink) {
     String path = file.toString();
     boolean header = false;
     try (InputStream in = Files.newInputStream(file)) {

@@ -205,7 +205,7 @@ final class ClientTimingLoaderTest {
           }
 
           @Override
-          public void read(Path file, ClientTimingSink sink) {
+          public void read(Path file, ClientReaderOutput sink) {
             new CsvClientTimingReader().read(file, sink); // appends two rows and a reject
             throw new UncheckedIOException("disk gone", new java.io.IOException("simulated"));
           }

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Keeps what a reader produced, for assertions. */
-final class CollectingSink implements ClientTimingSink {
+final class CollectingSink implements ClientReaderOutput {
   final List<ClientTiming> rows = new ArrayList<>();
   final List<ClientRejection> rejections = new ArrayList<>();
   final List<String> warnings = new ArrayList<>();

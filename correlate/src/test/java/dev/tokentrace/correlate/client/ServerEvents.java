@@ -7,8 +7,8 @@ import dev.tokentrace.event.RequestArrived;
 import dev.tokentrace.event.RequestTiming;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.LineParser;
+import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.ParseSettings;
-import dev.tokentrace.parse.ParseSink;
 import dev.tokentrace.parse.Parsers;
 import dev.tokentrace.parse.Rejection;
 import dev.tokentrace.store.Database;
@@ -31,8 +31,8 @@ final class ServerEvents {
     LineParser parser = Parsers.create(Engine.VLLM, ParseSettings.of("gpu-0", 2026));
     List<EngineEvent> events = new ArrayList<>();
     List<String> problems = new ArrayList<>();
-    ParseSink sink =
-        new ParseSink() {
+    ParseOutput sink =
+        new ParseOutput() {
           @Override
           public void event(EngineEvent event) {
             events.add(event);

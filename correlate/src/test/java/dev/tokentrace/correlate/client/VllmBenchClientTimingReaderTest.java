@@ -209,7 +209,7 @@ final class VllmBenchClientTimingReaderTest {
   }
 
   /** Keeps counts and the last row only. */
-  private static final class CountingSink implements ClientTimingSink {
+  private static final class CountingSink implements ClientReaderOutput {
     long rows;
     long rejected;
     ClientTiming last;

@@ -3,7 +3,7 @@ package dev.tokentrace.ingest.follow;
 import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.event.Engine;
-import dev.tokentrace.ingest.tail.EventSink;
+import dev.tokentrace.ingest.tail.TailOutput;
 import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseSettings;
 import java.util.function.BiFunction;
@@ -15,7 +15,7 @@ import java.util.function.BiFunction;
 record FollowContext(
     FollowSettings settings,
     BiFunction<Engine, ParseSettings, LineParser> parsers,
-    EventSink downstream) {
+    TailOutput downstream) {
   FollowContext {
     requireNonNull(settings, "settings is null");
     requireNonNull(parsers, "parsers is null");

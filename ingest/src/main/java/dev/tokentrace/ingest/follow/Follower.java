@@ -9,7 +9,7 @@ import dev.tokentrace.ingest.kafka.KafkaProblems;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
 import dev.tokentrace.ingest.kafka.KafkaUnavailableException;
 import dev.tokentrace.ingest.kafka.TransactionalEventProducer;
-import dev.tokentrace.ingest.tail.EventSink;
+import dev.tokentrace.ingest.tail.TailOutput;
 import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Rejection;
@@ -108,10 +108,10 @@ public final class Follower {
       FollowSettings settings,
       KafkaSettings kafka,
       BiFunction<Engine, ParseSettings, LineParser> parsers,
-      UnaryOperator<EventSink> shipping) {
+      UnaryOperator<TailOutput> shipping) {
     this.settings = requireNonNull(settings, "settings is null");
     this.kafka = requireNonNull(kafka, "kafka is null");
-    EventSink downstream = shipping.apply(new Shipping());
+    TailOutput downstream = shipping.apply(new Shipping());
     this.files = new FileSet(settings, new FollowContext(settings, parsers, downstream));
   }
 
@@ -183,7 +183,7 @@ public final class Follower {
   /**
    * For every partition this follower's committed transactions wrote to: the offset after its last
    * record. A sink that drains until it reached them holds everything shipped (see {@link
-   * dev.tokentrace.ingest.sink.DuckDbEventSink#stopWhenCaughtUp(Map)}). Thread-safe.
+   * dev.tokentrace.ingest.sink.KafkaToDuckDb#stopWhenCaughtUp(Map)}). Thread-safe.
    */
   public Map<TopicPartition, Long> committedEnds() {
     return Map.copyOf(committedEnds);
@@ -443,7 +443,7 @@ public final class Follower {
   }
 
   /** Takes what the files release and sends it into the current transaction. */
-  private final class Shipping implements EventSink {
+  private final class Shipping implements TailOutput {
     @Override
     public void event(EngineEvent event) {
       requireNonNull(producer, "producer").event(event);

@@ -3,7 +3,7 @@ package dev.tokentrace.ingest.kafka;
 import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.event.EngineEvent;
-import dev.tokentrace.ingest.tail.EventSink;
+import dev.tokentrace.ingest.tail.TailOutput;
 import dev.tokentrace.parse.Rejection;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -30,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safe as {@link KafkaProducer} is, but meant for one shipping thread.
  */
-public final class EventProducer implements EventSink, AutoCloseable {
+public final class EventProducer implements TailOutput, AutoCloseable {
   private final Producer<String, byte[]> producer;
   private final Topics topics;
   private final AtomicReference<@Nullable RuntimeException> failure = new AtomicReference<>();

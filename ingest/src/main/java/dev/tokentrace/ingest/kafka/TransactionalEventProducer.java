@@ -3,7 +3,7 @@ package dev.tokentrace.ingest.kafka;
 import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.event.EngineEvent;
-import dev.tokentrace.ingest.tail.EventSink;
+import dev.tokentrace.ingest.tail.TailOutput;
 import dev.tokentrace.parse.Rejection;
 import java.time.Duration;
 import java.util.HashMap;
@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Not thread-safe: one shipping thread.
  */
-public final class TransactionalEventProducer implements EventSink, AutoCloseable {
+public final class TransactionalEventProducer implements TailOutput, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(TransactionalEventProducer.class);
 
   static final int WAIT_LOG_SECONDS = 10;

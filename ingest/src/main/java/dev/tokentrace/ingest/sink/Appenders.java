@@ -1,9 +1,10 @@
 package dev.tokentrace.ingest.sink;
 
+import dev.tokentrace.store.TableAppender;
+import dev.tokentrace.table.TableSchema;
 import java.sql.SQLException;
-import java.util.EnumMap;
+import java.util.IdentityHashMap;
 import java.util.Map;
-import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 
 /**
@@ -14,34 +15,32 @@ import org.duckdb.DuckDBConnection;
  */
 final class Appenders implements AutoCloseable {
   private final DuckDBConnection connection;
-  private final Map<SinkTable, Row> rows = new EnumMap<>(SinkTable.class);
-  private final Map<SinkTable, DuckDBAppender> open = new EnumMap<>(SinkTable.class);
+  private final Map<TableSchema<?>, TableAppender> open = new IdentityHashMap<>();
 
   Appenders(DuckDBConnection connection) {
     this.connection = connection;
   }
 
-  Row row(SinkTable table) throws SQLException {
-    Row row = rows.get(table);
-    if (row == null) {
-      DuckDBAppender appender = connection.createAppender(table.table());
+  /** Appends {@code row} to {@code table} (its Appender opened on first use in this batch). */
+  <R> void append(TableSchema<R> table, R row) throws SQLException {
+    TableAppender appender = open.get(table);
+    if (appender == null) {
+      appender = TableAppender.open(connection, table);
       open.put(table, appender);
-      row = new Row(appender);
-      rows.put(table, row);
     }
-    return row;
+    appender.append(table, row);
   }
 
   /** Flushes and closes every Appender; the first failure is thrown, later ones suppressed. */
   @Override
   public void close() throws SQLException {
     SQLException failure = null;
-    for (Map.Entry<SinkTable, DuckDBAppender> entry : open.entrySet()) {
+    for (Map.Entry<TableSchema<?>, TableAppender> entry : open.entrySet()) {
       try {
         entry.getValue().close();
       } catch (SQLException e) {
         SQLException named =
-            new SQLException("appending to " + entry.getKey().table() + " failed", e);
+            new SQLException("appending to " + entry.getKey().name() + " failed", e);
         if (failure == null) {
           failure = named;
         } else {
@@ -50,7 +49,6 @@ final class Appenders implements AutoCloseable {
       }
     }
     open.clear();
-    rows.clear();
     if (failure != null) {
       throw failure;
     }

@@ -3,22 +3,19 @@ package dev.tokentrace.ingest.sink;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.tokentrace.event.BatchStep;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineEvent;
-import dev.tokentrace.event.EngineStats;
-import dev.tokentrace.event.Phase;
-import dev.tokentrace.event.RequestAborted;
-import dev.tokentrace.event.RequestArrived;
-import dev.tokentrace.event.RequestFinished;
-import dev.tokentrace.event.RequestTiming;
-import dev.tokentrace.event.ServerNotice;
+import dev.tokentrace.event.EventTable;
+import dev.tokentrace.event.EventTables;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.event.json.EventJson;
+import dev.tokentrace.table.Column;
+import dev.tokentrace.table.ColumnType;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -28,81 +25,23 @@ import org.jspecify.annotations.Nullable;
  * creator) was over half of the sink thread's Java samples (BENCHMARKS.md, "Ingest end to end").
  *
  * <p>It only takes the shape {@link EventJson#write} produces and builds the event with its own
- * constructor, so its checks run as before. Whenever the input leaves that shape (a non-ASCII byte,
- * a null, a duplicate or repeated field, a number where a string belongs or an integer where a
- * double does, a missing primitive, a timestamp in another form, an unknown type, trailing content,
- * a failed check), {@link #decode} returns null and the caller uses {@link EventJson#read}: what is
+ * constructor (through its {@link EventTable}'s factory: the fields it knows are the event tables'
+ * columns), so its checks run as before. Whenever the input leaves that shape (a non-ASCII byte, a
+ * null, a duplicate or repeated field, a number where a string belongs or an integer where a double
+ * does, a missing primitive, a timestamp in another form, an unknown type, trailing content, a
+ * failed check), {@link #decode} returns null and the caller uses {@link EventJson#read}: what is
  * decoded here is exactly what {@code EventJson.read} would return, and everything else, including
  * every error and its message, is still decided there. Not thread-safe: one per sink.
  */
 final class EventDecoder {
   private static final JsonFactory FACTORY = EventJson.mapper().getFactory();
 
-  /** The fields of every event type (and of none: the others are skipped), by JSON name. */
-  private enum Field {
-    TYPE("type", Kind.TEXT),
-    ENGINE("engine", Kind.TEXT),
-    INSTANCE("instance", Kind.TEXT),
-    TS("ts", Kind.INSTANT),
-    SOURCE("source", Kind.SOURCE),
-    REQUEST_ID("request_id", Kind.TEXT),
-    REQUEST_KEY("request_key", Kind.TEXT),
-    PROMPT_TOKENS("prompt_tokens", Kind.INT),
-    MAX_TOKENS("max_tokens", Kind.INT),
-    ARRIVAL_TS("arrival_ts", Kind.INSTANT),
-    QUEUE_MS("queue_ms", Kind.DOUBLE),
-    PREFILL_MS("prefill_ms", Kind.DOUBLE),
-    DECODE_MS("decode_ms", Kind.DOUBLE),
-    SERVER_TTFT_MS("server_ttft_ms", Kind.DOUBLE),
-    E2E_MS("e2e_ms", Kind.DOUBLE),
-    OUTPUT_TOKENS("output_tokens", Kind.INT),
-    CACHED_TOKENS("cached_tokens", Kind.INT),
-    FINISH_REASON("finish_reason", Kind.TEXT),
-    SOURCE_KIND("source_kind", Kind.TEXT),
-    ARRIVAL_MONO_S("arrival_mono_s", Kind.DOUBLE),
-    REASON("reason", Kind.TEXT),
-    RANK("rank", Kind.TEXT),
-    INTERVAL_S("interval_s", Kind.DOUBLE),
-    PROMPT_TPS("prompt_tps", Kind.DOUBLE),
-    GEN_TPS("gen_tps", Kind.DOUBLE),
-    RUNNING("running", Kind.INT),
-    WAITING("waiting", Kind.INT),
-    SWAPPED("swapped", Kind.INT),
-    KV_USAGE_PCT("kv_usage_pct", Kind.DOUBLE),
-    PREFIX_HIT_PCT("prefix_hit_pct", Kind.DOUBLE),
-    PREEMPTIONS("preemptions", Kind.INT),
-    ITERATION("iteration", Kind.LONG),
-    PHASE("phase", Kind.TEXT),
-    BATCH_SIZE("batch_size", Kind.INT),
-    NEW_SEQS("new_seqs", Kind.INT),
-    NEW_TOKENS("new_tokens", Kind.INT),
-    QUEUED("queued", Kind.INT),
-    TOKEN_USAGE("token_usage", Kind.DOUBLE),
-    THROUGHPUT_TPS("throughput_tps", Kind.DOUBLE),
-    STEP_MS("step_ms", Kind.DOUBLE),
-    STEP_MS_DERIVED("step_ms_derived", Kind.BOOL),
-    CTX_REQUESTS("ctx_requests", Kind.INT),
-    GEN_REQUESTS("gen_requests", Kind.INT),
-    LEVEL("level", Kind.TEXT),
-    NOTICE_KIND("kind", Kind.TEXT),
-    MESSAGE("message", Kind.TEXT);
-
-    private static final Map<String, Field> BY_NAME = new HashMap<>();
-
-    static {
-      for (Field field : values()) {
-        BY_NAME.put(field.json, field);
-      }
-    }
-
-    final String json;
-    final Kind kind;
-
-    Field(String json, Kind kind) {
-      this.json = json;
-      this.kind = kind;
-    }
-  }
+  /**
+   * A JSON field: the envelope's, or an own column of one or more event tables (by name; a name
+   * shared by several tables has one type, checked when the class loads). Fields of no event are
+   * skipped, as EventJson ignores them.
+   */
+  private record Field(int index, Kind kind) {}
 
   /** The JSON token a field takes in {@link EventJson#write}'s output, and its Java type. */
   private enum Kind {
@@ -112,13 +51,67 @@ final class EventDecoder {
     DOUBLE,
     BOOL,
     INSTANT,
-    SOURCE
+    SOURCE;
+
+    static Kind of(ColumnType type) {
+      switch (type) {
+        case VARCHAR:
+          return TEXT;
+        case INTEGER:
+          return INT;
+        case BIGINT:
+          return LONG;
+        case DOUBLE:
+          return DOUBLE;
+        case BOOLEAN:
+          return BOOL;
+        case TIMESTAMP:
+          return INSTANT;
+      }
+      throw new IllegalStateException("unhandled column type " + type);
+    }
   }
 
-  private static final int FIELDS = Field.values().length;
+  private static final int TYPE = 0;
+  private static final int ENGINE = 1;
+  private static final int INSTANCE = 2;
+  private static final int TS = 3;
+  private static final int SOURCE = 4;
 
-  private final @Nullable Object[] values = new Object[FIELDS];
-  private final boolean[] seen = new boolean[FIELDS];
+  /** Every field by JSON name: the envelope's first, then the tables' own columns. */
+  private static final Map<String, Field> FIELDS = new HashMap<>();
+
+  /** Per table name: the field index of each own column, by column position. */
+  private static final Map<String, Layout> LAYOUTS = new HashMap<>();
+
+  private record Layout(EventTable<?> table, int[] fields) {}
+
+  static {
+    FIELDS.put("type", new Field(TYPE, Kind.TEXT));
+    FIELDS.put("engine", new Field(ENGINE, Kind.TEXT));
+    FIELDS.put("instance", new Field(INSTANCE, Kind.TEXT));
+    FIELDS.put("ts", new Field(TS, Kind.INSTANT));
+    FIELDS.put("source", new Field(SOURCE, Kind.SOURCE));
+    for (EventTable<?> table : EventTables.ALL) {
+      List<? extends Column<?>> own = table.ownColumns();
+      int[] fields = new int[own.size()];
+      for (int i = 0; i < fields.length; i++) {
+        Column<?> column = own.get(i);
+        Kind kind = Kind.of(column.type());
+        Field field = FIELDS.computeIfAbsent(column.name(), name -> new Field(FIELDS.size(), kind));
+        if (field.kind() != kind || field.index() <= SOURCE) {
+          throw new IllegalStateException(
+              "event column " + table.name() + "." + column.name() + " clashes with another field");
+        }
+        fields[i] = field.index();
+      }
+      LAYOUTS.put(table.name(), new Layout(table, fields));
+    }
+  }
+
+  private final @Nullable Object[] values = new Object[FIELDS.size()];
+  private final boolean[] seen = new boolean[FIELDS.size()];
+  private final TableValues tableValues = new TableValues();
 
   /** The event, or null when {@link EventJson#read} must decide (see the class comment). */
   @Nullable EngineEvent decode(byte[] json) {
@@ -153,21 +146,21 @@ final class EventDecoder {
     for (JsonToken token = parser.nextToken();
         token != JsonToken.END_OBJECT;
         token = parser.nextToken()) {
-      Field field = Field.BY_NAME.get(parser.currentName());
+      Field field = FIELDS.get(parser.currentName());
       JsonToken value = parser.nextToken();
       if (field == null) {
         parser.skipChildren(); // not a property of any event: EventJson ignores it too
         continue;
       }
-      if (seen[field.ordinal()]) {
+      if (seen[field.index()]) {
         return false;
       }
-      seen[field.ordinal()] = true;
-      Object read = read(field.kind, value, parser);
+      seen[field.index()] = true;
+      Object read = read(field.kind(), value, parser);
       if (read == null) {
         return false;
       }
-      values[field.ordinal()] = read;
+      values[field.index()] = read;
     }
     return true;
   }
@@ -237,146 +230,70 @@ final class EventDecoder {
   }
 
   private @Nullable EngineEvent build() {
-    String type = text(Field.TYPE);
-    if (type == null || values[Field.ENGINE.ordinal()] == null) {
-      return null;
+    Object type = values[TYPE];
+    Layout layout = type == null ? null : LAYOUTS.get((String) type);
+    if (layout == null || values[ENGINE] == null) {
+      return null; // no or an unknown type: EventJson.read decides
     }
-    Engine engine = Engine.fromId(text(Field.ENGINE));
-    String instance = text(Field.INSTANCE);
-    Instant ts = instant(Field.TS);
-    SourcePosition source = (SourcePosition) values[Field.SOURCE.ordinal()];
-    switch (type) {
-      case RequestArrived.TYPE:
-        return new RequestArrived(
-            engine,
-            instance,
-            ts,
-            source,
-            text(Field.REQUEST_ID),
-            text(Field.REQUEST_KEY),
-            int32(Field.PROMPT_TOKENS),
-            int32(Field.MAX_TOKENS));
-      case RequestTiming.TYPE:
-        return new RequestTiming(
-            engine,
-            instance,
-            ts,
-            source,
-            text(Field.REQUEST_ID),
-            text(Field.REQUEST_KEY),
-            instant(Field.ARRIVAL_TS),
-            float64(Field.QUEUE_MS),
-            float64(Field.PREFILL_MS),
-            float64(Field.DECODE_MS),
-            float64(Field.SERVER_TTFT_MS),
-            float64(Field.E2E_MS),
-            int32(Field.PROMPT_TOKENS),
-            int32(Field.OUTPUT_TOKENS),
-            int32(Field.CACHED_TOKENS),
-            text(Field.FINISH_REASON),
-            text(Field.SOURCE_KIND),
-            float64(Field.ARRIVAL_MONO_S));
-      case RequestFinished.TYPE:
-        return new RequestFinished(
-            engine,
-            instance,
-            ts,
-            source,
-            text(Field.REQUEST_ID),
-            text(Field.REQUEST_KEY),
-            int32(Field.OUTPUT_TOKENS),
-            text(Field.FINISH_REASON));
-      case RequestAborted.TYPE:
-        return new RequestAborted(
-            engine,
-            instance,
-            ts,
-            source,
-            text(Field.REQUEST_ID),
-            text(Field.REQUEST_KEY),
-            text(Field.REASON));
-      case EngineStats.TYPE:
-        return new EngineStats(
-            engine,
-            instance,
-            ts,
-            source,
-            text(Field.RANK),
-            float64(Field.INTERVAL_S),
-            float64(Field.PROMPT_TPS),
-            float64(Field.GEN_TPS),
-            int32(Field.RUNNING),
-            int32(Field.WAITING),
-            int32(Field.SWAPPED),
-            float64(Field.KV_USAGE_PCT),
-            float64(Field.PREFIX_HIT_PCT),
-            int32(Field.PREEMPTIONS));
-      case BatchStep.TYPE:
-        return batchStep(engine, instance, ts, source);
-      case ServerNotice.TYPE:
-        return notice(engine, instance, ts, source);
-      default:
-        return null;
+    tableValues.fields = layout.fields();
+    return layout.table().create(tableValues);
+  }
+
+  /**
+   * The decoded values, seen by an {@link EventTable}'s factory. A missing primitive or creator
+   * value throws (NullPointerException): {@link #decode} then leaves the decision to EventJson.
+   */
+  private final class TableValues implements EventTable.Values {
+    private int[] fields = new int[0];
+
+    @Override
+    public Engine engine() {
+      return Engine.fromId((String) values[ENGINE]);
     }
-  }
 
-  private @Nullable EngineEvent batchStep(
-      Engine engine, String instance, @Nullable Instant ts, SourcePosition source) {
-    Object derived = values[Field.STEP_MS_DERIVED.ordinal()];
-    String phase = text(Field.PHASE);
-    if (derived == null || phase == null) {
-      return null; // a missing primitive or creator value: EventJson.read decides
+    @Override
+    public String instance() {
+      return (String) values[INSTANCE];
     }
-    return new BatchStep(
-        engine,
-        instance,
-        ts,
-        source,
-        text(Field.RANK),
-        (Long) values[Field.ITERATION.ordinal()],
-        Phase.fromId(phase),
-        int32(Field.BATCH_SIZE),
-        int32(Field.NEW_SEQS),
-        int32(Field.NEW_TOKENS),
-        int32(Field.CACHED_TOKENS),
-        int32(Field.QUEUED),
-        float64(Field.TOKEN_USAGE),
-        float64(Field.THROUGHPUT_TPS),
-        float64(Field.STEP_MS),
-        (Boolean) derived,
-        int32(Field.CTX_REQUESTS),
-        int32(Field.GEN_REQUESTS));
-  }
 
-  private @Nullable EngineEvent notice(
-      Engine engine, String instance, @Nullable Instant ts, SourcePosition source) {
-    String kind = text(Field.NOTICE_KIND);
-    if (kind == null) {
-      return null;
+    @Override
+    public @Nullable Instant ts() {
+      return (Instant) values[TS];
     }
-    return new ServerNotice(
-        engine,
-        instance,
-        ts,
-        source,
-        text(Field.LEVEL),
-        ServerNotice.Kind.fromId(kind),
-        text(Field.MESSAGE));
-  }
 
-  private @Nullable String text(Field field) {
-    return (String) values[field.ordinal()];
-  }
+    @Override
+    public SourcePosition source() {
+      return (SourcePosition) values[SOURCE];
+    }
 
-  private @Nullable Integer int32(Field field) {
-    return (Integer) values[field.ordinal()];
-  }
+    @Override
+    public @Nullable String text(int column) {
+      return (String) values[fields[column]];
+    }
 
-  private @Nullable Double float64(Field field) {
-    return (Double) values[field.ordinal()];
-  }
+    @Override
+    public @Nullable Integer int32(int column) {
+      return (Integer) values[fields[column]];
+    }
 
-  private @Nullable Instant instant(Field field) {
-    return (Instant) values[field.ordinal()];
+    @Override
+    public @Nullable Long int64(int column) {
+      return (Long) values[fields[column]];
+    }
+
+    @Override
+    public @Nullable Double float64(int column) {
+      return (Double) values[fields[column]];
+    }
+
+    @Override
+    public boolean bool(int column) {
+      return (Boolean) values[fields[column]];
+    }
+
+    @Override
+    public @Nullable Instant instant(int column) {
+      return (Instant) values[fields[column]];
+    }
   }
 }

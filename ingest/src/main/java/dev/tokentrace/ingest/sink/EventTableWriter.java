@@ -1,6 +1,7 @@
 package dev.tokentrace.ingest.sink;
 
 import dev.tokentrace.event.EngineEvent;
+import dev.tokentrace.event.EventTables;
 import java.sql.SQLException;
 import org.duckdb.DuckDBConnection;
 
@@ -16,7 +17,7 @@ public final class EventTableWriter {
       throws SQLException {
     try (Appenders appenders = new Appenders(connection)) {
       for (EngineEvent event : events) {
-        EventRows.append(event, appenders);
+        appenders.append(EventTables.of(event), event);
       }
     }
   }

@@ -2,7 +2,12 @@ package dev.tokentrace.ingest.sink;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tokentrace.event.EventTable;
+import dev.tokentrace.event.EventTables;
 import dev.tokentrace.ingest.SourceFile;
+import dev.tokentrace.parse.RejectRow;
+import dev.tokentrace.store.DatabaseSettings;
+import dev.tokentrace.store.DuckDbFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -172,18 +177,19 @@ public final class LoadedFiles {
 
   private static long removeRows(Connection connection, SourceFile file) throws SQLException {
     long removed = 0;
-    for (SinkTable table : SinkTable.values()) {
-      String sql =
-          table.isEventTable()
-              ? "DELETE FROM " + table.table() + " WHERE source_path = ? AND instance = ?"
-              : "DELETE FROM " + table.table() + " WHERE source_path = ?";
+    for (EventTable<?> table : EventTables.ALL) {
+      String sql = "DELETE FROM " + table.name() + " WHERE source_path = ? AND instance = ?";
       try (PreparedStatement delete = connection.prepareStatement(sql)) {
         delete.setString(1, file.path().toString());
-        if (table.isEventTable()) {
-          delete.setString(2, file.parse().instance());
-        }
+        delete.setString(2, file.parse().instance());
         removed += delete.executeUpdate();
       }
+    }
+    try (PreparedStatement delete =
+        connection.prepareStatement(
+            "DELETE FROM " + RejectRow.TABLE.name() + " WHERE source_path = ?")) {
+      delete.setString(1, file.path().toString());
+      removed += delete.executeUpdate();
     }
     return removed;
   }
@@ -212,9 +218,13 @@ public final class LoadedFiles {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create directory " + db.getParent(), e);
     }
-    Connection connection = DriverManager.getConnection("jdbc:duckdb:" + db);
+    Connection connection =
+        DriverManager.getConnection(
+            "jdbc:duckdb:" + db,
+            DuckDbFiles.writer(
+                DatabaseSettings.MEMORY_LIMIT_DEFAULT, DatabaseSettings.THREADS_DEFAULT));
     try {
-      DuckDbSchema.apply(connection);
+      DuckDbSchema.apply(connection, db.toString());
     } catch (RuntimeException e) {
       connection.close();
       throw e;

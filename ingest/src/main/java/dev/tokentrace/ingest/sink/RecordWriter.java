@@ -3,10 +3,14 @@ package dev.tokentrace.ingest.sink;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.tokentrace.event.EngineEvent;
+import dev.tokentrace.event.EventTable;
+import dev.tokentrace.event.EventTables;
 import dev.tokentrace.event.json.EventJson;
 import dev.tokentrace.ingest.kafka.RejectHeaders;
 import dev.tokentrace.ingest.kafka.Topics;
+import dev.tokentrace.parse.RejectRow;
 import dev.tokentrace.parse.Rejection;
+import dev.tokentrace.table.TableSchema;
 import java.sql.SQLException;
 import java.time.Instant;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -39,20 +43,22 @@ final class RecordWriter {
   }
 
   /** Appends the record's row and returns its table. */
-  SinkTable write(ConsumerRecord<String, byte[]> record, Appenders appenders, Instant ingested)
+  TableSchema<?> write(ConsumerRecord<String, byte[]> record, Appenders appenders, Instant ingested)
       throws SQLException {
     if (!record.topic().equals(topics.events())) {
-      writeReject(record, appenders.row(SinkTable.REJECTS), ingested);
-      return SinkTable.REJECTS;
+      appenders.append(RejectRow.TABLE, reject(record, ingested));
+      return RejectRow.TABLE;
     }
     EngineEvent event;
     try {
       event = decode(record.value());
     } catch (IllegalArgumentException e) {
-      writeUndecodable(record, e, appenders.row(SinkTable.REJECTS), ingested);
-      return SinkTable.REJECTS;
+      appenders.append(RejectRow.TABLE, undecodable(record, e, ingested));
+      return RejectRow.TABLE;
     }
-    return EventRows.append(event, appenders);
+    EventTable<EngineEvent> table = EventTables.of(event);
+    appenders.append(table, event);
+    return table;
   }
 
   /** Undecodable records written since the last call. */
@@ -70,40 +76,33 @@ final class RecordWriter {
     return event != null ? event : EventJson.read(new String(value, UTF_8));
   }
 
-  private static void writeReject(ConsumerRecord<String, byte[]> record, Row row, Instant ingested)
-      throws SQLException {
+  private static RejectRow reject(ConsumerRecord<String, byte[]> record, Instant ingested) {
     String path = header(record, RejectHeaders.PATH);
     String reason = header(record, RejectHeaders.REASON);
-    row.begin()
-        .text(path == null ? origin(record) : path)
-        .int64(number(header(record, RejectHeaders.LINE)))
-        .int64(number(header(record, RejectHeaders.OFFSET)))
-        .text(header(record, RejectHeaders.ENGINE))
-        .text(reason == null ? "no reason header" : reason)
-        .text(excerptOf(record.value()))
-        .timestamp(ingested)
-        .end();
+    return new RejectRow(
+        path == null ? origin(record) : path,
+        number(header(record, RejectHeaders.LINE)),
+        number(header(record, RejectHeaders.OFFSET)),
+        header(record, RejectHeaders.ENGINE),
+        reason == null ? "no reason header" : reason,
+        excerptOf(record.value()),
+        ingested);
   }
 
-  private void writeUndecodable(
-      ConsumerRecord<String, byte[]> record,
-      IllegalArgumentException cause,
-      Row row,
-      Instant ingested)
-      throws SQLException {
+  private RejectRow undecodable(
+      ConsumerRecord<String, byte[]> record, IllegalArgumentException cause, Instant ingested) {
     undecodable++;
     if (loggedUndecodable++ < LOGGED_UNDECODABLE) {
       log.warn("{}@{}: {}: {}", origin(record), record.offset(), UNDECODABLE, cause.getMessage());
     }
-    row.begin()
-        .text(origin(record))
-        .int64(0L)
-        .int64(record.offset())
-        .text(null)
-        .text(UNDECODABLE)
-        .text(excerptOf(record.value()))
-        .timestamp(ingested)
-        .end();
+    return new RejectRow(
+        origin(record),
+        0L,
+        record.offset(),
+        null,
+        UNDECODABLE,
+        excerptOf(record.value()),
+        ingested);
   }
 
   private static String origin(ConsumerRecord<?, ?> record) {

@@ -1,5 +1,6 @@
 package dev.tokentrace.ingest.sink;
 
+import dev.tokentrace.store.DuckDbFiles;
 import dev.tokentrace.store.SqlCatalog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -67,12 +68,15 @@ final class SinkDatabase implements AutoCloseable {
     properties.setProperty("memory_limit", settings.memoryLimit().strip());
     properties.setProperty("threads", Integer.toString(settings.threads()));
     properties.setProperty("wal_autocheckpoint", WAL_AUTOCHECKPOINT);
+    // a new file in the storage format DuckDB 1.4 and later read
+    // (docs/storage.md#duckdb-file-compatibility)
+    properties.setProperty("storage_compatibility_version", DuckDbFiles.STORAGE_VERSION);
     DuckDBConnection connection = null;
     try {
       connection =
           DriverManager.getConnection("jdbc:duckdb:" + path, properties)
               .unwrap(DuckDBConnection.class);
-      DuckDbSchema.apply(connection);
+      DuckDbSchema.apply(connection, path.toString());
       DuckDbSchema.verify(connection);
       connection.setAutoCommit(false);
       return new SinkDatabase(connection, connection.prepareStatement(UPSERT_OFFSET), path);

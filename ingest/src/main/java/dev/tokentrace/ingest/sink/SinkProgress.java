@@ -1,7 +1,7 @@
 package dev.tokentrace.ingest.sink;
 
 /**
- * A snapshot of a running {@link DuckDbEventSink}, for status lines. Immutable.
+ * A snapshot of a running {@link KafkaToDuckDb}, for status lines. Immutable.
  *
  * @param nanoTime {@link System#nanoTime()} when it was taken, for rates
  * @param rows rows committed to DuckDB since the sink was opened (events and rejects)

@@ -24,8 +24,8 @@ import java.util.TreeSet;
  * bookkeeping beyond a flag. Counts of released lines and their outcomes are kept here, since only
  * they are final. Not thread-safe.
  */
-public final class ReleaseGate implements EventSink {
-  private final EventSink downstream;
+public final class ReleaseGate implements TailOutput {
+  private final TailOutput downstream;
   private final List<Object> held = new ArrayList<>();
   private final TreeSet<Long> pending = new TreeSet<>();
   private long current;
@@ -42,7 +42,7 @@ public final class ReleaseGate implements EventSink {
   /**
    * @param released counts of what was released before (a resumed source's committed counts)
    */
-  public ReleaseGate(EventSink downstream, ParseCounts released) {
+  public ReleaseGate(TailOutput downstream, ParseCounts released) {
     this.downstream = requireNonNull(downstream, "downstream is null");
     releasedLines = released.lines();
     releasedEvents = released.events();

@@ -8,7 +8,7 @@ import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.event.UserText;
 import dev.tokentrace.parse.LineParser;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Runs one engine's {@link LineParser} over the lines of one source and passes what it makes of
- * them to an {@link EventSink}, counting events, ignored lines and rejections. Lines the {@link
+ * them to an {@link TailOutput}, counting events, ignored lines and rejections. Lines the {@link
  * LineSplitter} already rejected (too long, invalid UTF-8, binary) never reach the parser.
  *
  * <p>One instance per source; not thread-safe.
@@ -26,7 +26,7 @@ public final class SourceParser implements LineSplitter.Receiver {
   private final String path;
   private final Engine engine;
   private final LineParser parser;
-  private final EventSink sink;
+  private final TailOutput sink;
   private final Outcomes outcomes = new Outcomes();
   private long lines;
   private long brokenAt;
@@ -37,7 +37,7 @@ public final class SourceParser implements LineSplitter.Receiver {
   /**
    * @param path the source as the user named it; it becomes {@code source.path} of every event
    */
-  public SourceParser(String path, Engine engine, LineParser parser, EventSink sink) {
+  public SourceParser(String path, Engine engine, LineParser parser, TailOutput sink) {
     this.path = requireNonNull(path, "path is null");
     this.engine = requireNonNull(engine, "engine is null");
     this.parser = requireNonNull(parser, "parser is null");
@@ -129,7 +129,7 @@ public final class SourceParser implements LineSplitter.Receiver {
         : raw;
   }
 
-  private final class Outcomes implements ParseSink {
+  private final class Outcomes implements ParseOutput {
     private long events;
     private long ignored;
     private long rejected;

@@ -9,8 +9,8 @@ import dev.tokentrace.event.RequestArrived;
 import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.ingest.kafka.EmbeddedBroker;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
-import dev.tokentrace.ingest.tail.EventSink;
 import dev.tokentrace.ingest.tail.LineSplitter;
+import dev.tokentrace.ingest.tail.TailOutput;
 import dev.tokentrace.parse.Parsers;
 import dev.tokentrace.parse.Rejection;
 import java.io.IOException;
@@ -274,12 +274,12 @@ final class FollowerIT {
   // --- helpers
 
   /** Fails the transaction at the given sends, as Kafka does when it refuses a record. */
-  private static final class FailingAt implements EventSink {
-    private final EventSink shipping;
+  private static final class FailingAt implements TailOutput {
+    private final TailOutput shipping;
     private final AtomicInteger sent;
     private final Set<Integer> failing;
 
-    FailingAt(EventSink shipping, AtomicInteger sent, Integer... failing) {
+    FailingAt(TailOutput shipping, AtomicInteger sent, Integer... failing) {
       this.shipping = shipping;
       this.sent = sent;
       this.failing = Set.of(failing);

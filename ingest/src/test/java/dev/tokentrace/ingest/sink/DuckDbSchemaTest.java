@@ -12,8 +12,8 @@ final class DuckDbSchemaTest {
   @Test
   void theTablesOfTheSchemaHaveExactlyTheColumnsTheSinkWrites() throws SQLException {
     try (Connection connection = DriverManager.getConnection("jdbc:duckdb:")) {
-      DuckDbSchema.apply(connection);
-      DuckDbSchema.apply(connection); // idempotent: CREATE ... IF NOT EXISTS
+      DuckDbSchema.apply(connection, "mem");
+      DuckDbSchema.apply(connection, "mem"); // idempotent: already at the latest version
 
       DuckDbSchema.verify(connection);
     }
@@ -27,7 +27,7 @@ final class DuckDbSchemaTest {
           "CREATE TABLE request_aborted (engine VARCHAR, instance VARCHAR, ts TIMESTAMP,"
               + " source_path VARCHAR, source_line INTEGER, source_offset BIGINT,"
               + " request_id VARCHAR, request_key VARCHAR, reason VARCHAR)");
-      DuckDbSchema.apply(connection);
+      DuckDbSchema.apply(connection, "mem");
 
       assertThatThrownBy(() -> DuckDbSchema.verify(connection))
           .isInstanceOf(IllegalStateException.class)

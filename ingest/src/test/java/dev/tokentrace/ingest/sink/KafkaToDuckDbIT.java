@@ -187,7 +187,7 @@ final class KafkaToDuckDbIT {
   void refusesToStartWhenTheTopicsDoNotExist() {
     KafkaSettings kafka = new KafkaSettings(broker.bootstrapServers(), 1, "absent", Map.of());
 
-    assertThatThrownBy(() -> DuckDbEventSink.open(SinkSettings.defaults(db()), kafka, CLOCK))
+    assertThatThrownBy(() -> KafkaToDuckDb.open(SinkSettings.defaults(db()), kafka, CLOCK))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage(
             "kafka: topics [absent.events, absent.rejects] do not exist (ship or ingest creates"
@@ -204,7 +204,7 @@ final class KafkaToDuckDbIT {
   }
 
   static SinkSummary sinkAll(KafkaSettings kafka, Path db) {
-    try (DuckDbEventSink sink = DuckDbEventSink.open(SinkSettings.defaults(db), kafka, CLOCK)) {
+    try (KafkaToDuckDb sink = KafkaToDuckDb.open(SinkSettings.defaults(db), kafka, CLOCK)) {
       return sink.runUntilCaughtUp();
     }
   }

@@ -15,6 +15,7 @@ import dev.tokentrace.ingest.kafka.EventProducer;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
 import dev.tokentrace.ingest.kafka.RejectHeaders;
 import dev.tokentrace.parse.Rejection;
+import dev.tokentrace.table.TableSchema;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -66,7 +67,7 @@ final class SinkRestartIT {
     produce(kafka, "logs/first.log", 700, 30);
 
     SinkSummary first;
-    try (DuckDbEventSink sink = open(kafka)) {
+    try (KafkaToDuckDb sink = open(kafka)) {
       sink.transactionPolls(1); // one poll per transaction: many small batches
       sink.hook(stopAfterBatch(sink, 4));
       first = sink.runUntilStopped();
@@ -81,7 +82,7 @@ final class SinkRestartIT {
 
     produce(kafka, "logs/second.log", 700, 30);
     SinkSummary second;
-    try (DuckDbEventSink sink = open(kafka)) {
+    try (KafkaToDuckDb sink = open(kafka)) {
       second = sink.runUntilCaughtUp();
     }
 
@@ -96,7 +97,7 @@ final class SinkRestartIT {
     FailOnce fault = new FailOnce(3);
     long committed;
 
-    try (DuckDbEventSink sink = open(kafka)) {
+    try (KafkaToDuckDb sink = open(kafka)) {
       sink.transactionPolls(1);
       sink.hook(fault);
       assertThatThrownBy(sink::runUntilCaughtUp)
@@ -124,7 +125,7 @@ final class SinkRestartIT {
     produce(kafka, "logs/multi.log", 700, 30);
     long committed;
 
-    try (DuckDbEventSink sink = open(kafka)) {
+    try (KafkaToDuckDb sink = open(kafka)) {
       sink.transactionPolls(4); // a backlog of full 50-record polls: 4 per transaction
       sink.hook(new FailOnce(2));
       assertThatThrownBy(sink::runUntilCaughtUp).hasMessageContaining("failed and was rolled back");
@@ -149,14 +150,14 @@ final class SinkRestartIT {
     // Every ingest run with an embedded broker meets its topics anew, starting at offset 0.
     KafkaSettings kafka = KafkaToDuckDbIT.createTopics(broker, "reborn", Map.of());
     produce(kafka, "logs/old.log", 60, 0);
-    try (DuckDbEventSink sink = open(kafka)) {
+    try (KafkaToDuckDb sink = open(kafka)) {
       assertThat(sink.runUntilCaughtUp().eventsWritten()).isEqualTo(60);
     }
     recreateTopics(kafka);
     produce(kafka, "logs/new.log", 90, 0);
 
     SinkSummary second;
-    try (DuckDbEventSink sink = open(kafka)) {
+    try (KafkaToDuckDb sink = open(kafka)) {
       second = sink.runUntilCaughtUp();
     }
 
@@ -187,8 +188,8 @@ final class SinkRestartIT {
     return event.type() + "|" + event.source().path() + "|" + event.source().line();
   }
 
-  private DuckDbEventSink open(KafkaSettings kafka) {
-    return DuckDbEventSink.open(SinkSettings.defaults(dir.resolve("restart.duckdb")), kafka, CLOCK);
+  private KafkaToDuckDb open(KafkaSettings kafka) {
+    return KafkaToDuckDb.open(SinkSettings.defaults(dir.resolve("restart.duckdb")), kafka, CLOCK);
   }
 
   private void assertExactlyOnce(KafkaSettings kafka, int records) throws Exception {
@@ -215,7 +216,7 @@ final class SinkRestartIT {
     }
   }
 
-  private static BatchHook stopAfterBatch(DuckDbEventSink sink, long batch) {
+  private static BatchHook stopAfterBatch(KafkaToDuckDb sink, long batch) {
     return new BatchHook() {
       @Override
       public void afterCommit(long committed) {
@@ -229,13 +230,13 @@ final class SinkRestartIT {
   /** {@code table|path|line} of every row of every table the sink writes. */
   private static List<String> rowKeys(Connection connection) throws SQLException {
     List<String> keys = new ArrayList<>();
-    for (SinkTable table : SinkTable.values()) {
-      String line = table.isEventTable() ? "source_line" : "line_no";
-      String sql = "SELECT source_path, " + line + " FROM " + table.table();
+    for (TableSchema<?> table : SinkTables.ALL) {
+      String line = SinkTables.isEventTable(table) ? "source_line" : "line_no";
+      String sql = "SELECT source_path, " + line + " FROM " + table.name();
       try (Statement statement = connection.createStatement();
           ResultSet result = statement.executeQuery(sql)) {
         while (result.next()) {
-          keys.add(table.table() + "|" + result.getString(1) + "|" + result.getLong(2));
+          keys.add(table.name() + "|" + result.getString(1) + "|" + result.getLong(2));
         }
       }
     }

@@ -5,8 +5,8 @@ import dev.tokentrace.parse.Rejection;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Keeps everything an {@link EventSink} receives. */
-final class CollectingSink implements EventSink {
+/** Keeps everything an {@link TailOutput} receives. */
+final class CollectingSink implements TailOutput {
   final List<EngineEvent> events = new ArrayList<>();
   final List<Rejection> rejections = new ArrayList<>();
   final List<byte[]> raws = new ArrayList<>();

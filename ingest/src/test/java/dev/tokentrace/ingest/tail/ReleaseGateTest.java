@@ -7,7 +7,7 @@ import dev.tokentrace.event.RequestArrived;
 import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.LineParser;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -110,7 +110,7 @@ final class ReleaseGateTest {
     private @Nullable SourcePosition open;
 
     @Override
-    public void parse(String line, SourcePosition position, ParseSink sink) {
+    public void parse(String line, SourcePosition position, ParseOutput sink) {
       if (line.startsWith("  ")) {
         sink.ignored(position, "continuation");
         return;
@@ -134,7 +134,7 @@ final class ReleaseGateTest {
     }
 
     @Override
-    public void finish(ParseSink sink) {
+    public void finish(ParseOutput sink) {
       SourcePosition group = open;
       if (group != null) {
         sink.event(

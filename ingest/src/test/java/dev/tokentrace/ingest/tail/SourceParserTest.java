@@ -7,7 +7,7 @@ import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.ingest.TinyParser;
 import dev.tokentrace.parse.LineParser;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
 import org.junit.jupiter.api.Test;
 
@@ -56,7 +56,7 @@ final class SourceParserTest {
           private SourcePosition first;
 
           @Override
-          public void parse(String line, SourcePosition position, ParseSink parseSink) {
+          public void parse(String line, SourcePosition position, ParseOutput parseSink) {
             if (first == null) {
               first = position;
             } else {

@@ -2,7 +2,7 @@ package dev.tokentrace.parse.sglang;
 
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.SourcePosition;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
 import java.io.IOException;
 import java.time.Instant;
@@ -31,7 +31,7 @@ final class JsonLine {
     this.clock = clock;
   }
 
-  void parse(String line, SourcePosition source, ParseSink sink) {
+  void parse(String line, SourcePosition source, ParseOutput sink) {
     JsonRecord record;
     try {
       record = JsonRecord.read(line);
@@ -67,7 +67,7 @@ final class JsonLine {
     }
   }
 
-  private void received(String line, JsonRecord record, SourcePosition source, ParseSink sink) {
+  private void received(String line, JsonRecord record, SourcePosition source, ParseOutput sink) {
     if (record.rids.isEmpty()) {
       reject(line, "json request log: no rid", source, sink);
       return;
@@ -78,7 +78,7 @@ final class JsonLine {
     }
   }
 
-  private void finished(String line, JsonRecord record, SourcePosition source, ParseSink sink) {
+  private void finished(String line, JsonRecord record, SourcePosition source, ParseOutput sink) {
     MetaInfo meta = record.metaInfo();
     String rid = record.rids.size() == 1 ? record.rids.get(0) : meta.id();
     if (rid == null || rid.isBlank()) {
@@ -90,7 +90,7 @@ final class JsonLine {
     }
   }
 
-  private void export(String line, JsonRecord record, SourcePosition source, ParseSink sink) {
+  private void export(String line, JsonRecord record, SourcePosition source, ParseOutput sink) {
     MetaInfo meta = record.metaInfo();
     String rid = meta.id();
     if (rid == null || rid.isBlank()) {
@@ -113,7 +113,7 @@ final class JsonLine {
     return ts == null ? null : ts.truncatedTo(ChronoUnit.MILLIS);
   }
 
-  private static void reject(String line, String reason, SourcePosition source, ParseSink sink) {
+  private static void reject(String line, String reason, SourcePosition source, ParseOutput sink) {
     sink.rejected(Rejection.of(source, Engine.SGLANG, reason, EventText.requestExcerpt(line, 120)));
   }
 }

@@ -3,7 +3,7 @@ package dev.tokentrace.parse.sglang;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.SourcePosition;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -74,7 +74,7 @@ final class PendingNotice {
   }
 
   /** Emits the open notice, if any, and closes it. */
-  void emit(ParseSink sink) {
+  void emit(ParseOutput sink) {
     NoticeRules.Rule open = rule;
     SourcePosition position = source;
     if (open == null || position == null) {

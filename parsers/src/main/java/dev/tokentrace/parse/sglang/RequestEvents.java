@@ -7,7 +7,7 @@ import dev.tokentrace.event.RequestFinished;
 import dev.tokentrace.event.RequestKeys;
 import dev.tokentrace.event.RequestTiming;
 import dev.tokentrace.event.SourcePosition;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -31,7 +31,7 @@ final class RequestEvents {
       SourcePosition source,
       String rid,
       @Nullable Integer maxTokens,
-      ParseSink sink) {
+      ParseOutput sink) {
     sink.event(
         new RequestArrived(
             Engine.SGLANG, instance, ts, source, rid, RequestKeys.normalize(rid), null, maxTokens));
@@ -47,7 +47,7 @@ final class RequestEvents {
       String rid,
       @Nullable MetaInfo meta,
       String kind,
-      ParseSink sink) {
+      ParseOutput sink) {
     String key = RequestKeys.normalize(rid);
     Instant when = ts != null || meta == null ? ts : meta.finishedAt();
     Integer output = meta == null ? null : meta.count(MetaInfo.Key.COMPLETION_TOKENS);
@@ -72,7 +72,7 @@ final class RequestEvents {
       String rid,
       @Nullable MetaInfo meta,
       String kind,
-      ParseSink sink) {
+      ParseOutput sink) {
     RequestTiming timing = meta == null ? null : meta.timing(instance, ts, source, rid, kind);
     if (timing != null) {
       sink.event(timing);

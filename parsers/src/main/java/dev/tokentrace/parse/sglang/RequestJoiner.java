@@ -1,7 +1,7 @@
 package dev.tokentrace.parse.sglang;
 
 import dev.tokentrace.event.SourcePosition;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -21,7 +21,7 @@ final class RequestJoiner {
 
   /** True when a request line at {@code start} was taken (emitted, rejected or kept pending). */
   boolean read(
-      String line, int start, @Nullable Instant ts, SourcePosition position, ParseSink sink) {
+      String line, int start, @Nullable Instant ts, SourcePosition position, ParseOutput sink) {
     RequestLine.Outcome outcome = requestLine.parse(line, start, ts, position, sink, false);
     if (outcome == RequestLine.Outcome.INCOMPLETE) {
       pending = new PendingRequest(line, start, ts, position);
@@ -34,7 +34,7 @@ final class RequestJoiner {
   }
 
   /** Joins a continuation line (prompt text: ignored by name) and tries the record again. */
-  void continueWith(String line, SourcePosition position, ParseSink sink) {
+  void continueWith(String line, SourcePosition position, ParseOutput sink) {
     PendingRequest request = pending;
     if (request == null) {
       throw new IllegalStateException("no pending request");
@@ -50,7 +50,7 @@ final class RequestJoiner {
   }
 
   /** The record ends here (an SGLang line arrived, or the source ended): read what there is. */
-  void flush(ParseSink sink) {
+  void flush(ParseOutput sink) {
     PendingRequest request = pending;
     if (request != null) {
       pending = null;

@@ -2,7 +2,7 @@ package dev.tokentrace.parse.sglang;
 
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.SourcePosition;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -65,7 +65,7 @@ final class RequestLine {
       int start,
       @Nullable Instant ts,
       SourcePosition source,
-      ParseSink sink,
+      ParseOutput sink,
       boolean last) {
     if (line.startsWith(RECEIVE, start)) {
       return receive(line, start + RECEIVE.length(), ts, source, sink, last);
@@ -91,7 +91,7 @@ final class RequestLine {
       int objStart,
       @Nullable Instant ts,
       SourcePosition source,
-      ParseSink sink,
+      ParseOutput sink,
       boolean last) {
     PyRepr reader = new PyRepr(line, objStart);
     RequestObject obj = RequestObject.read(reader);
@@ -117,7 +117,7 @@ final class RequestLine {
       int objStart,
       @Nullable Instant ts,
       SourcePosition source,
-      ParseSink sink,
+      ParseOutput sink,
       boolean last) {
     PyRepr reader = new PyRepr(line, objStart);
     RequestObject obj = RequestObject.read(reader);
@@ -197,7 +197,7 @@ final class RequestLine {
     return rid == null || rid.isBlank() ? null : rid;
   }
 
-  private static void reject(String line, String reason, SourcePosition source, ParseSink sink) {
+  private static void reject(String line, String reason, SourcePosition source, ParseOutput sink) {
     String excerpt = EventText.requestExcerpt(line, 0);
     sink.rejected(Rejection.of(source, Engine.SGLANG, reason, excerpt));
   }

@@ -6,8 +6,8 @@ import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.LineParser;
+import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.ParseSettings;
-import dev.tokentrace.parse.ParseSink;
 import dev.tokentrace.parse.Rejection;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
@@ -60,7 +60,7 @@ public final class SglangLineParser implements LineParser {
   }
 
   @Override
-  public void parse(String line, SourcePosition position, ParseSink sink) {
+  public void parse(String line, SourcePosition position, ParseOutput sink) {
     String text = TransportPrefix.strip(line);
     envelope.parse(text);
     if (requests.isPending()) {
@@ -84,7 +84,7 @@ public final class SglangLineParser implements LineParser {
   }
 
   @Override
-  public void finish(ParseSink sink) {
+  public void finish(ParseOutput sink) {
     requests.flush(sink);
     notice.emit(sink);
   }
@@ -96,7 +96,7 @@ public final class SglangLineParser implements LineParser {
     return envelope.prefixed ? -1 : 0;
   }
 
-  private void prefixed(String line, SourcePosition position, ParseSink sink) {
+  private void prefixed(String line, SourcePosition position, ParseOutput sink) {
     int start = envelope.bodyStart;
     Instant ts = envelope.ts;
     if (body(
@@ -126,7 +126,7 @@ public final class SglangLineParser implements LineParser {
     }
   }
 
-  private void unprefixed(String line, SourcePosition position, ParseSink sink) {
+  private void unprefixed(String line, SourcePosition position, ParseOutput sink) {
     String body = body(line);
     if (BodyMarkers.isKnownUnprefixed(body)) {
       notice.emit(sink);
@@ -149,7 +149,7 @@ public final class SglangLineParser implements LineParser {
     return envelope.bodyStart == 0 ? line : line.substring(envelope.bodyStart);
   }
 
-  private boolean known(String body, SourcePosition position, ParseSink sink) {
+  private boolean known(String body, SourcePosition position, ParseOutput sink) {
     if (body.startsWith("{")) {
       jsonLine.parse(body, position, sink);
       return true;
@@ -172,7 +172,7 @@ public final class SglangLineParser implements LineParser {
   }
 
   /** Noise, an SGLang notice, a traceback start, an indented continuation, or a rejection. */
-  private void other(String line, SourcePosition position, ParseSink sink) {
+  private void other(String line, SourcePosition position, ParseOutput sink) {
     String noise = NoiseRules.forUnprefixed(line);
     if (noise != null) {
       sink.ignored(position, noise);
@@ -204,7 +204,7 @@ public final class SglangLineParser implements LineParser {
    * see samples/sglang/formats/v0.2.9-gpu-tag), where the scheduler's lines may still carry the
    * legacy {@code [gpu=N]} tag that the envelope removed.
    */
-  private boolean ownStartupLine(String line, SourcePosition position, ParseSink sink) {
+  private boolean ownStartupLine(String line, SourcePosition position, ParseOutput sink) {
     if (line.startsWith(NoiseRules.READY)) {
       sawSglang = true;
       stepTimer.reset();
@@ -227,7 +227,7 @@ public final class SglangLineParser implements LineParser {
    * docs/formats/sglang.md#log-prefix): a known body after a space or {@code ]}, timed by a leading
    * local date-time if there is one.
    */
-  private boolean embedded(String line, SourcePosition position, ParseSink sink) {
+  private boolean embedded(String line, SourcePosition position, ParseOutput sink) {
     if (isIndented(line)) {
       return false;
     }
@@ -252,7 +252,7 @@ public final class SglangLineParser implements LineParser {
   }
 
   /** A batch, request or time-stats body at {@code start}; false when it is none of them. */
-  private boolean body(String line, int start, LineStamp stamp, ParseSink sink) {
+  private boolean body(String line, int start, LineStamp stamp, ParseOutput sink) {
     if (batch.matchHeader(line, start)) {
       batchStep(line, stamp, sink);
       return true;
@@ -261,7 +261,7 @@ public final class SglangLineParser implements LineParser {
         || timeStatsLine.parse(line, start, stamp.ts(), stamp.position(), sink);
   }
 
-  private void batchStep(String line, LineStamp stamp, ParseSink sink) {
+  private void batchStep(String line, LineStamp stamp, ParseOutput sink) {
     String problem = batch.parseBody(line);
     Instant when = stamp.ts();
     boolean millis = stamp.millisPrecise();
@@ -294,7 +294,8 @@ public final class SglangLineParser implements LineParser {
   }
 
   /** Any line may be a fragment of a request object: the excerpt never carries one. */
-  private static void reject(String line, String reason, SourcePosition position, ParseSink sink) {
+  private static void reject(
+      String line, String reason, SourcePosition position, ParseOutput sink) {
     String excerpt = EventText.requestExcerpt(line, Integer.MAX_VALUE);
     sink.rejected(Rejection.of(position, Engine.SGLANG, reason, excerpt));
   }

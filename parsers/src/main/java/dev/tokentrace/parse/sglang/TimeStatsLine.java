@@ -5,7 +5,7 @@ import dev.tokentrace.event.RequestKeys;
 import dev.tokentrace.event.RequestTiming;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.Numbers;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
@@ -51,7 +51,7 @@ final class TimeStatsLine {
 
   /** True when the body at {@code start} is a time-stats line (then it was fully handled). */
   boolean parse(
-      String line, int start, @Nullable Instant ts, SourcePosition source, ParseSink sink) {
+      String line, int start, @Nullable Instant ts, SourcePosition source, ParseOutput sink) {
     int headStart;
     if (line.startsWith(LEGACY, start)) {
       headStart = start + LEGACY.length();
@@ -68,7 +68,7 @@ final class TimeStatsLine {
   }
 
   private @Nullable String read(
-      String line, int headStart, @Nullable Instant ts, SourcePosition source, ParseSink sink) {
+      String line, int headStart, @Nullable Instant ts, SourcePosition source, ParseOutput sink) {
     int headEnd = line.indexOf("): ", headStart);
     if (headEnd < 0 || !line.startsWith("rid=", headStart)) {
       return "no rid";

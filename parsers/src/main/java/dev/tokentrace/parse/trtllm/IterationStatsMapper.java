@@ -5,7 +5,7 @@ import dev.tokentrace.event.BatchStep;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineStats;
 import dev.tokentrace.event.SourcePosition;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
@@ -86,7 +86,7 @@ final class IterationStatsMapper {
             || node.has("numActiveRequests"));
   }
 
-  void map(JsonNode stats, SourcePosition source, ParseSink sink) {
+  void map(JsonNode stats, SourcePosition source, ParseOutput sink) {
     StepDraft step = new StepDraft();
     step.ts = timestamp(stats);
     step.iteration = JsonFields.longCount(stats, "iter");

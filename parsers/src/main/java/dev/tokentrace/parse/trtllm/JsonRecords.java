@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.SourcePosition;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
 import java.io.IOException;
 import java.time.Instant;
@@ -54,12 +54,12 @@ final class JsonRecords implements JsonSplitter.Handler {
   }
 
   @Override
-  public void element(String json, SourcePosition start, ParseSink sink) {
+  public void element(String json, SourcePosition start, ParseOutput sink) {
     record(json, start, null, sink);
   }
 
   @Override
-  public boolean wholeLine(String line, SourcePosition position, ParseSink sink) {
+  public boolean wholeLine(String line, SourcePosition position, ParseOutput sink) {
     JsonNode node;
     try {
       node = read(line, true);
@@ -75,7 +75,7 @@ final class JsonRecords implements JsonSplitter.Handler {
   }
 
   /** One JSON object, e.g. from a log message; {@code lineTs} is the line's own time. */
-  void record(String json, SourcePosition source, @Nullable Instant lineTs, ParseSink sink) {
+  void record(String json, SourcePosition source, @Nullable Instant lineTs, ParseOutput sink) {
     JsonNode node;
     try {
       node = read(json, false);
@@ -113,7 +113,11 @@ final class JsonRecords implements JsonSplitter.Handler {
   }
 
   private void route(
-      JsonNode node, String json, SourcePosition source, @Nullable Instant lineTs, ParseSink sink) {
+      JsonNode node,
+      String json,
+      SourcePosition source,
+      @Nullable Instant lineTs,
+      ParseOutput sink) {
     String kind = "json";
     try {
       if (IterationStatsMapper.accepts(node)) {
@@ -139,7 +143,7 @@ final class JsonRecords implements JsonSplitter.Handler {
     }
   }
 
-  private static void other(JsonNode node, SourcePosition source, ParseSink sink, String json) {
+  private static void other(JsonNode node, SourcePosition source, ParseOutput sink, String json) {
     if (node.has("iter") && node.has("requestStats")) {
       // RequestStatsPerIteration (docs/formats/trtllm.md#request-stats): per-request stages with
       // executor ids that no client
@@ -154,7 +158,7 @@ final class JsonRecords implements JsonSplitter.Handler {
     }
   }
 
-  private static void reject(ParseSink sink, SourcePosition source, String reason, String json) {
+  private static void reject(ParseOutput sink, SourcePosition source, String reason, String json) {
     sink.rejected(Rejection.of(source, Engine.TRTLLM, reason, json));
   }
 }

@@ -2,7 +2,7 @@ package dev.tokentrace.parse.trtllm;
 
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.SourcePosition;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
 import org.jspecify.annotations.Nullable;
 
@@ -28,13 +28,13 @@ final class JsonSplitter {
 
   /** Receives each complete element. */
   interface Handler {
-    void element(String json, SourcePosition start, ParseSink sink);
+    void element(String json, SourcePosition start, ParseOutput sink);
 
     /**
      * Handles {@code line} if it is exactly one complete JSON object and returns true; returns
      * false, having reported nothing, for anything else (cut, several values, malformed).
      */
-    boolean wholeLine(String line, SourcePosition position, ParseSink sink);
+    boolean wholeLine(String line, SourcePosition position, ParseOutput sink);
   }
 
   private final long maxChars;
@@ -107,7 +107,7 @@ final class JsonSplitter {
   private static final String[] LITERALS = {"true", "false", "null", "NaN", "Infinity"};
 
   /** Feeds one line; the first line of a value must satisfy {@link #beginsValue}. */
-  void feed(String line, SourcePosition position, ParseSink sink) {
+  void feed(String line, SourcePosition position, ParseOutput sink) {
     if (!active) {
       // JSON lines, the common case: one object per line needs no character scan here
       if (line.charAt(0) == '{'
@@ -181,7 +181,7 @@ final class JsonSplitter {
   }
 
   private void endLine(
-      String line, int segment, SourcePosition position, ParseSink sink, boolean reported) {
+      String line, int segment, SourcePosition position, ParseOutput sink, boolean reported) {
     if (inString) {
       // JSON strings cannot span lines: the value was cut here
       abort(sink);
@@ -199,7 +199,7 @@ final class JsonSplitter {
   }
 
   /** Ends an open value as {@code truncated json}; no-op when none is open. */
-  void abort(ParseSink sink) {
+  void abort(ParseOutput sink) {
     if (!active) {
       return;
     }
@@ -220,7 +220,7 @@ final class JsonSplitter {
     valueLine = line;
   }
 
-  private boolean endValue(SourcePosition position, ParseSink sink) {
+  private boolean endValue(SourcePosition position, ParseOutput sink) {
     boolean empty = topArray && elements == 0;
     active = false;
     topArray = false;
@@ -230,7 +230,7 @@ final class JsonSplitter {
     return empty;
   }
 
-  private void completeElement(String line, int segment, int end, ParseSink sink) {
+  private void completeElement(String line, int segment, int end, ParseOutput sink) {
     inElement = false;
     elements++;
     SourcePosition start = elementStart;
@@ -256,7 +256,7 @@ final class JsonSplitter {
     overflow = false;
   }
 
-  private void append(String line, int from, int to, ParseSink sink) {
+  private void append(String line, int from, int to, ParseOutput sink) {
     if (overflow || from < 0) {
       return;
     }
@@ -291,7 +291,8 @@ final class JsonSplitter {
     }
   }
 
-  private static void reject(ParseSink sink, SourcePosition position, String reason, String text) {
+  private static void reject(
+      ParseOutput sink, SourcePosition position, String reason, String text) {
     sink.rejected(Rejection.of(position, Engine.TRTLLM, reason, text));
   }
 }

@@ -7,7 +7,7 @@ import dev.tokentrace.event.RequestKeys;
 import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.ServerNotice.Kind;
 import dev.tokentrace.event.SourcePosition;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
@@ -49,7 +49,7 @@ final class LogMessages {
       @Nullable Instant ts,
       boolean seenTrt,
       SourcePosition position,
-      ParseSink sink) {
+      ParseOutput sink) {
     String message = header.message();
     if (message.startsWith(IterationLines.PREFIX)) {
       iteration(message, ts, header.rank(), position, sink);
@@ -67,7 +67,7 @@ final class LogMessages {
       @Nullable Instant ts,
       @Nullable String rank,
       SourcePosition position,
-      ParseSink sink) {
+      ParseOutput sink) {
     StepDraft step = iterationLines.parse(message, ts, rank);
     if (step == null) {
       String failure = iterationLines.failure();
@@ -93,7 +93,7 @@ final class LogMessages {
    * /perf_metrics}.
    */
   private boolean aborted(
-      String message, @Nullable Instant ts, SourcePosition position, ParseSink sink) {
+      String message, @Nullable Instant ts, SourcePosition position, ParseOutput sink) {
     int marker = message.indexOf(" is disconnected, abort ");
     if (marker < 0) {
       return false;
@@ -119,7 +119,7 @@ final class LogMessages {
       @Nullable Instant ts,
       boolean seenTrt,
       SourcePosition position,
-      ParseSink sink) {
+      ParseOutput sink) {
     Kind kind = NoticeRules.classify(header);
     if (kind == null || !seenTrt) {
       sink.ignored(position, quietRule(header));

@@ -4,7 +4,7 @@ import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.ServerNotice.Kind;
 import dev.tokentrace.event.SourcePosition;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -51,7 +51,7 @@ final class NoticeGrouper {
       String level,
       Kind kind,
       String text,
-      ParseSink sink) {
+      ParseOutput sink) {
     flush(sink);
     this.position = at;
     this.ts = time;
@@ -63,7 +63,7 @@ final class NoticeGrouper {
   }
 
   /** Starts a group with a line that is itself part of a traceback (no error line before it). */
-  void startWith(String line, SourcePosition at, @Nullable Instant time, ParseSink sink) {
+  void startWith(String line, SourcePosition at, @Nullable Instant time, ParseOutput sink) {
     start(at, time, "ERROR", Kind.ERROR, "", sink);
     attach(line);
   }
@@ -124,7 +124,7 @@ final class NoticeGrouper {
     return text.startsWith("terminate called") ? 1 : 2;
   }
 
-  void flush(ParseSink sink) {
+  void flush(ParseOutput sink) {
     SourcePosition at = position;
     if (at == null) {
       return;

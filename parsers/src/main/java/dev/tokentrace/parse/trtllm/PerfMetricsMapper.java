@@ -5,7 +5,7 @@ import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.RequestKeys;
 import dev.tokentrace.event.RequestTiming;
 import dev.tokentrace.event.SourcePosition;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
 import org.jspecify.annotations.Nullable;
 
@@ -59,7 +59,7 @@ final class PerfMetricsMapper {
         && (node.has("time_breakdown_metrics") || node.has("request_timing_metrics"));
   }
 
-  void item(JsonNode item, SourcePosition source, ParseSink sink, String json) {
+  void item(JsonNode item, SourcePosition source, ParseOutput sink, String json) {
     String id = JsonFields.id(item, "request_id");
     JsonNode metrics = timingMetrics(item);
     Timing timing = Timing.of(metrics);
@@ -78,7 +78,7 @@ final class PerfMetricsMapper {
 
   /** No times at all is a broken item; some times but no pair (cancelled while queued) is not. */
   private static void noDurations(
-      boolean empty, SourcePosition source, ParseSink sink, String json) {
+      boolean empty, SourcePosition source, ParseOutput sink, String json) {
     if (empty) {
       reject(sink, source, "perf metrics: no timing metrics", json);
     } else {
@@ -92,7 +92,7 @@ final class PerfMetricsMapper {
    * and stays null. The id is the one both servers share: {@code disagg_request_id} when written,
    * else {@code ctx_request_id}, else a worker's {@code request_id}.
    */
-  void disagg(JsonNode record, SourcePosition source, ParseSink sink, String json) {
+  void disagg(JsonNode record, SourcePosition source, ParseOutput sink, String json) {
     JsonNode ctx = JsonFields.object(record, "ctx_perf_metrics");
     JsonNode gen = JsonFields.object(record, "gen_perf_metrics");
     String id = disaggId(record, ctx, gen);
@@ -139,7 +139,7 @@ final class PerfMetricsMapper {
     }
   }
 
-  void timeEvents(JsonNode record, SourcePosition source, ParseSink sink, String json) {
+  void timeEvents(JsonNode record, SourcePosition source, ParseOutput sink, String json) {
     String id = JsonFields.id(record, "request_id");
     Integer rank = JsonFields.count(record, "rank");
     Timing timing = Timing.of(JsonFields.object(record, "request_timing_metrics"));
@@ -208,7 +208,7 @@ final class PerfMetricsMapper {
     return id;
   }
 
-  private static void reject(ParseSink sink, SourcePosition source, String reason, String json) {
+  private static void reject(ParseOutput sink, SourcePosition source, String reason, String json) {
     sink.rejected(Rejection.of(source, Engine.TRTLLM, reason, json));
   }
 }

@@ -4,7 +4,7 @@ import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineStats;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.Numbers;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
 import java.time.Instant;
 import java.util.HashSet;
@@ -64,7 +64,7 @@ final class PrometheusBlock {
     return false;
   }
 
-  void accept(String line, SourcePosition position, ParseSink sink) {
+  void accept(String line, SourcePosition position, ParseOutput sink) {
     if (line.startsWith("nv_trt_llm_")) {
       if (!sample(line, position, sink)) {
         return;
@@ -74,7 +74,7 @@ final class PrometheusBlock {
   }
 
   /** Emits the scrape collected so far, if it said anything. */
-  void flush(ParseSink sink) {
+  void flush(ParseOutput sink) {
     SourcePosition at = first;
     Double kvPct = kvUsagePct();
     if (at != null && (active != null || kvPct != null)) {
@@ -116,7 +116,7 @@ final class PrometheusBlock {
     return usedBlocks / maxBlocks * 100;
   }
 
-  private boolean sample(String line, SourcePosition position, ParseSink sink) {
+  private boolean sample(String line, SourcePosition position, ParseOutput sink) {
     int open = line.indexOf('{');
     int close = line.indexOf('}');
     int space = close < 0 ? -1 : line.indexOf(' ', close);

@@ -3,7 +3,7 @@ package dev.tokentrace.parse.trtllm;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentrace.event.BatchStep;
 import dev.tokentrace.event.SourcePosition;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import java.util.HashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -37,7 +37,10 @@ final class TimeBreakdownSteps {
 
   /** Emits the batch steps of one {@code time_breakdown_metrics} object; returns how many. */
   int emit(
-      @Nullable JsonNode breakdown, @Nullable Integer rank, SourcePosition source, ParseSink sink) {
+      @Nullable JsonNode breakdown,
+      @Nullable Integer rank,
+      SourcePosition source,
+      ParseOutput sink) {
     if (breakdown == null) {
       return 0;
     }
@@ -46,7 +49,7 @@ final class TimeBreakdownSteps {
   }
 
   private int emitList(
-      @Nullable JsonNode entries, @Nullable Integer rank, SourcePosition source, ParseSink sink) {
+      @Nullable JsonNode entries, @Nullable Integer rank, SourcePosition source, ParseOutput sink) {
     if (entries == null || !entries.isArray()) {
       return 0;
     }

@@ -5,7 +5,7 @@ import dev.tokentrace.event.BatchStep;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineStats;
 import dev.tokentrace.event.SourcePosition;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -33,7 +33,7 @@ final class TritonStatsMapper {
     return node.has("Iteration Counter") || node.has("Active Request Count");
   }
 
-  void map(JsonNode stats, @Nullable Instant lineTs, SourcePosition source, ParseSink sink) {
+  void map(JsonNode stats, @Nullable Instant lineTs, SourcePosition source, ParseOutput sink) {
     StepDraft step = new StepDraft();
     step.ts = timestamp(stats, lineTs);
     step.iteration = JsonFields.longCount(stats, "Iteration Counter");

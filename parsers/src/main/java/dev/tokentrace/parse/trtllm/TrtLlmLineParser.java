@@ -8,8 +8,8 @@ import dev.tokentrace.event.ServerNotice.Kind;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.CollectorClock;
 import dev.tokentrace.parse.LineParser;
+import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.ParseSettings;
-import dev.tokentrace.parse.ParseSink;
 import dev.tokentrace.parse.Rejection;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
@@ -69,7 +69,7 @@ public final class TrtLlmLineParser implements LineParser, CollectorClock {
   }
 
   @Override
-  public void parse(String raw, SourcePosition position, ParseSink sink) {
+  public void parse(String raw, SourcePosition position, ParseOutput sink) {
     String line = cleaner.clean(raw);
     if (splitter.active()) {
       if (JsonSplitter.continuesValue(line) && !looksLikeLogLine(line)) {
@@ -97,13 +97,13 @@ public final class TrtLlmLineParser implements LineParser, CollectorClock {
   }
 
   @Override
-  public void finish(ParseSink sink) {
+  public void finish(ParseOutput sink) {
     splitter.abort(sink);
     grouper.flush(sink);
     prometheus.flush(sink);
   }
 
-  private void route(String line, SourcePosition position, ParseSink sink) {
+  private void route(String line, SourcePosition position, ParseOutput sink) {
     LogHeader header = headers.parse(line);
     if (header != null) {
       logLine(header, position, sink);
@@ -131,14 +131,14 @@ public final class TrtLlmLineParser implements LineParser, CollectorClock {
     }
   }
 
-  private void logLine(LogHeader header, SourcePosition position, ParseSink sink) {
+  private void logLine(LogHeader header, SourcePosition position, ParseOutput sink) {
     seenTrt |= header.trtSpecific();
     Instant ts = header.ts() != null ? header.ts() : cleaner.containerTs();
     messages.handle(header, ts, seenTrt, position, sink);
   }
 
   /** A traceback, exception or indented line with no error before it. */
-  private void continuation(String line, SourcePosition position, ParseSink sink) {
+  private void continuation(String line, SourcePosition position, ParseOutput sink) {
     boolean indented = line.charAt(0) == ' ' || line.charAt(0) == '\t';
     if (indented || Character.isDigit(line.charAt(0))) {
       sink.ignored(position, CONTINUATION_RULE);
@@ -149,7 +149,7 @@ public final class TrtLlmLineParser implements LineParser, CollectorClock {
     }
   }
 
-  private void pythonWarning(String line, SourcePosition position, ParseSink sink) {
+  private void pythonWarning(String line, SourcePosition position, ParseOutput sink) {
     if (seenTrt) {
       sink.event(
           new ServerNotice(
@@ -179,7 +179,8 @@ public final class TrtLlmLineParser implements LineParser, CollectorClock {
         || (line.startsWith("[") && LogHeaders.isPythonTimestamp(line));
   }
 
-  private static void reject(ParseSink sink, SourcePosition position, String reason, String line) {
+  private static void reject(
+      ParseOutput sink, SourcePosition position, String reason, String line) {
     sink.rejected(Rejection.of(position, Engine.TRTLLM, reason, line));
   }
 }

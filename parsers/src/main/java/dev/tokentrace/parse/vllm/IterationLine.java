@@ -3,7 +3,7 @@ package dev.tokentrace.parse.vllm;
 import dev.tokentrace.event.BatchStep;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.Phase;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import java.util.Arrays;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
@@ -33,7 +33,7 @@ final class IterationLine {
 
   private IterationLine() {}
 
-  static void parse(RecordLine line, UnknownFields unknown, ParseSink sink) {
+  static void parse(RecordLine line, UnknownFields unknown, ParseOutput sink) {
     String message = line.message();
     int cursor = PREFIX.length();
     int end = Ascii.digitsEnd(message, cursor);
@@ -97,7 +97,7 @@ final class IterationLine {
   }
 
   private static void emit(
-      RecordLine line, ParseSink sink, long iteration, int[] counts, double stepMs) {
+      RecordLine line, ParseOutput sink, long iteration, int[] counts, double stepMs) {
     int ctxRequests = counts[0];
     int genRequests = counts[2];
     if (ctxRequests == 0 && genRequests == 0) {

@@ -2,7 +2,7 @@ package dev.tokentrace.parse.vllm;
 
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.SourcePosition;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
 import org.jspecify.annotations.Nullable;
 
@@ -60,7 +60,7 @@ final class JsonBlock {
    * Adds a line; returns the complete document when this line closed it, else null (the line was
    * reported as ignored).
    */
-  @Nullable Document add(String line, SourcePosition position, ParseSink sink) {
+  @Nullable Document add(String line, SourcePosition position, ParseOutput sink) {
     StringBuilder joined = text;
     SourcePosition start = first;
     if (joined == null || start == null) {
@@ -84,7 +84,7 @@ final class JsonBlock {
   }
 
   /** The document ends without closing (a new log line, the end of the source): a rejection. */
-  void abort(ParseSink sink, String reason) {
+  void abort(ParseOutput sink, String reason) {
     StringBuilder joined = text;
     SourcePosition start = first;
     text = null;

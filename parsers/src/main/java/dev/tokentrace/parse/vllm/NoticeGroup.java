@@ -1,6 +1,6 @@
 package dev.tokentrace.parse.vllm;
 
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,12 +27,12 @@ final class NoticeGroup {
   }
 
   /** Emits the open notice, if any, and opens {@code notice}. */
-  void start(PendingNotice notice, ParseSink sink) {
+  void start(PendingNotice notice, ParseOutput sink) {
     flush(sink);
     pending = notice;
   }
 
-  void flush(ParseSink sink) {
+  void flush(ParseOutput sink) {
     PendingNotice open = pending;
     if (open != null) {
       pending = null;

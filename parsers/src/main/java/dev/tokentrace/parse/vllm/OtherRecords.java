@@ -2,7 +2,7 @@ package dev.tokentrace.parse.vllm;
 
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.ServerNotice;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 
 /**
  * Records that are neither stats nor request lines but are known: startup and config facts worth a
@@ -45,7 +45,7 @@ final class OtherRecords {
   private OtherRecords() {}
 
   /** True when the message was one of these records (and has been reported). */
-  static boolean handle(RecordLine line, ParseSink sink) {
+  static boolean handle(RecordLine line, ParseOutput sink) {
     String message = line.message();
     int start = enginePrefixEnd(message);
     for (String[] ignored : IGNORED) {
@@ -92,7 +92,7 @@ final class OtherRecords {
     return false;
   }
 
-  private static void notice(RecordLine line, ParseSink sink, ServerNotice.Kind kind) {
+  private static void notice(RecordLine line, ParseOutput sink, ServerNotice.Kind kind) {
     String message = line.message();
     int dump = message.indexOf(CONFIG_DUMP);
     if (dump > 0 && message.startsWith("Initializing ")) {

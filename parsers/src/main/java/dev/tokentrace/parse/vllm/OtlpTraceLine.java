@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.RequestTiming;
 import dev.tokentrace.event.SourcePosition;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,7 +53,7 @@ final class OtlpTraceLine {
     static final Counts NONE = new Counts(0, 0);
   }
 
-  static Counts parse(String line, SourcePosition position, String instance, ParseSink sink) {
+  static Counts parse(String line, SourcePosition position, String instance, ParseOutput sink) {
     JsonNode root;
     int brace = line.indexOf('{');
     try {
@@ -87,7 +87,11 @@ final class OtlpTraceLine {
   }
 
   private static Counts spans(
-      List<JsonNode> spans, String line, SourcePosition position, String instance, ParseSink sink) {
+      List<JsonNode> spans,
+      String line,
+      SourcePosition position,
+      String instance,
+      ParseOutput sink) {
     int reported = 0;
     for (JsonNode span : spans) {
       if (SPAN_NAME.equals(span.path("name").asText(null))) {
@@ -107,7 +111,7 @@ final class OtlpTraceLine {
   }
 
   private static int report(
-      String line, SourcePosition position, String instance, JsonNode span, ParseSink sink) {
+      String line, SourcePosition position, String instance, JsonNode span, ParseOutput sink) {
     OtlpSpan reader = new OtlpSpan(span);
     RequestTiming timing = reader.timing(instance, position);
     if (timing == null) {
@@ -136,7 +140,7 @@ final class OtlpTraceLine {
   }
 
   private static void reject(
-      String line, SourcePosition position, ParseSink sink, @Nullable String reason) {
+      String line, SourcePosition position, ParseOutput sink, @Nullable String reason) {
     String why = reason == null ? VllmLineParser.UNRECOGNIZED : reason;
     sink.rejected(Rejection.of(position, Engine.VLLM, why, line));
   }

@@ -2,7 +2,7 @@ package dev.tokentrace.parse.vllm;
 
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineStats;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 
 /**
  * V0's extra stats line {@code Prefix cache hit rate: GPU: 94.35%, CPU: 0.00%} (3ac50b47d,
@@ -17,7 +17,7 @@ final class PrefixCacheLine {
 
   private PrefixCacheLine() {}
 
-  static void parse(RecordLine line, ParseSink sink) {
+  static void parse(RecordLine line, ParseOutput sink) {
     String message = line.message();
     int gpuEnd = numberEnd(message, PREFIX.length());
     double gpu = Decimals.decimal(message, PREFIX.length(), gpuEnd);

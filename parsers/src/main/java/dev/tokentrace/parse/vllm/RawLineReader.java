@@ -2,7 +2,7 @@ package dev.tokentrace.parse.vllm;
 
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.SourcePosition;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
 import java.time.Instant;
 import java.util.Objects;
@@ -52,7 +52,7 @@ final class RawLineReader {
       SourcePosition position,
       @Nullable Instant lastTs,
       @Nullable Instant collectorTs,
-      ParseSink sink) {
+      ParseOutput sink) {
     String body = RawLines.withoutRank(bodyStart == 0 ? text : text.substring(bodyStart));
     String process = bodyStart == 0 ? null : text.substring(1, text.lastIndexOf(')', bodyStart));
     boolean afterWarning = afterPythonWarning;
@@ -85,7 +85,7 @@ final class RawLineReader {
    * A KServe logger line: {@code kserve.trace} timings and KServe's own messages are ignored by
    * named rules; a vLLM stats message under KServe's format is read with KServe's time.
    */
-  private boolean kserve(String body, SourcePosition position, ParseSink sink) {
+  private boolean kserve(String body, SourcePosition position, ParseOutput sink) {
     KServeLine line = KServeLine.match(body, zone);
     if (line == null) {
       return false;
@@ -103,7 +103,7 @@ final class RawLineReader {
   /** Where a raw line came from and the time it inherits. */
   private record Origin(SourcePosition position, @Nullable Instant ts, @Nullable String process) {}
 
-  private void loggingErrorLine(String body, Origin origin, ParseSink sink) {
+  private void loggingErrorLine(String body, Origin origin, ParseOutput sink) {
     if (!loggingError.isOpen()) {
       loggingError.open();
       sink.ignored(origin.position(), LoggingErrorBlock.RULE);
@@ -122,7 +122,7 @@ final class RawLineReader {
     }
   }
 
-  private void uvicorn(String body, Origin origin, ParseSink sink) {
+  private void uvicorn(String body, Origin origin, ParseOutput sink) {
     Level level = Objects.requireNonNull(RawLines.uvicornLevel(body));
     String message = RawLines.uvicornMessage(body);
     if (RawLines.isAccess(message)) {
@@ -141,7 +141,7 @@ final class RawLineReader {
    * {@code Traceback (most recent call last):} or {@code Process EngineCore_DP0:} printed by Python
    * itself: part of the open error of the same process, or the start of an error of its own.
    */
-  private void tracebackStart(String body, Origin origin, ParseSink sink) {
+  private void tracebackStart(String body, Origin origin, ParseOutput sink) {
     PendingNotice open = notices.openError();
     if (open != null && Objects.equals(open.process(), origin.process())) {
       open.add(body);
@@ -155,7 +155,7 @@ final class RawLineReader {
     notices.start(started, sink);
   }
 
-  private void tracebackLine(String body, boolean afterWarning, Origin origin, ParseSink sink) {
+  private void tracebackLine(String body, boolean afterWarning, Origin origin, ParseOutput sink) {
     PendingNotice open = notices.openError();
     if (open != null) {
       open.add(body);
@@ -173,7 +173,7 @@ final class RawLineReader {
     }
   }
 
-  private void noise(String text, String body, SourcePosition position, ParseSink sink) {
+  private void noise(String text, String body, SourcePosition position, ParseOutput sink) {
     String rule = RawLines.noiseRule(body);
     PendingNotice open = notices.openError();
     if (rule != null) {

@@ -2,7 +2,7 @@ package dev.tokentrace.parse.vllm;
 
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.SourcePosition;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
 import java.time.Instant;
 
@@ -22,11 +22,11 @@ record RecordLine(
     return header.level();
   }
 
-  void ignore(ParseSink sink, String rule) {
+  void ignore(ParseOutput sink, String rule) {
     sink.ignored(position, rule);
   }
 
-  void reject(ParseSink sink, String reason) {
+  void reject(ParseOutput sink, String reason) {
     sink.rejected(Rejection.of(position, Engine.VLLM, reason, text));
   }
 
@@ -34,7 +34,7 @@ record RecordLine(
    * Rejects a line that may carry prompt or output text (user data): the excerpt keeps the header
    * and the first {@code keep} characters of the message only.
    */
-  void rejectRedacted(ParseSink sink, String reason, int keep) {
+  void rejectRedacted(ParseOutput sink, String reason, int keep) {
     int end = header.msgStart() + Math.min(Math.max(keep, 0), message.length());
     String excerpt = text.substring(0, end) + " [redacted]";
     sink.rejected(Rejection.of(position, Engine.VLLM, reason, excerpt));

@@ -5,7 +5,7 @@ import dev.tokentrace.event.RequestAborted;
 import dev.tokentrace.event.RequestArrived;
 import dev.tokentrace.event.RequestFinished;
 import dev.tokentrace.event.RequestKeys;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -36,7 +36,7 @@ final class RequestLines {
   private ReceivedRequestLine.@Nullable Parts details;
 
   /** True when the message was a request line (and has been reported). */
-  boolean handle(RecordLine line, ParseSink sink) {
+  boolean handle(RecordLine line, ParseOutput sink) {
     String message = line.message();
     if (message.isEmpty()) {
       return false;
@@ -55,7 +55,7 @@ final class RequestLines {
     }
   }
 
-  private boolean received(RecordLine line, ParseSink sink) {
+  private boolean received(RecordLine line, ParseOutput sink) {
     String message = line.message();
     if (!message.startsWith(ReceivedRequestLine.PREFIX)) {
       return false;
@@ -96,7 +96,7 @@ final class RequestLines {
    * arrival line); otherwise it only teaches the engine suffix
    * (docs/formats/vllm-wild.md#added-request).
    */
-  private boolean added(RecordLine line, ParseSink sink) {
+  private boolean added(RecordLine line, ParseOutput sink) {
     String id = idBetween(line, sink, ADDED);
     if (id != null) {
       String key = ids.added(id);
@@ -111,7 +111,7 @@ final class RequestLines {
     return line.message().startsWith(ADDED);
   }
 
-  private boolean finished(RecordLine line, ParseSink sink) {
+  private boolean finished(RecordLine line, ParseOutput sink) {
     String id = idBetween(line, sink, FINISHED);
     if (id != null) {
       // V0 AsyncLLMEngine only: V0 never adds engine suffixes
@@ -129,7 +129,7 @@ final class RequestLines {
     return line.message().startsWith(FINISHED);
   }
 
-  private boolean aborted(RecordLine line, ParseSink sink) {
+  private boolean aborted(RecordLine line, ParseOutput sink) {
     String id = idBetween(line, sink, ABORTED);
     if (id != null) {
       abort(line, sink, id, "aborted");
@@ -138,7 +138,7 @@ final class RequestLines {
   }
 
   /** {@code Aborted request(s) a,b.}: ad0297d11 (2025-08-15) joins the IDs with a bare comma. */
-  private boolean abortedMany(RecordLine line, ParseSink sink) {
+  private boolean abortedMany(RecordLine line, ParseOutput sink) {
     String list = idBetween(line, sink, ABORTED_MANY);
     if (list == null) {
       return line.message().startsWith(ABORTED_MANY);
@@ -157,7 +157,7 @@ final class RequestLines {
   }
 
   /** V1 {@code AsyncLLM.generate} outcome lines (2b05b8ce6, 2025-04-16 on) and DEBUG details. */
-  private boolean outcome(RecordLine line, ParseSink sink) {
+  private boolean outcome(RecordLine line, ParseOutput sink) {
     String message = line.message();
     if (!message.startsWith(REQUEST)) {
       return false;
@@ -202,7 +202,7 @@ final class RequestLines {
     return null;
   }
 
-  private boolean rejecting(RecordLine line, ParseSink sink) {
+  private boolean rejecting(RecordLine line, ParseOutput sink) {
     String message = line.message();
     if (!message.startsWith(REJECTING)) {
       return false;
@@ -218,7 +218,7 @@ final class RequestLines {
     return abortChecked(line, sink, REJECTING.length(), end, "server shutting down");
   }
 
-  private boolean abortChecked(RecordLine line, ParseSink sink, int from, int to, String reason) {
+  private boolean abortChecked(RecordLine line, ParseOutput sink, int from, int to, String reason) {
     String id = line.message().substring(from, to);
     String problem = idProblem(id);
     if (problem != null) {
@@ -229,7 +229,7 @@ final class RequestLines {
     return true;
   }
 
-  private void abort(RecordLine line, ParseSink sink, String id, String reason) {
+  private void abort(RecordLine line, ParseOutput sink, String id, String reason) {
     sink.event(
         new RequestAborted(
             Engine.VLLM,
@@ -245,7 +245,7 @@ final class RequestLines {
    * The ID between {@code prefix} and the final period of {@code "<prefix>%s."}; null (with the
    * line rejected when it has the prefix) when there is no such ID.
    */
-  private static @Nullable String idBetween(RecordLine line, ParseSink sink, String prefix) {
+  private static @Nullable String idBetween(RecordLine line, ParseOutput sink, String prefix) {
     String message = line.message();
     if (!message.startsWith(prefix)) {
       return null;

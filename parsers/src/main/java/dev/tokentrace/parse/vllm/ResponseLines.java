@@ -3,7 +3,7 @@ package dev.tokentrace.parse.vllm;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.RequestFinished;
 import dev.tokentrace.event.RequestKeys;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -40,7 +40,7 @@ final class ResponseLines {
       };
 
   /** True when the message was a response line (and has been reported). */
-  boolean handle(RecordLine line, ParseSink sink) {
+  boolean handle(RecordLine line, ParseOutput sink) {
     String message = line.message();
     if (!message.startsWith(PREFIX)) {
       return false;

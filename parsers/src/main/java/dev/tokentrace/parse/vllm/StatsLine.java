@@ -3,7 +3,7 @@ package dev.tokentrace.parse.vllm;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineStats;
 import dev.tokentrace.event.SourcePosition;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -94,7 +94,7 @@ final class StatsLine {
         || aggregatedPrefixEnd(message) > 0;
   }
 
-  static void parse(RecordLine line, UnknownFields unknown, ParseSink sink) {
+  static void parse(RecordLine line, UnknownFields unknown, ParseOutput sink) {
     parse(line.message(), line.instance(), line.ts(), line.position(), unknown, sink, line.text());
   }
 
@@ -108,7 +108,7 @@ final class StatsLine {
       @Nullable Instant ts,
       SourcePosition position,
       UnknownFields unknown,
-      ParseSink sink,
+      ParseOutput sink,
       String text) {
     StatsLine stats = new StatsLine(message);
     String rank = stats.readRank();

@@ -1,7 +1,7 @@
 package dev.tokentrace.parse.vllm;
 
 import dev.tokentrace.event.SourcePosition;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,7 +23,7 @@ final class TraceFiles {
     this.instance = instance;
   }
 
-  void parse(String text, SourcePosition position, ParseSink sink) {
+  void parse(String text, SourcePosition position, ParseOutput sink) {
     OtlpTraceLine.Counts counts = OtlpTraceLine.parse(text, position, instance, sink);
     if (spans == 0 && counts.spans() > 0) {
       first = position;

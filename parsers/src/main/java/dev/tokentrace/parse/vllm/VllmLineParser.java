@@ -7,8 +7,8 @@ import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.CollectorClock;
 import dev.tokentrace.parse.LineParser;
+import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.ParseSettings;
-import dev.tokentrace.parse.ParseSink;
 import dev.tokentrace.parse.Rejection;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
@@ -71,7 +71,7 @@ public final class VllmLineParser implements LineParser, CollectorClock {
   }
 
   @Override
-  public void parse(String line, SourcePosition position, ParseSink sink) {
+  public void parse(String line, SourcePosition position, ParseOutput sink) {
     boolean endedWithCr = LineCleaner.endsWithCarriageReturn(line);
     String text = LineCleaner.clean(line);
     if (json.active()) {
@@ -104,7 +104,7 @@ public final class VllmLineParser implements LineParser, CollectorClock {
   }
 
   @Override
-  public void finish(ParseSink sink) {
+  public void finish(ParseOutput sink) {
     json.abort(sink, "otlp: truncated json");
     notices.flush(sink);
     traces.finish();
@@ -137,7 +137,7 @@ public final class VllmLineParser implements LineParser, CollectorClock {
       VllmHeader header,
       boolean endedWithCr,
       SourcePosition position,
-      ParseSink sink) {
+      ParseOutput sink) {
     Instant ts =
         header.problem() == null
             ? clock.instant(
@@ -206,7 +206,7 @@ public final class VllmLineParser implements LineParser, CollectorClock {
         || isPreemption(message);
   }
 
-  private void dispatch(RecordLine line, ParseSink sink) {
+  private void dispatch(RecordLine line, ParseOutput sink) {
     String message = line.message();
     if (StatsLine.matches(message)) {
       StatsLine.parse(line, unknown, sink);
@@ -238,7 +238,7 @@ public final class VllmLineParser implements LineParser, CollectorClock {
     return message.startsWith("Sequence group ") && message.contains(" is preempted by ");
   }
 
-  private void notice(RecordLine line, ServerNotice.Kind kind, ParseSink sink) {
+  private void notice(RecordLine line, ServerNotice.Kind kind, ParseOutput sink) {
     sink.event(
         new ServerNotice(
             Engine.VLLM,

@@ -3,7 +3,7 @@ package dev.tokentrace.parse.sglang;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.event.json.EventJson;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /** Collects what a parser reports, in order, as comparable text. */
-final class RecordingSink implements ParseSink {
+final class RecordingSink implements ParseOutput {
   final List<EngineEvent> events = new ArrayList<>();
   final List<String> ignored = new ArrayList<>();
   final List<Rejection> rejections = new ArrayList<>();

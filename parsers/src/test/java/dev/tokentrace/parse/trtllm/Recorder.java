@@ -4,7 +4,7 @@ import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.event.json.EventJson;
 import dev.tokentrace.parse.LineParser;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -16,7 +16,7 @@ import java.util.TreeSet;
  * A sink that writes down what the parser made of each line, one string per outcome: the event as
  * its JSON, {@code ignored <line>: <rule>}, {@code rejected <line>: <reason>}.
  */
-final class Recorder implements ParseSink {
+final class Recorder implements ParseOutput {
   static final String PATH = "t.log";
 
   final List<String> outcomes = new ArrayList<>();

@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.event.json.EventJson;
+import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.ParseSettings;
-import dev.tokentrace.parse.ParseSink;
 import dev.tokentrace.parse.Rejection;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -17,7 +17,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /** Records everything a parser reports, in order, and offers the checks the tests share. */
-final class RecordingSink implements ParseSink {
+final class RecordingSink implements ParseOutput {
   static final ParseSettings SETTINGS = ParseSettings.of("vllm-0", 2026);
   static final String PATH = "server.log";
 

@@ -4,7 +4,7 @@ import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.SourcePosition;
 
 /** Receives what a {@link LineParser} made of each line. Implementations decide where it goes. */
-public interface ParseSink {
+public interface ParseOutput {
   void event(EngineEvent event);
 
   /** A line that matched a named noise rule (banner, stack frame, access log line). */

@@ -4,12 +4,14 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.ingest.kafka.KafkaSettings;
 import dev.tokentrace.ingest.kafka.Topics;
+import dev.tokentrace.parse.RejectRow;
+import dev.tokentrace.table.TableSchema;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,8 +48,8 @@ import org.slf4j.LoggerFactory;
  * <p>Runs on one thread ({@link #runUntilCaughtUp()} or {@link #runUntilStopped()}, then {@link
  * #close()}); {@link #stop()} and {@link #stopWhenCaughtUp()} may be called from any thread.
  */
-public final class DuckDbEventSink implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(DuckDbEventSink.class);
+public final class KafkaToDuckDb implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(KafkaToDuckDb.class);
 
   /** How long describing the topics at startup may take (Kafka's own API timeout is 60 s). */
   private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(30);
@@ -74,7 +76,7 @@ public final class DuckDbEventSink implements AutoCloseable {
   private final SinkSettings settings;
   private final Clock clock;
   private final RecordWriter writer;
-  private final Map<SinkTable, Long> written = new EnumMap<>(SinkTable.class);
+  private final Map<TableSchema<?>, Long> written = new LinkedHashMap<>();
   private volatile boolean stopRequested;
   private volatile boolean drainRequested;
   private volatile Map<TopicPartition, Long> drainAtLeast = Map.of();
@@ -82,7 +84,7 @@ public final class DuckDbEventSink implements AutoCloseable {
   private volatile long batchesCommitted;
   private volatile long lag = -1;
   private final int maxPollRecords;
-  private final Map<SinkTable, Long> pending = new EnumMap<>(SinkTable.class);
+  private final Map<TableSchema<?>, Long> pending = new IdentityHashMap<>();
   private final Map<TopicPartition, Long> pendingOffsets = new HashMap<>();
   private @Nullable Appenders appenders;
   private int pendingRecords;
@@ -93,7 +95,7 @@ public final class DuckDbEventSink implements AutoCloseable {
   private long batches;
   private long undecodable;
 
-  private DuckDbEventSink(
+  private KafkaToDuckDb(
       SinkDatabase database,
       Consumer<String, byte[]> consumer,
       TopicLayout layout,
@@ -118,7 +120,7 @@ public final class DuckDbEventSink implements AutoCloseable {
    * @throws IllegalStateException when the file cannot be opened (e.g. another process writes it),
    *     the schema does not match, or a topic does not exist
    */
-  public static DuckDbEventSink open(SinkSettings settings, KafkaSettings kafka, Clock clock) {
+  public static KafkaToDuckDb open(SinkSettings settings, KafkaSettings kafka, Clock clock) {
     requireNonNull(settings, "settings is null");
     requireNonNull(kafka, "kafka is null");
     requireNonNull(clock, "clock is null");
@@ -131,8 +133,8 @@ public final class DuckDbEventSink implements AutoCloseable {
       consumer.assign(layout.partitions());
       int maxPollRecords =
           Integer.parseInt(properties.get(ConsumerConfig.MAX_POLL_RECORDS_CONFIG).toString());
-      DuckDbEventSink sink =
-          new DuckDbEventSink(
+      KafkaToDuckDb sink =
+          new KafkaToDuckDb(
               database, consumer, layout, kafka.topics(), settings, clock, maxPollRecords);
       sink.seekToCommitted();
       return sink;
@@ -403,7 +405,7 @@ public final class DuckDbEventSink implements AutoCloseable {
   }
 
   private void resetCounts() {
-    for (SinkTable table : SinkTable.values()) {
+    for (TableSchema<?> table : SinkTables.ALL) {
       written.put(table, 0L);
     }
     batches = 0;
@@ -412,12 +414,12 @@ public final class DuckDbEventSink implements AutoCloseable {
 
   private SinkSummary summary(Duration elapsed) {
     Map<String, Long> events = new LinkedHashMap<>();
-    for (Map.Entry<SinkTable, Long> entry : written.entrySet()) {
-      if (entry.getKey().isEventTable()) {
-        events.put(entry.getKey().table(), entry.getValue());
+    for (Map.Entry<TableSchema<?>, Long> entry : written.entrySet()) {
+      if (SinkTables.isEventTable(entry.getKey())) {
+        events.put(entry.getKey().name(), entry.getValue());
       }
     }
-    return new SinkSummary(events, written.get(SinkTable.REJECTS), undecodable, batches, elapsed);
+    return new SinkSummary(events, written.get(RejectRow.TABLE), undecodable, batches, elapsed);
   }
 
   private static IllegalStateException failure(SinkDatabase database, String what, Exception e) {

@@ -6,10 +6,10 @@ import dev.tokentrace.parse.Rejection;
 
 /**
  * Where parsed output goes: Kafka for {@code ship} and {@code ingest}, stdout for {@code parse}, a
- * list in tests. Unlike the parser-facing {@link dev.tokentrace.parse.ParseSink}, a rejection comes
- * with the raw bytes of its line, which the rejects topic carries.
+ * list in tests. Unlike the parser-facing {@link dev.tokentrace.parse.ParseOutput}, a rejection
+ * comes with the raw bytes of its line, which the rejects topic carries.
  */
-public interface EventSink {
+public interface TailOutput {
   void event(EngineEvent event);
 
   /**

@@ -5,7 +5,7 @@ import dev.tokentrace.event.SourcePosition;
 /**
  * Receives what a {@link ClientTimingReader} made of a file. Implementations decide where it goes.
  */
-public interface ClientTimingSink {
+public interface ClientReaderOutput {
   void row(ClientTiming timing);
 
   void rejected(ClientRejection rejection);
