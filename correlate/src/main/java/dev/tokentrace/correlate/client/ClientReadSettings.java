@@ -17,7 +17,8 @@ public record ClientReadSettings(
     @Nullable String requestIdPrefix, @Nullable String logFormat, @Nullable String idColumn) {
   public static final String LOG_FORMAT_DOC =
       "nginx and envoy logs in your own layout: the log_format directive from nginx.conf"
-          + " (log_format name [escape=json] '...';) or Envoy's format string with %OPERATOR%s;"
+          + " (log_format name [escape=json] '...';) or Envoy's format string (its START_TIME, DURATION, ... operators"
+          + " each between percent signs);"
           + " default: the tokentrace formats of the README";
 
   public static final String ID_COLUMN_DOC =
