@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.event.UserText;
 import dev.tokentrace.parse.sglang.SglangLineParser;
 import dev.tokentrace.parse.trtllm.TrtLlmLineParser;
 import dev.tokentrace.parse.vllm.VllmLineParser;
@@ -30,7 +31,11 @@ public final class Parsers {
   public static LineParser create(Engine engine, ParseSettings settings) {
     requireNonNull(engine, "engine is null");
     requireNonNull(settings, "settings is null");
-    return safe(engine, new UnwrappingParser(engine, raw(engine, settings), settings));
+    // the guard sees the lines as the engine wrote them, after the collector layer has removed
+    // its envelope and joined partial lines, and asks the engine parser itself where a
+    // continuation line's text starts (docs/privacy.md#multi-line-prompts)
+    return safe(
+        engine, new UnwrappingParser(engine, new GuardedParser(raw(engine, settings)), settings));
   }
 
   private static LineParser raw(Engine engine, ParseSettings settings) {
@@ -49,8 +54,7 @@ public final class Parsers {
   /**
    * Wraps {@code parser} so that an exception thrown by its own code (a parser bug, never bad
    * input) becomes a rejection {@code parser error: <Class>: <message>} and is logged once at WARN
-   * with its stack trace (the only place parser exceptions are caught), and so that the lines of a
-   * prompt printed over several lines reach it with their text redacted ({@link UserTextGuard}).
+   * with its stack trace (the only place parser exceptions are caught).
    */
   public static LineParser safe(Engine engine, LineParser parser) {
     return new SafeParser(engine, parser);
@@ -173,7 +177,6 @@ public final class Parsers {
   private static final class SafeParser implements LineParser {
     private final Engine engine;
     private final LineParser parser;
-    private final UserTextGuard userText = new UserTextGuard();
     private long failures;
 
     SafeParser(Engine engine, LineParser parser) {
@@ -183,12 +186,10 @@ public final class Parsers {
 
     @Override
     public void parse(String line, SourcePosition position, ParseOutput sink) {
-      String text = line;
       try {
-        text = userText.next(line, parser);
-        parser.parse(text, position, sink);
+        parser.parse(line, position, sink);
       } catch (RuntimeException e) {
-        fail(position, text, e, sink);
+        fail(position, parser.insideUserText() ? UserText.marker(line.length()) : line, e, sink);
       }
     }
 
@@ -199,7 +200,7 @@ public final class Parsers {
 
     @Override
     public boolean insideUserText() {
-      return userText.inside();
+      return parser.insideUserText();
     }
 
     @Override

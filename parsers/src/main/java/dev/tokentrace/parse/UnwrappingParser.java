@@ -30,7 +30,9 @@ final class UnwrappingParser implements LineParser {
   UnwrappingParser(Engine engine, LineParser parser, ParseSettings settings) {
     this.engine = requireNonNull(engine, "engine is null");
     this.parser = requireNonNull(parser, "parser is null");
-    this.clock = parser instanceof CollectorClock ? (CollectorClock) parser : null;
+    LineParser engineParser =
+        parser instanceof GuardedParser ? ((GuardedParser) parser).inner() : parser;
+    this.clock = engineParser instanceof CollectorClock ? (CollectorClock) engineParser : null;
     this.wrappers = new CollectorWrappers(settings.zone());
   }
 
@@ -110,5 +112,15 @@ final class UnwrappingParser implements LineParser {
         engineParse(joined.toString(), ts, position, sink);
       }
     }
+  }
+
+  @Override
+  public int continuationStart(String line) {
+    return parser.continuationStart(line);
+  }
+
+  @Override
+  public boolean insideUserText() {
+    return parser.insideUserText();
   }
 }

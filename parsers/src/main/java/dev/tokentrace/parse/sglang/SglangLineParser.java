@@ -89,9 +89,17 @@ public final class SglangLineParser implements LineParser {
     notice.emit(sink);
   }
 
-  /** SGLang prints continuation lines without its prefix: a prefixed line is a new record. */
+  /**
+   * SGLang prints continuation lines without its prefix: a prefixed line is a new record. While a
+   * request line split by raw newlines is being joined, the joiner owns its continuation lines (it
+   * needs the fields after the prompt, e.g. the rid, and never stores the prompt:
+   * docs/formats/sglang.md#request-lines), so the guard steps aside for them.
+   */
   @Override
   public int continuationStart(String line) {
+    if (requests.isPending()) {
+      return -1;
+    }
     envelope.parse(TransportPrefix.strip(line));
     return envelope.prefixed ? -1 : 0;
   }
