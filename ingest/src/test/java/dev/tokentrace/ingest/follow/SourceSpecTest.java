@@ -76,7 +76,7 @@ final class SourceSpecTest {
   @Test
   void refusesAnInstanceNameThatCannotBeOne() {
     assertThatThrownBy(() -> new SourceSpec("/a.log", "has space"))
-        .hasMessageContaining("instance must match");
+        .hasMessageContaining("instance name must be");
     assertThatThrownBy(() -> new SourceSpec(" ", null)).hasMessage("pattern is blank");
   }
 }
