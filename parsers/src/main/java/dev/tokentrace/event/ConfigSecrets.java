@@ -8,8 +8,8 @@ import java.util.regex.Pattern;
  * Removes secrets from configuration values before they are stored: launch arguments carry {@code
  * --api-key}, Hugging Face tokens, passwords and URLs with credentials (docs/formats/vllm.md
  * #secrets-in-launch-arguments). A value whose key names a secret is replaced whole; inside any
- * other value (a nested dict or config object), a secret-named entry's value, the user-info part
- * of a URL and strings shaped like well-known tokens are replaced by {@value #REDACTED}. Pure and
+ * other value (a nested dict or config object), a secret-named entry's value, the user-info part of
+ * a URL and strings shaped like well-known tokens are replaced by {@value #REDACTED}. Pure and
  * thread-safe.
  */
 public final class ConfigSecrets {
@@ -62,7 +62,13 @@ public final class ConfigSecrets {
       while (nested.find()) {
         String replacement =
             isSecretKey(nested.group(2)) && !isUnset(stripQuotes(nested.group(4)))
-                ? nested.group(1) + nested.group(2) + nested.group(1) + nested.group(3) + "'" + REDACTED + "'"
+                ? nested.group(1)
+                    + nested.group(2)
+                    + nested.group(1)
+                    + nested.group(3)
+                    + "'"
+                    + REDACTED
+                    + "'"
                 : nested.group();
         nested.appendReplacement(kept, Matcher.quoteReplacement(replacement));
       }

@@ -14,8 +14,8 @@ import org.jspecify.annotations.Nullable;
  * engine config, SGLang's {@code ServerArgs(...)}, TensorRT-LLM's limits line) and dicts ({@code
  * {'model': '/m', 'tensor_parallel_size': 2}}, vLLM's {@code non-default args}). Entries are split
  * at top-level commas only, so nested calls, dicts, lists and quoted strings stay one value. A dump
- * cut short (long lines are truncated by some collectors) keeps its complete entries and drops
- * the unfinished last one. docs/formats/vllm.md#startup-configuration-lines. Pure and thread-safe.
+ * cut short (long lines are truncated by some collectors) keeps its complete entries and drops the
+ * unfinished last one. docs/formats/vllm.md#startup-configuration-lines. Pure and thread-safe.
  */
 public final class ConfigFacts {
   /** One setting: its name and the text of its value, outer quotes removed. */
@@ -71,7 +71,7 @@ public final class ConfigFacts {
       @Nullable Instant ts,
       SourcePosition position,
       List<Fact> facts,
-      ParseSink sink) {
+      ParseOutput sink) {
     for (Fact fact : facts) {
       sink.event(new ServerConfig(engine, instance, ts, position, fact.key(), fact.value()));
     }
@@ -85,7 +85,7 @@ public final class ConfigFacts {
       SourcePosition position,
       String key,
       String value,
-      ParseSink sink) {
+      ParseOutput sink) {
     sink.event(new ServerConfig(engine, instance, ts, position, key, value));
   }
 

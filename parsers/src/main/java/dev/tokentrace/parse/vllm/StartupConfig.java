@@ -3,7 +3,7 @@ package dev.tokentrace.parse.vllm;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.parse.ConfigFacts;
 import dev.tokentrace.parse.ConfigFacts.Fact;
-import dev.tokentrace.parse.ParseSink;
+import dev.tokentrace.parse.ParseOutput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -46,7 +46,7 @@ final class StartupConfig {
   private StartupConfig() {}
 
   /** True when the message was a configuration line (and its facts have been sent). */
-  static boolean handle(RecordLine line, ParseSink sink) {
+  static boolean handle(RecordLine line, ParseOutput sink) {
     String message = line.message();
     int start = OtherRecords.enginePrefixEnd(message);
     List<Fact> facts = facts(message, start);

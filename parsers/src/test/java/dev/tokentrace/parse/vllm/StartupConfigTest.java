@@ -76,7 +76,8 @@ final class StartupConfigTest {
             Map.of(
                 "version", "0.9.1",
                 "engine_core", "V1",
-                "speculative_config", "SpeculativeConfig(method='eagle3', model='/d', num_spec_tokens=3)",
+                "speculative_config",
+                    "SpeculativeConfig(method='eagle3', model='/d', num_spec_tokens=3)",
                 "data_parallel_size", "1",
                 "enable_prefix_caching", "True",
                 "compilation_config", "{\"level\":3,\"cudagraph_capture_sizes\":[8,4,2,1]}")),
