@@ -12,9 +12,13 @@ import org.jspecify.annotations.Nullable;
  * an engine setting, a capacity it computed (KV-cache size, maximum concurrency) or a GPU fact. The
  * key is the engine's own name for the setting where it prints one ({@code max_num_seqs}, {@code
  * tp_size}, {@code max_batch_size}), else a documented name of ours ({@code version}, {@code
- * gpu_kv_cache_tokens}); the value is the text the engine printed, outer quotes removed. Several
- * facts usually share one source line. docs/formats/vllm.md#startup-configuration-lines and its
- * SGLang and TensorRT-LLM counterparts list them.
+ * gpu_kv_cache_tokens}); the value is the text the engine printed, outer quotes removed. The
+ * section names the kind of line it came from ({@code args}: the launch arguments as given, which
+ * may be unresolved like {@code max_model_len=None}; {@code engine_config}, {@code limits}, {@code
+ * kv_cache}, ...: what the engine resolved), so that the same key is compared with itself across
+ * restarts. Several facts usually share one source line.
+ * docs/formats/vllm.md#startup-configuration-lines and its SGLang and TensorRT-LLM counterparts
+ * list them.
  *
  * <p>Secrets never get in: the constructor passes every value through {@link ConfigSecrets} (API
  * keys, tokens, passwords by key name; credentials in URLs and known token shapes anywhere), so an
@@ -25,6 +29,7 @@ public record ServerConfig(
     String instance,
     @Nullable Instant ts,
     SourcePosition source,
+    String section,
     String key,
     String value)
     implements EngineEvent {
@@ -35,10 +40,13 @@ public record ServerConfig(
           TYPE,
           ServerConfig.class,
           TableSchema.columns(ServerConfig.class)
+              .required("section", VARCHAR, ServerConfig::section)
               .required("key", VARCHAR, ServerConfig::key)
               .required("value", VARCHAR, ServerConfig::value)
               .list(),
-          v -> new ServerConfig(v.engine(), v.instance(), v.ts(), v.source(), v.text(0), v.text(1)));
+          v ->
+              new ServerConfig(
+                  v.engine(), v.instance(), v.ts(), v.source(), v.text(0), v.text(1), v.text(2)));
 
   public static final int MAX_KEY = 128;
   public static final int MAX_VALUE = 256;
@@ -47,9 +55,12 @@ public record ServerConfig(
     requireNonNull(engine, "engine is null");
     requireNonNull(instance, "instance is null");
     requireNonNull(source, "source is null");
+    requireNonNull(section, "section is null");
     requireNonNull(key, "key is null");
     requireNonNull(value, "value is null");
+    EventChecks.notBlank("section", section);
     EventChecks.notBlank("key", key);
+    section = EventChecks.cap(section, MAX_KEY);
     key = EventChecks.cap(key, MAX_KEY);
     value = EventChecks.cap(ConfigSecrets.redact(key, value), MAX_VALUE);
   }

@@ -21,6 +21,9 @@ public final class ConfigFacts {
   /** One setting: its name and the text of its value, outer quotes removed. */
   public record Fact(String key, String value) {}
 
+  /** Facts and the section (kind of line) they came from. */
+  public record Facts(String section, List<Fact> facts) {}
+
   private ConfigFacts() {}
 
   /**
@@ -64,29 +67,22 @@ public final class ConfigFacts {
     return facts;
   }
 
-  /** Sends each fact as a {@code server_config} event (whose constructor redacts secrets). */
+  /**
+   * Sends each fact as a {@code server_config} event of {@code section} (whose constructor redacts
+   * secrets).
+   */
   public static void emit(
       Engine engine,
       String instance,
       @Nullable Instant ts,
       SourcePosition position,
+      String section,
       List<Fact> facts,
       ParseOutput sink) {
     for (Fact fact : facts) {
-      sink.event(new ServerConfig(engine, instance, ts, position, fact.key(), fact.value()));
+      sink.event(
+          new ServerConfig(engine, instance, ts, position, section, fact.key(), fact.value()));
     }
-  }
-
-  /** One fact as an event. */
-  public static void emit(
-      Engine engine,
-      String instance,
-      @Nullable Instant ts,
-      SourcePosition position,
-      String key,
-      String value,
-      ParseOutput sink) {
-    sink.event(new ServerConfig(engine, instance, ts, position, key, value));
   }
 
   /** {@code 'x'} or {@code "x"} without its quotes (escapes left as printed); else as is. */

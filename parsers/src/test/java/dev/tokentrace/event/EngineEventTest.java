@@ -126,10 +126,10 @@ final class EngineEventTest {
                 + "\"line\":42,\"offset\":4096},\"level\":\"ERROR\",\"kind\":\"oom\","
                 + "\"message\":\"CUDA out of memory\"}"),
         Arguments.of(
-            new ServerConfig(Engine.VLLM, "vllm-0", TS, SOURCE, "max_num_seqs", "256"),
+            new ServerConfig(Engine.VLLM, "vllm-0", TS, SOURCE, "args", "max_num_seqs", "256"),
             "{\"type\":\"server_config\",\"engine\":\"vllm\",\"instance\":\"vllm-0\","
                 + "\"ts\":\"2026-02-13T11:33:33.000Z\",\"source\":{\"path\":\"samples/x/server.log\","
-                + "\"line\":42,\"offset\":4096},\"key\":\"max_num_seqs\",\"value\":\"256\"}"));
+                + "\"line\":42,\"offset\":4096},\"section\":\"args\",\"key\":\"max_num_seqs\",\"value\":\"256\"}"));
   }
 
   @ParameterizedTest
@@ -213,13 +213,13 @@ final class EngineEventTest {
   @Test
   void configValuesAreCappedAndSecretsRedactedWhoeverBuildsThem() {
     ServerConfig long_ =
-        new ServerConfig(Engine.VLLM, "i", TS, SOURCE, "chat_template", "x".repeat(999));
+        new ServerConfig(Engine.VLLM, "i", TS, SOURCE, "args", "chat_template", "x".repeat(999));
     ServerConfig secret =
-        new ServerConfig(Engine.SGLANG, "i", TS, SOURCE, "api_key", "sk-abcdefgh");
+        new ServerConfig(Engine.SGLANG, "i", TS, SOURCE, "args", "api_key", "sk-abcdefgh");
     ServerConfig url =
-        new ServerConfig(Engine.SGLANG, "i", TS, SOURCE, "kv_url", "redis://u:pw@h:1/0");
+        new ServerConfig(Engine.SGLANG, "i", TS, SOURCE, "args", "kv_url", "redis://u:pw@h:1/0");
     ServerConfig limit =
-        new ServerConfig(Engine.VLLM, "i", TS, SOURCE, "max_num_batched_tokens", "8192");
+        new ServerConfig(Engine.VLLM, "i", TS, SOURCE, "args", "max_num_batched_tokens", "8192");
 
     assertThat(long_.value()).hasSize(ServerConfig.MAX_VALUE);
     assertThat(secret.value()).isEqualTo(ConfigSecrets.REDACTED);

@@ -123,7 +123,13 @@ final class TestEvents {
             nullEvery(6, i, 12));
       case 6:
         return new ServerConfig(
-            engine, instance, ts, source, i % 2 == 0 ? "max_num_seqs" : "model", "v-" + i + " é");
+            engine,
+            instance,
+            ts,
+            source,
+            i % 2 == 0 ? "args" : "engine_config",
+            i % 2 == 0 ? "max_num_seqs" : "model",
+            "v-" + i + " é");
       default:
         return new ServerNotice(
             engine,

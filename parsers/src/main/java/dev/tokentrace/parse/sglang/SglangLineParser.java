@@ -11,7 +11,6 @@ import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Rejection;
 import java.time.Instant;
-import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -235,17 +234,18 @@ public final class SglangLineParser implements LineParser {
    */
   private boolean startupConfig(
       String line, int start, @Nullable Instant ts, SourcePosition position, ParseOutput sink) {
-    List<ConfigFacts.Fact> facts = StartupConfig.facts(line, start, envelope.rank);
+    ConfigFacts.Facts facts = StartupConfig.facts(line, start, envelope.rank);
     if (facts == null) {
       return false;
     }
     if (line.startsWith("server_args=", start)) {
       stepTimer.reset();
     }
-    if (facts.isEmpty()) {
+    if (facts.facts().isEmpty()) {
       sink.ignored(position, NoiseRules.STARTUP);
     } else {
-      ConfigFacts.emit(Engine.SGLANG, settings.instance(), ts, position, facts, sink);
+      ConfigFacts.emit(
+          Engine.SGLANG, settings.instance(), ts, position, facts.section(), facts.facts(), sink);
     }
     return true;
   }

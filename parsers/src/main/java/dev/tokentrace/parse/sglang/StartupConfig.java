@@ -36,22 +36,28 @@ final class StartupConfig {
   private StartupConfig() {}
 
   /** The facts of a startup message at {@code start}, or null when it is not one of these lines. */
-  static @Nullable List<Fact> facts(String line, int start, @Nullable String rank) {
+  static ConfigFacts.@Nullable Facts facts(String line, int start, @Nullable String rank) {
     List<Fact> facts = new ArrayList<>();
+    String section;
     if (line.startsWith(SERVER_ARGS, start)) {
+      section = "args";
       facts.addAll(ConfigFacts.keywordArgs(line, start + SERVER_ARGS.length()));
     } else if (line.startsWith(LIMITS, start)) {
+      section = "limits";
       facts.addAll(ConfigFacts.keywordArgs(line, start));
     } else if (line.startsWith(WEIGHT_BEGIN, start)) {
+      section = "gpu";
       Matcher mem = AVAIL_MEM.matcher(line).region(start, line.length());
       if (mem.find()) {
         String gpu = rank == null ? "" : "." + rank.replace(' ', '_');
         facts.add(new Fact("gpu_avail_mem_gb" + gpu, mem.group(1)));
       }
     } else if (line.startsWith(WEIGHT_END, start)) {
+      section = "weights";
       add(facts, "model_class", MODEL_CLASS, line, start);
       add(facts, "weight_dtype", WEIGHT_DTYPE, line, start);
     } else if (line.startsWith(KV_CACHE, start)) {
+      section = "kv_cache";
       add(facts, "kv_cache_dtype_allocated", KV_DTYPE, line, start);
       add(facts, "kv_cache_tokens", KV_TOKENS, line, start);
       add(facts, "kv_cache_k_size_gb", K_SIZE, line, start);
@@ -59,7 +65,7 @@ final class StartupConfig {
     } else {
       return null;
     }
-    return facts;
+    return new ConfigFacts.Facts(section, facts);
   }
 
   private static void add(List<Fact> facts, String key, Pattern pattern, String line, int start) {

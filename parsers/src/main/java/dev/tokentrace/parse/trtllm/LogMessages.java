@@ -11,7 +11,6 @@ import dev.tokentrace.parse.ConfigFacts;
 import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
 import java.time.Instant;
-import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -95,11 +94,11 @@ final class LogMessages {
   /** A startup configuration message ({@link StartupConfig}) as server_config events. */
   private boolean config(
       String message, @Nullable Instant ts, SourcePosition position, ParseOutput sink) {
-    List<ConfigFacts.Fact> facts = StartupConfig.facts(message);
-    if (facts == null || facts.isEmpty()) {
+    ConfigFacts.Facts facts = StartupConfig.facts(message);
+    if (facts == null || facts.facts().isEmpty()) {
       return false;
     }
-    ConfigFacts.emit(Engine.TRTLLM, instance, ts, position, facts, sink);
+    ConfigFacts.emit(Engine.TRTLLM, instance, ts, position, facts.section(), facts.facts(), sink);
     return true;
   }
 

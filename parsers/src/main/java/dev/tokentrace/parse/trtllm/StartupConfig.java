@@ -40,30 +40,39 @@ final class StartupConfig {
   private StartupConfig() {}
 
   /** The facts of a logger message, or null when it is not one of these lines. */
-  static @Nullable List<Fact> facts(String message) {
+  static ConfigFacts.@Nullable Facts facts(String message) {
     List<Fact> facts = new ArrayList<>();
+    String section;
     Matcher m;
     if ((m = VERSION.matcher(message)).matches()) {
+      section = "version";
       facts.add(new Fact("version", m.group(1)));
     } else if ((m = ENGINE_VERSION.matcher(message)).lookingAt()) {
+      section = "engine_build";
       facts.add(new Fact("engine_build_version", m.group(1)));
     } else if (KEY_VALUES.matcher(message).matches()) {
+      section = "limits";
       String body = message.endsWith(".") ? message.substring(0, message.length() - 1) : message;
       facts.addAll(ConfigFacts.keywordArgs(body, 0));
     } else if ((m = KV_CACHE.matcher(message)).matches()) {
+      section = "kv_cache";
       facts.add(new Fact("kv_cache_gib", m.group(1)));
       facts.add(new Fact("kv_cache_tokens", m.group(2)));
     } else if ((m = GPU.matcher(message)).matches()) {
+      section = "gpu";
       facts.add(new Fact("gpu_device.rank" + m.group(1), m.group(2)));
     } else if ((m = MPI.matcher(message)).matches()) {
+      section = "gpu";
       facts.add(new Fact("mpi_size", m.group(1)));
     } else if ((m = OVERRIDE.matcher(message)).matches()) {
+      section = "override";
       facts.add(new Fact(m.group(1), m.group(2)));
     } else if ((m = DEFAULT.matcher(message)).matches()) {
+      section = "default";
       facts.add(new Fact(m.group(1), m.group(2)));
     } else {
       return null;
     }
-    return facts;
+    return new ConfigFacts.Facts(section, facts);
   }
 }

@@ -49,27 +49,39 @@ final class StartupConfig {
   static boolean handle(RecordLine line, ParseOutput sink) {
     String message = line.message();
     int start = OtherRecords.enginePrefixEnd(message);
-    List<Fact> facts = facts(message, start);
+    ConfigFacts.Facts facts = facts(message, start);
     if (facts == null) {
       return false;
     }
-    ConfigFacts.emit(Engine.VLLM, line.instance(), line.ts(), line.position(), facts, sink);
-    if (facts.isEmpty()) {
+    ConfigFacts.emit(
+        Engine.VLLM,
+        line.instance(),
+        line.ts(),
+        line.position(),
+        facts.section(),
+        facts.facts(),
+        sink);
+    if (facts.facts().isEmpty()) {
       line.ignore(sink, "vllm: empty configuration line");
     }
     return true;
   }
 
-  /** The facts of a configuration message, or null when it is none. */
-  static @Nullable List<Fact> facts(String message, int start) {
+  /** The facts of a configuration message with their section, or null when it is none. */
+  static ConfigFacts.@Nullable Facts facts(String message, int start) {
     List<Fact> facts = new ArrayList<>();
+    String section;
     if (message.startsWith(VERSION, start)) {
+      section = "version";
       facts.add(new Fact("version", message.substring(start + VERSION.length()).trim()));
     } else if (message.startsWith(NON_DEFAULT, start)) {
+      section = "args";
       facts.addAll(ConfigFacts.dict(message, start + NON_DEFAULT.length()));
     } else if (message.startsWith(NAMESPACE, start)) {
+      section = "args";
       facts.addAll(ConfigFacts.keywordArgs(message, start + NAMESPACE.length()));
     } else if (message.startsWith(INIT, start) && message.contains(WITH_CONFIG)) {
+      section = "engine_config";
       Matcher engine = ENGINE.matcher(message).region(start, message.length());
       if (!engine.lookingAt()) {
         return null;
@@ -81,6 +93,7 @@ final class StartupConfig {
       int config = message.indexOf(WITH_CONFIG) + WITH_CONFIG.length();
       facts.addAll(ConfigFacts.keywordArgs(message, config));
     } else if (message.startsWith(CHUNKED, start)) {
+      section = "scheduler";
       int from = start + CHUNKED.length();
       int end = Ascii.digitsEnd(message, from);
       if (end == from) {
@@ -89,6 +102,7 @@ final class StartupConfig {
       facts.add(new Fact("chunked_prefill_enabled", "True"));
       facts.add(new Fact("max_num_batched_tokens", message.substring(from, end)));
     } else if (message.startsWith(KV_SIZE, start)) {
+      section = "kv_cache";
       int from = start + KV_SIZE.length();
       int end = from;
       while (end < message.length()
@@ -100,6 +114,7 @@ final class StartupConfig {
       }
       facts.add(new Fact("gpu_kv_cache_tokens", message.substring(from, end).replace(",", "")));
     } else if (message.startsWith("Maximum concurrency for ", start)) {
+      section = "kv_cache";
       Matcher m = CONCURRENCY.matcher(message).region(start, message.length());
       if (!m.lookingAt()) {
         return null;
@@ -107,6 +122,7 @@ final class StartupConfig {
       facts.add(new Fact("max_concurrency", m.group(2)));
       facts.add(new Fact("max_concurrency_tokens_per_request", m.group(1).replace(",", "")));
     } else if (message.startsWith("# ", start)) {
+      section = "kv_cache";
       Matcher m = BLOCKS.matcher(message).region(start, message.length());
       if (!m.lookingAt()) {
         return null;
@@ -116,12 +132,14 @@ final class StartupConfig {
         facts.add(new Fact("num_cpu_blocks", m.group(3)));
       }
     } else if (message.startsWith("Setting ", start)) {
+      section = "usage_default";
       Matcher m = USAGE_DEFAULT.matcher(message).region(start, message.length());
       if (!m.matches()) {
         return null;
       }
       facts.add(new Fact(m.group(1), m.group(2)));
     } else if (message.startsWith(PLATFORM, start)) {
+      section = "platform";
       String platform = message.substring(start + PLATFORM.length()).trim();
       if (platform.endsWith(".")) {
         platform = platform.substring(0, platform.length() - 1);
@@ -130,6 +148,6 @@ final class StartupConfig {
     } else {
       return null;
     }
-    return facts;
+    return new ConfigFacts.Facts(section, facts);
   }
 }

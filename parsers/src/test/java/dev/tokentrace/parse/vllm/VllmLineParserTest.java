@@ -303,34 +303,34 @@ final class VllmLineParserTest {
         row(
             "(EngineCore_DP0 pid=3812) INFO 05-19 10:13:11 [kv_cache_utils.py:1087] GPU KV cache"
                 + " size: 176,240 tokens",
-            config("gpu_kv_cache_tokens", "176240")),
+            config("kv_cache", "gpu_kv_cache_tokens", "176240")),
         row(
             "(EngineCore_DP0 pid=3812) INFO 05-19 10:13:11 [kv_cache_utils.py:1091] Maximum"
                 + " concurrency for 8,192 tokens per request: 21.51x",
-            config("max_concurrency", "21.51"),
-            config("max_concurrency_tokens_per_request", "8192")),
+            config("kv_cache", "max_concurrency", "21.51"),
+            config("kv_cache", "max_concurrency_tokens_per_request", "8192")),
         row(
             "INFO 05-19 10:13:11 gpu_executor.py:122] # GPU blocks: 2048, # CPU blocks: 512",
-            config("num_gpu_blocks", "2048"),
-            config("num_cpu_blocks", "512")),
+            config("kv_cache", "num_gpu_blocks", "2048"),
+            config("kv_cache", "num_cpu_blocks", "512")),
         row(
             "INFO 05-19 10:13:11 executor_base.py:110] # cuda blocks: 4096, # CPU blocks: 0",
-            config("num_gpu_blocks", "4096"),
-            config("num_cpu_blocks", "0")),
+            config("kv_cache", "num_gpu_blocks", "4096"),
+            config("kv_cache", "num_cpu_blocks", "0")),
         row(
             "INFO 05-19 10:13:11 [scheduler.py:222] Chunked prefill is enabled with"
                 + " max_num_batched_tokens=2048.",
-            config("chunked_prefill_enabled", "True"),
-            config("max_num_batched_tokens", "2048")),
+            config("scheduler", "chunked_prefill_enabled", "True"),
+            config("scheduler", "max_num_batched_tokens", "2048")),
         row(
             API.replace("loggers.py:271", "api_server.py:1885") + "vLLM API server version 0.9.1",
-            config("version", "0.9.1")),
+            config("version", "version", "0.9.1")),
         row(
             ENGINE_CORE + "Initializing a V1 LLM engine (v0.9.1) with config: model='m', seed=0",
-            config("version", "0.9.1"),
-            config("engine_core", "V1"),
-            config("model", "m"),
-            config("seed", "0")),
+            config("engine_config", "version", "0.9.1"),
+            config("engine_config", "engine_core", "V1"),
+            config("engine_config", "model", "m"),
+            config("engine_config", "seed", "0")),
         row(
             API
                 + "Engine 000: vllm cache_config_info with initialization after num_gpu_blocks is:"
@@ -616,8 +616,9 @@ final class VllmLineParserTest {
 
   // ---------------------------------------------------------------- row builders
 
-  private static String config(String key, String value) {
-    return body("server_config", "'key':'" + key + "','value':'" + value + "'");
+  private static String config(String section, String key, String value) {
+    return body(
+        "server_config", "'section':'" + section + "','key':'" + key + "','value':'" + value + "'");
   }
 
   private static Arguments row(String line, String... expectedBodies) {
