@@ -61,7 +61,7 @@ final class TestEvents {
             source,
             "cmpl-" + key + "-0",
             key,
-            i % 4 == 1 ? null : BASE.minusMillis(i),
+            (i / TYPES) % 2 == 1 ? null : BASE.minusMillis(i),
             decimal(2, i, 0.25),
             decimal(3, i, 10.5),
             decimal(4, i, 100.125),
@@ -129,7 +129,7 @@ final class TestEvents {
             source,
             i % 2 == 0 ? "args" : "engine_config",
             i % 2 == 0 ? "max_num_seqs" : "model",
-            "v-" + i + " é");
+            "v-" + i);
       default:
         return new ServerNotice(
             engine,
