@@ -1,6 +1,10 @@
 package dev.tokentrace.report.analysis;
 
-import dev.tokentrace.report.EnvironmentSettings.Setting;
+import dev.tokentrace.report.analysis.EnvironmentSettings.Setting;
+import dev.tokentrace.report.model.ConfigComparison;
+import dev.tokentrace.report.model.ReportData;
+import dev.tokentrace.report.model.ReportEvidence;
+import dev.tokentrace.report.model.Text;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -35,7 +39,71 @@ final class ConfigDiff {
     }
   }
 
+  /** Differences named in the summary sentence; the table lists them all. */
+  static final int NAMED = 6;
+
   private ConfigDiff() {}
+
+  /** The comparison of the report's database with its baseline's, or null without a baseline. */
+  static @Nullable Result of(ReportData data) {
+    ReportData.Baseline baseline = data.baseline();
+    return baseline == null ? null : of(data.evidence().config(), baseline.config());
+  }
+
+  /** The comparison as the report states it, or null without a baseline. */
+  static @Nullable ConfigComparison comparison(ReportData data) {
+    Result result = of(data);
+    return result == null
+        ? null
+        : new ConfigComparison(
+            sentence(result),
+            result.comparable(),
+            result.compared(),
+            result.unpaired(),
+            result.rows().stream()
+                .map(
+                    row ->
+                        new ConfigComparison.Difference(
+                            row.instance(), row.label(), row.baseline(), row.current()))
+                .toList());
+  }
+
+  /** The sentence that opens the baseline comparison and closes the bottleneck conclusion. */
+  static Text sentence(Result result) {
+    return Text.of(sentenceText(result));
+  }
+
+  private static String sentenceText(Result result) {
+    if (result.baselineUnknown() || result.currentUnknown()) {
+      String side =
+          result.baselineUnknown() && result.currentUnknown()
+              ? "neither database holds"
+              : result.baselineUnknown() ? "the baseline holds no" : "this database holds no";
+      return "Whether both runs had the same server configuration is unknown: "
+          + side
+          + " startup configuration lines (keep the server log from the start of the process);"
+          + " compare the latencies with that in mind.";
+    }
+    String unpaired =
+        result.unpaired().isEmpty()
+            ? ""
+            : " Not compared: " + String.join(", ", result.unpaired()) + ".";
+    if (result.rows().isEmpty()) {
+      return "Against the baseline the server configuration is the same as far as both logs say ("
+          + result.compared()
+          + " settings compared)."
+          + unpaired;
+    }
+    List<String> named = result.rows().stream().limit(NAMED).map(Row::text).toList();
+    String more =
+        result.rows().size() > NAMED ? " and " + (result.rows().size() - NAMED) + " more" : "";
+    return "The runs did not have the same server configuration ("
+        + String.join(", ", named)
+        + more
+        + "): latency differences against the baseline reflect these changes as well as the"
+        + " load."
+        + unpaired;
+  }
 
   static Result of(List<ReportEvidence.ConfigRow> current, List<ReportEvidence.ConfigRow> baseline) {
     Map<String, List<ReportEvidence.ConfigRow>> now = byInstance(current);

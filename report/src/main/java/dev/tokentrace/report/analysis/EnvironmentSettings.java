@@ -1,5 +1,9 @@
 package dev.tokentrace.report.analysis;
 
+import dev.tokentrace.report.model.ReportData;
+import dev.tokentrace.report.model.ReportEvidence;
+import dev.tokentrace.report.model.ServerSettings;
+import dev.tokentrace.report.model.Text;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -76,7 +80,7 @@ final class EnvironmentSettings {
   record Item(Setting setting, String value, String key, String source) {}
 
   /** A setting the logs do not state, and how to get it recorded next time. */
-  record Unknown(Setting setting, String how) {}
+  record Unknown(Setting setting, Text how) {}
 
   /** One instance's environment. {@code changed}: keys that had more than one value. */
   record Instance(
@@ -94,6 +98,29 @@ final class EnvironmentSettings {
   private static final List<String> UNSET = List.of("None", "null", "", "-1", "auto");
 
   private EnvironmentSettings() {}
+
+  /** Every instance of the report's database with its settings, as the report states them. */
+  static List<ServerSettings> of(ReportData data) {
+    return of(data.evidence().instances(), data.evidence().config()).stream()
+        .map(EnvironmentSettings::stated)
+        .toList();
+  }
+
+  private static ServerSettings stated(Instance instance) {
+    return new ServerSettings(
+        instance.engine(),
+        instance.instance(),
+        instance.items().stream()
+            .map(
+                item ->
+                    new ServerSettings.Item(
+                        item.setting().label, item.value(), item.key(), item.source()))
+            .toList(),
+        instance.unknown().stream()
+            .map(gap -> new ServerSettings.Unknown(gap.setting().label, gap.how()))
+            .toList(),
+        instance.changed());
+  }
 
   /** Every instance of {@code instances} with its settings; instances without rows too. */
   static List<Instance> of(
