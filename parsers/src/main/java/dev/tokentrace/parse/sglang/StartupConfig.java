@@ -9,8 +9,8 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * SGLang's startup lines that say how the server is configured (docs/formats/sglang.md
- * #startup-configuration-lines): {@code server_args=ServerArgs(...)} (every launch argument, with
+ * SGLang's startup lines that say how the server is configured
+ * (docs/formats/sglang.md#startup-configuration-lines): {@code server_args=ServerArgs(...)} (every launch argument, with
  * its default), the scheduler's limits line {@code max_total_num_tokens=N, chunked_prefill_size=N,
  * max_prefill_tokens=N, max_running_requests=N, context_len=N[, available_gpu_mem=X GB]}, the
  * weights' class and dtype ({@code Load weight end. type=..., dtype=...}), the GPU memory available
