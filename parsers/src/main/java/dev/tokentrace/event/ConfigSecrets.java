@@ -7,10 +7,10 @@ import java.util.regex.Pattern;
 /**
  * Removes secrets from configuration values before they are stored: launch arguments carry {@code
  * --api-key}, Hugging Face tokens, passwords and URLs with credentials
- * (docs/formats/vllm.md#secrets-in-launch-arguments). A value whose key names a secret is replaced whole; inside any
- * other value (a nested dict or config object), a secret-named entry's value, the user-info part of
- * a URL and strings shaped like well-known tokens are replaced by {@value #REDACTED}. Pure and
- * thread-safe.
+ * (docs/formats/vllm.md#secrets-in-launch-arguments). A value whose key names a secret is replaced
+ * whole; inside any other value (a nested dict or config object), a secret-named entry's value, the
+ * user-info part of a URL and strings shaped like well-known tokens are replaced by {@value
+ * #REDACTED}. Pure and thread-safe.
  */
 public final class ConfigSecrets {
   public static final String REDACTED = "[redacted]";

@@ -10,13 +10,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * SGLang's startup lines that say how the server is configured
- * (docs/formats/sglang.md#startup-configuration-lines): {@code server_args=ServerArgs(...)} (every launch argument, with
- * its default), the scheduler's limits line {@code max_total_num_tokens=N, chunked_prefill_size=N,
- * max_prefill_tokens=N, max_running_requests=N, context_len=N[, available_gpu_mem=X GB]}, the
- * weights' class and dtype ({@code Load weight end. type=..., dtype=...}), the GPU memory available
- * before loading ({@code Load weight begin. avail mem=X GB}, one per rank, so one per GPU) and the
- * KV-cache allocation ({@code KV Cache is allocated. [dtype: D, ]#tokens: N, K size: X GB, V size:
- * Y GB}).
+ * (docs/formats/sglang.md#startup-configuration-lines): {@code server_args=ServerArgs(...)} (every
+ * launch argument, with its default), the scheduler's limits line {@code max_total_num_tokens=N,
+ * chunked_prefill_size=N, max_prefill_tokens=N, max_running_requests=N, context_len=N[,
+ * available_gpu_mem=X GB]}, the weights' class and dtype ({@code Load weight end. type=...,
+ * dtype=...}), the GPU memory available before loading ({@code Load weight begin. avail mem=X GB},
+ * one per rank, so one per GPU) and the KV-cache allocation ({@code KV Cache is allocated. [dtype:
+ * D, ]#tokens: N, K size: X GB, V size: Y GB}).
  */
 final class StartupConfig {
   private static final String SERVER_ARGS = "server_args=ServerArgs(";

@@ -13,8 +13,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * SGLang's startup configuration lines of every prefix generation (docs/formats/sglang.md
- * #startup-configuration-lines), composed by us, and the secret-marker test for {@code ServerArgs}.
+ * SGLang's startup configuration lines of every prefix generation
+ * (docs/formats/sglang.md#startup-configuration-lines), composed by us, and the secret-marker test
+ * for {@code ServerArgs}.
  */
 final class SglangStartupConfigTest {
   private static final String MARKER = "TT-SECRET-MARKER-51c2";

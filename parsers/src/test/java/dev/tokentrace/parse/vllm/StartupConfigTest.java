@@ -18,8 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The startup configuration lines of every vLLM generation
- * (docs/formats/vllm.md#startup-configuration-lines), composed by us from the format strings, and the secret-marker
- * test: no launch argument that names a secret reaches an event.
+ * (docs/formats/vllm.md#startup-configuration-lines), composed by us from the format strings, and
+ * the secret-marker test: no launch argument that names a secret reaches an event.
  */
 final class StartupConfigTest {
   private static final String MARKER = "TT-SECRET-MARKER-7f3a";

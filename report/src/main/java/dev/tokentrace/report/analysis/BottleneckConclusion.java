@@ -68,9 +68,8 @@ final class BottleneckConclusion {
   }
 
   /**
-   * With a baseline, whether it ran under the same server configuration: the differences are
-   * named, because a latency change between runs of different settings is not a like-for-like
-   * comparison.
+   * With a baseline, whether it ran under the same server configuration: the differences are named,
+   * because a latency change between runs of different settings is not a like-for-like comparison.
    */
   private static Optional<Text> baselineConfiguration(ReportData data) {
     ConfigDiff.Result result = ConfigDiff.of(data);

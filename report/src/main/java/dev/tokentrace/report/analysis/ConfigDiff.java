@@ -16,24 +16,32 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The configuration differences between the current database and a {@code --baseline}, listed
- * before any latency comparison: two runs compare only once their conditions are aligned.
- * Instances are paired by name; when each side has exactly one instance, those two are paired
- * whatever their names. Each paired instance is compared setting by setting ({@link
- * EnvironmentSettings}: engine version, model, precision, limits, ...), then key by key for the
- * other settings it printed (launch arguments, resolved limits; not measurements such as free GPU
- * memory). Pure.
+ * before any latency comparison: two runs compare only once their conditions are aligned. Instances
+ * are paired by name; when each side has exactly one instance, those two are paired whatever their
+ * names. Each paired instance is compared setting by setting ({@link EnvironmentSettings}: engine
+ * version, model, precision, limits, ...), then key by key for the other settings it printed
+ * (launch arguments, resolved limits; not measurements such as free GPU memory). Pure.
  */
 final class ConfigDiff {
   /** One difference: {@code label} is the engine's key where both sides use the same one. */
   record Row(String instance, String label, @Nullable String baseline, @Nullable String current) {
     /** {@code max_num_seqs 256 → 128}. */
     String text() {
-      return label + " " + (baseline == null ? "unknown" : baseline) + " → " + (current == null ? "unknown" : current);
+      return label
+          + " "
+          + (baseline == null ? "unknown" : baseline)
+          + " → "
+          + (current == null ? "unknown" : current);
     }
   }
 
   /** The comparison: differences, and what could not be compared. */
-  record Result(List<Row> rows, List<String> unpaired, int compared, boolean baselineUnknown, boolean currentUnknown) {
+  record Result(
+      List<Row> rows,
+      List<String> unpaired,
+      int compared,
+      boolean baselineUnknown,
+      boolean currentUnknown) {
     boolean comparable() {
       return !baselineUnknown && !currentUnknown;
     }
@@ -105,7 +113,8 @@ final class ConfigDiff {
         + unpaired;
   }
 
-  static Result of(List<ReportEvidence.ConfigRow> current, List<ReportEvidence.ConfigRow> baseline) {
+  static Result of(
+      List<ReportEvidence.ConfigRow> current, List<ReportEvidence.ConfigRow> baseline) {
     Map<String, List<ReportEvidence.ConfigRow>> now = byInstance(current);
     Map<String, List<ReportEvidence.ConfigRow>> then = byInstance(baseline);
     List<String[]> pairs = new ArrayList<>();
@@ -118,8 +127,12 @@ final class ConfigDiff {
     if (pairs.isEmpty() && now.size() == 1 && then.size() == 1) {
       pairs.add(new String[] {now.keySet().iterator().next(), then.keySet().iterator().next()});
     } else {
-      now.keySet().stream().filter(n -> !then.containsKey(n)).forEach(n -> unpaired.add(n + " (current only)"));
-      then.keySet().stream().filter(n -> !now.containsKey(n)).forEach(n -> unpaired.add(n + " (baseline only)"));
+      now.keySet().stream()
+          .filter(n -> !then.containsKey(n))
+          .forEach(n -> unpaired.add(n + " (current only)"));
+      then.keySet().stream()
+          .filter(n -> !now.containsKey(n))
+          .forEach(n -> unpaired.add(n + " (baseline only)"));
     }
     List<Row> rows = new ArrayList<>();
     int compared = 0;
@@ -182,14 +195,19 @@ final class ConfigDiff {
     return compared;
   }
 
-  private static String label(Setting setting, EnvironmentSettings.@Nullable Item now, EnvironmentSettings.@Nullable Item then) {
+  private static String label(
+      Setting setting,
+      EnvironmentSettings.@Nullable Item now,
+      EnvironmentSettings.@Nullable Item then) {
     if (setting == Setting.VERSION) {
       return "engine";
     }
     if (now != null && then != null && now.key().equals(then.key())) {
       return now.key();
     }
-    return now != null && then == null ? now.key() : then != null && now == null ? then.key() : setting.label;
+    return now != null && then == null
+        ? now.key()
+        : then != null && now == null ? then.key() : setting.label;
   }
 
   /** The settings rows (launch arguments and resolved limits) by key, resolved value first. */
@@ -208,7 +226,8 @@ final class ConfigDiff {
     return out;
   }
 
-  private static Map<String, List<ReportEvidence.ConfigRow>> byInstance(List<ReportEvidence.ConfigRow> rows) {
+  private static Map<String, List<ReportEvidence.ConfigRow>> byInstance(
+      List<ReportEvidence.ConfigRow> rows) {
     Map<String, List<ReportEvidence.ConfigRow>> out = new LinkedHashMap<>();
     for (ReportEvidence.ConfigRow row : rows) {
       out.computeIfAbsent(row.instance(), k -> new ArrayList<>()).add(row);

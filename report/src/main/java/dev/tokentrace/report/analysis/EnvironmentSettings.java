@@ -20,9 +20,8 @@ import org.jspecify.annotations.Nullable;
  * decoding, KV-cache size and GPUs, each with the engine's key and the line it came from; and what
  * its logs do not say, with how to record it. Engines name settings differently ({@code
  * max_num_seqs}, {@code max_running_requests}, {@code max_batch_size}); each setting lists the keys
- * that mean it (docs/formats/*.md, "Startup configuration lines"). A resolved value (engine
- * config, limits line) wins over the launch argument it came from, which may be unset ({@code
- * None}). Pure.
+ * that mean it (docs/formats/*.md, "Startup configuration lines"). A resolved value (engine config,
+ * limits line) wins over the launch argument it came from, which may be unset ({@code None}). Pure.
  */
 final class EnvironmentSettings {
   /** A setting the report states, with the keys that carry it in order of preference. */
@@ -43,7 +42,8 @@ final class EnvironmentSettings {
         "max_num_requests"),
     MAX_STEP_TOKENS(
         "max tokens per step", "max_num_batched_tokens", "max_num_tokens", "max_prefill_tokens"),
-    MAX_LENGTH("max sequence length", "max_model_len", "max_seq_len", "context_len", "context_length"),
+    MAX_LENGTH(
+        "max sequence length", "max_model_len", "max_seq_len", "context_len", "context_length"),
     CHUNKED_PREFILL(
         "chunked prefill",
         "chunked_prefill_enabled",
@@ -249,11 +249,7 @@ final class EnvironmentSettings {
     ReportEvidence.ConfigRow perRequest = preferred(rows, "max_concurrency_tokens_per_request");
     if (concurrency != null && perRequest != null) {
       text +=
-          ", room for "
-              + concurrency.value()
-              + "× requests of "
-              + perRequest.value()
-              + " tokens";
+          ", room for " + concurrency.value() + "× requests of " + perRequest.value() + " tokens";
     }
     return text;
   }
@@ -274,7 +270,8 @@ final class EnvironmentSettings {
     String key;
     ReportEvidence.ConfigRow first;
     if (!perRank.isEmpty()) {
-      parts.add(perRank.size() + (perRank.size() == 1 ? " rank reports a GPU" : " ranks report a GPU"));
+      parts.add(
+          perRank.size() + (perRank.size() == 1 ? " rank reports a GPU" : " ranks report a GPU"));
       perRank.stream()
           .filter(row -> row.key().startsWith("gpu_avail_mem_gb"))
           .map(ReportEvidence.ConfigRow::value)
