@@ -28,17 +28,21 @@ ordered AS (
     WINDOW w AS (PARTITION BY engine, instance, section, key
                  ORDER BY ts NULLS FIRST, source_path, source_line)
 ),
+starts AS (
+    SELECT *, previous_norm IS NULL OR previous_norm <> norm AS starts_value
+    FROM ordered
+),
 runs AS (
     SELECT *,
-           sum(CASE WHEN previous_norm IS NULL OR previous_norm <> norm THEN 1 ELSE 0 END)
+           sum(CASE WHEN starts_value THEN 1 ELSE 0 END)
                OVER (PARTITION BY engine, instance, section, key
                      ORDER BY ts NULLS FIRST, source_path, source_line) AS value_no
-    FROM ordered
+    FROM starts
 )
 SELECT engine, instance, section, key,
        arg_min(value, seq) AS value,
-       arg_min(previous_value, seq) AS previous_value,
-       arg_min(previous_value, seq) IS NOT NULL AS changed,
+       max(previous_value) FILTER (WHERE starts_value) AS previous_value,
+       coalesce(bool_or(starts_value AND previous_value IS NOT NULL), false) AS changed,
        min(ts) AS since_ts,
        arg_min(source_path, seq) AS source_path,
        arg_min(source_line, seq) AS source_line,
@@ -46,5 +50,5 @@ SELECT engine, instance, section, key,
 FROM runs
 GROUP BY engine, instance, section, key, value_no
 HAVING NOT coalesce(CAST(:changes_only AS BOOLEAN), false)
-    OR arg_min(previous_value, seq) IS NOT NULL
+    OR bool_or(starts_value AND previous_value IS NOT NULL)
 ORDER BY engine, instance, since_ts NULLS FIRST, source_path, source_line, section, key
