@@ -3,7 +3,8 @@
 -- returns: engine, instance, source_table, source_kind, events, files, first_ts, last_ts
 --
 -- source_kind is request_timing.source_kind (otlp, perf_metrics, meta_info, ...); text-log tables
--- report 'text_log', engine_stats 'stats', batch_step 'batch', server_notice 'notice'.
+-- report 'text_log', engine_stats 'stats', batch_step 'batch', server_notice 'notice',
+-- server_config 'config'.
 SELECT engine, instance, source_table, source_kind, count(*) AS events,
        count(DISTINCT source_path) AS files, min(ts) AS first_ts, max(ts) AS last_ts
 FROM (
@@ -21,6 +22,8 @@ FROM (
     SELECT engine, instance, 'batch_step', 'batch', source_path, ts FROM batch_step
     UNION ALL
     SELECT engine, instance, 'server_notice', 'notice', source_path, ts FROM server_notice
+    UNION ALL
+    SELECT engine, instance, 'server_config', 'config', source_path, ts FROM server_config
 )
 GROUP BY engine, instance, source_table, source_kind
 ORDER BY engine, instance, source_table, source_kind

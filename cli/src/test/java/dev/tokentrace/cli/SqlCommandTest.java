@@ -30,6 +30,7 @@ final class SqlCommandTest {
             "queue_timeline",
             "request_snapshots",
             "retried_requests",
+            "server_config",
             "slowest_requests",
             "unmatched_requests",
             "warmup_effect");

@@ -22,7 +22,8 @@ import org.jspecify.annotations.Nullable;
   @JsonSubTypes.Type(value = RequestAborted.class, name = RequestAborted.TYPE),
   @JsonSubTypes.Type(value = EngineStats.class, name = EngineStats.TYPE),
   @JsonSubTypes.Type(value = BatchStep.class, name = BatchStep.TYPE),
-  @JsonSubTypes.Type(value = ServerNotice.class, name = ServerNotice.TYPE)
+  @JsonSubTypes.Type(value = ServerNotice.class, name = ServerNotice.TYPE),
+  @JsonSubTypes.Type(value = ServerConfig.class, name = ServerConfig.TYPE)
 })
 public sealed interface EngineEvent
     permits RequestArrived,
@@ -31,7 +32,8 @@ public sealed interface EngineEvent
         RequestAborted,
         EngineStats,
         BatchStep,
-        ServerNotice {
+        ServerNotice,
+        ServerConfig {
 
   Engine engine();
 

@@ -16,7 +16,8 @@ public final class EventTables {
           RequestAborted.TABLE,
           EngineStats.TABLE,
           BatchStep.TABLE,
-          ServerNotice.TABLE);
+          ServerNotice.TABLE,
+          ServerConfig.TABLE);
 
   private static final Map<Class<?>, EventTable<?>> BY_CLASS = new HashMap<>();
   private static final Map<String, EventTable<?>> BY_NAME = new HashMap<>();

@@ -124,7 +124,12 @@ final class EngineEventTest {
             "{\"type\":\"server_notice\",\"engine\":\"trtllm\",\"instance\":\"trt-0\","
                 + "\"ts\":\"2026-02-13T11:33:33.000Z\",\"source\":{\"path\":\"samples/x/server.log\","
                 + "\"line\":42,\"offset\":4096},\"level\":\"ERROR\",\"kind\":\"oom\","
-                + "\"message\":\"CUDA out of memory\"}"));
+                + "\"message\":\"CUDA out of memory\"}"),
+        Arguments.of(
+            new ServerConfig(Engine.VLLM, "vllm-0", TS, SOURCE, "args", "max_num_seqs", "256"),
+            "{\"type\":\"server_config\",\"engine\":\"vllm\",\"instance\":\"vllm-0\","
+                + "\"ts\":\"2026-02-13T11:33:33.000Z\",\"source\":{\"path\":\"samples/x/server.log\","
+                + "\"line\":42,\"offset\":4096},\"section\":\"args\",\"key\":\"max_num_seqs\",\"value\":\"256\"}"));
   }
 
   @ParameterizedTest
@@ -157,7 +162,7 @@ final class EngineEventTest {
   }
 
   @Test
-  void typeNamesAreTheSevenOfTheDesign() {
+  void typeNamesAreTheEightOfTheDesign() {
     List<String> names =
         Arrays.stream(EngineEvent.class.getAnnotation(JsonSubTypes.class).value())
             .map(JsonSubTypes.Type::name)
@@ -170,7 +175,8 @@ final class EngineEventTest {
             "request_aborted",
             "engine_stats",
             "batch_step",
-            "server_notice");
+            "server_notice",
+            "server_config");
   }
 
   @Test
@@ -202,6 +208,23 @@ final class EngineEventTest {
     assertThatThrownBy(() -> new RequestArrived(Engine.VLLM, "i", TS, SOURCE, " ", "r", null, null))
         .hasMessage("requestId is blank");
     assertThatThrownBy(() -> new SourcePosition("f", 0, 0)).hasMessage("line must be >= 1: 0");
+  }
+
+  @Test
+  void configValuesAreCappedAndSecretsRedactedWhoeverBuildsThem() {
+    ServerConfig long_ =
+        new ServerConfig(Engine.VLLM, "i", TS, SOURCE, "args", "chat_template", "x".repeat(999));
+    ServerConfig secret =
+        new ServerConfig(Engine.SGLANG, "i", TS, SOURCE, "args", "api_key", "sk-abcdefgh");
+    ServerConfig url =
+        new ServerConfig(Engine.SGLANG, "i", TS, SOURCE, "args", "kv_url", "redis://u:pw@h:1/0");
+    ServerConfig limit =
+        new ServerConfig(Engine.VLLM, "i", TS, SOURCE, "args", "max_num_batched_tokens", "8192");
+
+    assertThat(long_.value()).hasSize(ServerConfig.MAX_VALUE);
+    assertThat(secret.value()).isEqualTo(ConfigSecrets.REDACTED);
+    assertThat(url.value()).isEqualTo("redis://[redacted]@h:1/0");
+    assertThat(limit.value()).isEqualTo("8192");
   }
 
   @Test

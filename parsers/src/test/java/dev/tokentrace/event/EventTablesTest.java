@@ -74,7 +74,8 @@ final class EventTablesTest {
             3,
             5),
         new ServerNotice(
-            Engine.VLLM, "i", TS, SOURCE, "WARNING", ServerNotice.Kind.PREEMPTION, "preempted"));
+            Engine.VLLM, "i", TS, SOURCE, "WARNING", ServerNotice.Kind.PREEMPTION, "preempted"),
+        new ServerConfig(Engine.VLLM, "i", TS, SOURCE, "args", "max_num_seqs", "256"));
   }
 
   @Test

@@ -108,7 +108,7 @@ final class NamedQueryRunnerTest {
                 + " attribution_summary, batch_vs_concurrency, clock_offsets,"
                 + " concurrency_sensitivity, mlt_vs_context, network_outliers, notices_near_slow,"
                 + " prefill_vs_prompt, queue_timeline, request_snapshots, retried_requests,"
-                + " slowest_requests, unmatched_requests, warmup_effect)");
+                + " server_config, slowest_requests, unmatched_requests, warmup_effect)");
   }
 
   @Test
@@ -150,10 +150,11 @@ final class NamedQueryRunnerTest {
             "queries/queue_timeline",
             "queries/request_snapshots",
             "queries/retried_requests",
+            "queries/server_config",
             "queries/slowest_requests",
             "queries/unmatched_requests",
             "queries/warmup_effect");
-    assertThat(NamedQueryRunner.list().get(11).description())
+    assertThat(NamedQueryRunner.list().get(12).description())
         .isEqualTo(
             "which requests were slowest end to end, where did their time go, and what did the"
                 + " server look like when they arrived?");

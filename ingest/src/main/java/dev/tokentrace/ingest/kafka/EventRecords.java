@@ -9,6 +9,7 @@ import dev.tokentrace.event.RequestAborted;
 import dev.tokentrace.event.RequestArrived;
 import dev.tokentrace.event.RequestFinished;
 import dev.tokentrace.event.RequestTiming;
+import dev.tokentrace.event.ServerConfig;
 import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.json.EventJson;
 import dev.tokentrace.parse.Rejection;
@@ -48,6 +49,8 @@ final class EventRecords {
       return stats.instance();
     } else if (event instanceof ServerNotice notice) {
       return notice.instance();
+    } else if (event instanceof ServerConfig config) {
+      return config.instance();
     }
     throw new IllegalArgumentException("unknown event type " + event.getClass().getName());
   }

@@ -62,33 +62,33 @@ final class KafkaToDuckDbIT {
   @Test
   void writesEveryEventTypeWithEveryColumnNullsAndUtcTimestamps() throws Exception {
     KafkaSettings kafka = createTopics(broker, "all-types", Map.of());
-    List<EngineEvent> events = TestEvents.mixed("logs/server.log", 350);
+    List<EngineEvent> events = TestEvents.mixed("logs/server.log", 400);
     try (EventProducer producer = EventProducer.open(kafka)) {
       events.forEach(producer::event);
     }
 
     SinkSummary summary = sinkAll(kafka, db());
 
-    assertThat(summary.eventsWritten()).isEqualTo(350);
+    assertThat(summary.eventsWritten()).isEqualTo(400);
     assertThat(summary.eventRows().values()).containsOnly(50L);
     assertThat(summary.eventRows()).hasSize(TestEvents.TYPES);
     assertThat(summary.rejectRows()).isZero();
     try (Connection connection = connect(db())) {
       assertThat(TableRows.events(connection)).containsExactlyInAnyOrderElementsOf(events);
-      // event 8 is a request_timing at line 9: ts = BASE + 9.872 s, arrival_ts = BASE - 8 ms (UTC)
+      // event 17 is a request_timing at line 18: ts = BASE + 20.978 s, arrival_ts = BASE - 17 ms
       assertThat(
               rows(
                   connection,
                   "SELECT CAST(ts AS VARCHAR), CAST(arrival_ts AS VARCHAR), prefill_ms, cached_tokens"
-                      + " FROM request_timing WHERE source_line = 9"))
-          .containsExactly(tuple("2026-02-13 11:33:42.872", "2026-02-13 11:33:32.992", 18.5, 0));
+                      + " FROM request_timing WHERE source_line = 18"))
+          .containsExactly(tuple("2026-02-13 11:33:53.978", "2026-02-13 11:33:32.983", 27.5, 0));
       assertThat(rows(connection, "SELECT count(*) FROM request_arrived WHERE ts IS NULL"))
           .containsExactly(tuple(10L));
       assertThat(
               rows(
                   connection,
                   "SELECT sum(next_offset) FROM kafka_offsets WHERE topic = 'all-types.events'"))
-          .containsExactly(tuple(java.math.BigInteger.valueOf(350)));
+          .containsExactly(tuple(java.math.BigInteger.valueOf(400)));
     }
   }
 

@@ -9,6 +9,7 @@ import dev.tokentrace.event.RequestAborted;
 import dev.tokentrace.event.RequestArrived;
 import dev.tokentrace.event.RequestFinished;
 import dev.tokentrace.event.RequestTiming;
+import dev.tokentrace.event.ServerConfig;
 import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.SourcePosition;
 import java.time.Instant;
@@ -17,12 +18,12 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Events of all seven types with every nullable field null in some of them, built from an index.
+ * Events of all eight types with every nullable field null in some of them, built from an index.
  * Timestamps have millisecond precision because that is what the JSON on the topic carries.
  */
 final class TestEvents {
   static final Instant BASE = Instant.parse("2026-02-13T11:33:33.000Z");
-  static final int TYPES = 7;
+  static final int TYPES = 8;
 
   private TestEvents() {}
 
@@ -34,7 +35,7 @@ final class TestEvents {
     return events;
   }
 
-  /** Event {@code i}: type {@code i % 7}, line {@code i + 1}, offset {@code 100 i}. */
+  /** Event {@code i}: type {@code i % 8}, line {@code i + 1}, offset {@code 100 i}. */
   static EngineEvent event(String path, int i) {
     Engine engine = Engine.values()[i % 3];
     String instance = "inst-" + (i % 2);
@@ -60,7 +61,7 @@ final class TestEvents {
             source,
             "cmpl-" + key + "-0",
             key,
-            i % 4 == 1 ? null : BASE.minusMillis(i),
+            (i / TYPES) % 2 == 1 ? null : BASE.minusMillis(i),
             decimal(2, i, 0.25),
             decimal(3, i, 10.5),
             decimal(4, i, 100.125),
@@ -120,6 +121,15 @@ final class TestEvents {
             i % 2 == 0,
             nullEvery(5, i, 4),
             nullEvery(6, i, 12));
+      case 6:
+        return new ServerConfig(
+            engine,
+            instance,
+            ts,
+            source,
+            i % 2 == 0 ? "args" : "engine_config",
+            i % 2 == 0 ? "max_num_seqs" : "model",
+            "v-" + i);
       default:
         return new ServerNotice(
             engine,

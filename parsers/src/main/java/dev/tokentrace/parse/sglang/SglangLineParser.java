@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.parse.ConfigFacts;
 import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.ParseSettings;
@@ -116,6 +117,9 @@ public final class SglangLineParser implements LineParser {
       sink.event(startupNotice(ts, position, NoiseRules.READY));
       return;
     }
+    if (startupConfig(line, start, ts, position, sink)) {
+      return;
+    }
     String noise = NoiseRules.forMessage(line, start);
     if (noise != null) {
       if (line.startsWith("server_args=", start)) {
@@ -223,10 +227,34 @@ public final class SglangLineParser implements LineParser {
       return false;
     }
     sawSglang = true;
-    if (line.startsWith("server_args=")) {
+    if (!startupConfig(line, 0, null, position, sink)) {
+      if (line.startsWith("server_args=")) {
+        stepTimer.reset();
+      }
+      sink.ignored(position, NoiseRules.STARTUP);
+    }
+    return true;
+  }
+
+  /**
+   * A startup line that carries configuration ({@link StartupConfig}): its facts become {@code
+   * server_config} events; {@code server_args=} also means a (re)start, so the step timer restarts.
+   */
+  private boolean startupConfig(
+      String line, int start, @Nullable Instant ts, SourcePosition position, ParseOutput sink) {
+    ConfigFacts.Facts facts = StartupConfig.facts(line, start, envelope.rank);
+    if (facts == null) {
+      return false;
+    }
+    if (line.startsWith("server_args=", start)) {
       stepTimer.reset();
     }
-    sink.ignored(position, NoiseRules.STARTUP);
+    if (facts.facts().isEmpty()) {
+      sink.ignored(position, NoiseRules.STARTUP);
+    } else {
+      ConfigFacts.emit(
+          Engine.SGLANG, settings.instance(), ts, position, facts.section(), facts.facts(), sink);
+    }
     return true;
   }
 

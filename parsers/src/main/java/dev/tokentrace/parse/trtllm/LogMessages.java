@@ -7,6 +7,7 @@ import dev.tokentrace.event.RequestKeys;
 import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.ServerNotice.Kind;
 import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.parse.ConfigFacts;
 import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
 import java.time.Instant;
@@ -14,8 +15,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What the message of a logger line is: an iteration line, a JSON record logged as a message
- * (Triton stats, GptManager's callback), a uvicorn access line, a client disconnect, or a notice by
- * {@link NoticeRules}; everything else is ignored under a named rule. Not thread-safe.
+ * (Triton stats, GptManager's callback), a uvicorn access line, a startup configuration line
+ * ({@link StartupConfig}), a client disconnect, or a notice by {@link NoticeRules}; everything else
+ * is ignored under a named rule. Not thread-safe.
  */
 final class LogMessages {
   static final String OTHER_MESSAGE_RULE = "trtllm: other message";
@@ -57,6 +59,8 @@ final class LogMessages {
       jsonRecords.record(message, position, ts, sink);
     } else if (Uvicorn.isAccess(message)) {
       sink.ignored(position, Uvicorn.ACCESS_RULE);
+    } else if (header.trtSpecific() && config(message, ts, position, sink)) {
+      return;
     } else if (!aborted(message, ts, position, sink)) {
       notice(header, ts, seenTrt, position, sink);
     }
@@ -85,6 +89,17 @@ final class LogMessages {
     } else {
       sink.event(event);
     }
+  }
+
+  /** A startup configuration message ({@link StartupConfig}) as server_config events. */
+  private boolean config(
+      String message, @Nullable Instant ts, SourcePosition position, ParseOutput sink) {
+    ConfigFacts.Facts facts = StartupConfig.facts(message);
+    if (facts == null || facts.facts().isEmpty()) {
+      return false;
+    }
+    ConfigFacts.emit(Engine.TRTLLM, instance, ts, position, facts.section(), facts.facts(), sink);
+    return true;
   }
 
   /**

@@ -5,25 +5,15 @@ import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.parse.ParseOutput;
 
 /**
- * Records that are neither stats nor request lines but are known: startup and config facts worth a
- * notice (docs/formats/vllm.md#scheduler-lines and docs/formats/vllm.md#what-the-logs-give:
- * version, KV-cache capacity, maximum concurrency, chunked prefill budget), and periodic side lines
- * that are deliberately ignored by a named rule (speculative decoding, KV transfer, MFU, CUDA-graph
- * tables, batch-size timing, and the launch arguments, which may hold an API key).
+ * Records that are neither stats nor request lines nor configuration ({@link StartupConfig}) but
+ * are known: startup facts worth a notice (the server starting, the cache-config info line), and
+ * periodic side lines that are deliberately ignored by a named rule (speculative decoding, KV
+ * transfer, MFU, CUDA-graph tables, batch-size timing).
  */
 final class OtherRecords {
   private static final String[] STARTUP = {
-    "vLLM API server version ",
     "Starting vLLM API server",
-    "Initializing a V1 LLM engine",
-    "Initializing an LLM engine",
-    "GPU KV cache size: ",
-    "Maximum concurrency for ",
     "vllm cache_config_info with initialization after num_gpu_blocks is: ",
-  };
-
-  private static final String[] CONFIG = {
-    "Chunked prefill is enabled with max_num_batched_tokens=",
   };
 
   /** Prefix and rule pairs of ignored periodic lines. */
@@ -34,13 +24,9 @@ final class OtherRecords {
     {"MFU: ", "vllm: mfu metrics"},
     {"**CUDAGraph ", "vllm: cudagraph metrics"},
     {"Batchsize forward time stats ", "vllm: batchsize forward stats"},
-    // the launch arguments can hold secrets (--api-key) and chat templates: never kept
-    {"non-default args: ", "vllm: launch arguments"},
+    // launch arguments in a form StartupConfig does not read: they may hold secrets, never kept
     {"args: ", "vllm: launch arguments"},
   };
-
-  /** The engine config dump after this is long and not needed: the version before it is. */
-  private static final String CONFIG_DUMP = " with config: ";
 
   private OtherRecords() {}
 
@@ -54,12 +40,8 @@ final class OtherRecords {
         return true;
       }
     }
-    if (startsWithAny(message, start, STARTUP) || isBlockCount(message)) {
+    if (startsWithAny(message, start, STARTUP)) {
       notice(line, sink, ServerNotice.Kind.STARTUP);
-      return true;
-    }
-    if (startsWithAny(message, start, CONFIG)) {
-      notice(line, sink, ServerNotice.Kind.CONFIG);
       return true;
     }
     return false;
@@ -74,15 +56,6 @@ final class OtherRecords {
     return prefixed ? 12 : 0;
   }
 
-  /** V0 {@code # GPU blocks: N, # CPU blocks: M} (also {@code # cuda blocks}), V1 early 2025. */
-  private static boolean isBlockCount(String message) {
-    if (!message.startsWith("# ")) {
-      return false;
-    }
-    int space = message.indexOf(' ', 2);
-    return space > 2 && space < 16 && message.startsWith(" blocks: ", space);
-  }
-
   private static boolean startsWithAny(String message, int start, String[] prefixes) {
     for (String prefix : prefixes) {
       if (message.startsWith(prefix, start)) {
@@ -94,10 +67,6 @@ final class OtherRecords {
 
   private static void notice(RecordLine line, ParseOutput sink, ServerNotice.Kind kind) {
     String message = line.message();
-    int dump = message.indexOf(CONFIG_DUMP);
-    if (dump > 0 && message.startsWith("Initializing ")) {
-      message = message.substring(0, dump);
-    }
     sink.event(
         new ServerNotice(
             Engine.VLLM,

@@ -218,7 +218,7 @@ public final class VllmLineParser implements LineParser, CollectorClock {
       IterationLine.parse(line, unknown, sink);
     } else if (isPreemption(message)) {
       notice(line, ServerNotice.Kind.PREEMPTION, sink);
-    } else if (OtherRecords.handle(line, sink)) {
+    } else if (StartupConfig.handle(line, sink) || OtherRecords.handle(line, sink)) {
       return;
     } else if (line.level() == Level.WARNING || line.level().isError()) {
       String process = line.header().process(line.text());

@@ -396,35 +396,10 @@ final class SglangLineParserTest {
             "[2025-09-03 18:33:31] INFO:     Application startup complete.",
             NoiseRules.UVICORN_LIFECYCLE),
         Arguments.of(
-            "[2025-03-01 10:00:00] server_args=ServerArgs(model_path='m', tp_size=1)",
-            NoiseRules.STARTUP),
-        Arguments.of(
-            "[2025-03-01 10:00:00 TP0] Load weight begin. avail mem=78.00 GB", NoiseRules.STARTUP),
-        Arguments.of(
-            "[2025-03-01 10:00:00 TP0] Load weight end. type=LlamaForCausalLM, dtype=torch.bfloat16,"
-                + " avail mem=60.00 GB, mem usage=18.00 GB.",
-            NoiseRules.STARTUP),
-        Arguments.of(
-            "[2025-03-01 10:00:00 TP0] KV Cache is allocated. #tokens: 400000, K size: 20.00 GB, V"
-                + " size: 20.00 GB",
-            NoiseRules.STARTUP),
-        Arguments.of(
             "[2025-03-01 10:00:00 TP0] Capture cuda graph end. Time elapsed: 12.00 s. mem"
                 + " usage=1.00 GB. avail mem=10.00 GB.",
             NoiseRules.STARTUP),
-        Arguments.of(
-            "[2025-03-01 10:00:00 TP0] max_total_num_tokens=400000, chunked_prefill_size=8192,"
-                + " max_prefill_tokens=16384, max_running_requests=2048, context_len=8192",
-            NoiseRules.STARTUP),
         Arguments.of("[2025-03-01 10:00:00 TP0] Init torch distributed begin.", NoiseRules.STARTUP),
-        Arguments.of(
-            "server_args=ServerArgs(model_path='m', tp_size=1, log_requests=True)",
-            NoiseRules.STARTUP),
-        Arguments.of("[gpu=0] Load weight begin. avail mem=78.00 GB", NoiseRules.STARTUP),
-        Arguments.of(
-            "[gpu_id=1] max_total_num_tokens=180000, max_prefill_tokens=16384,"
-                + " max_running_requests=2047, context_len=4096",
-            NoiseRules.STARTUP),
         Arguments.of(
             "[2025-03-01 10:00:00] Using default HuggingFace chat template", NoiseRules.OTHER),
         Arguments.of("[2025-03-01 10:00:00 TP0] ", NoiseRules.OTHER),

@@ -118,7 +118,7 @@ final class SglangStatefulParsingTest {
     };
     RecordingSink sglang =
         parse(
-            "[2025-03-01 10:00:00 TP0] Load weight begin. avail mem=78.00 GB",
+            "[2025-03-01 10:00:00 TP0] Init torch distributed begin.",
             traceback[0],
             traceback[1],
             traceback[2]);

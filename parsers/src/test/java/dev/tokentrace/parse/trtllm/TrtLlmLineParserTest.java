@@ -34,6 +34,42 @@ final class TrtLlmLineParserTest {
   static Stream<Arguments> formats() {
     return Stream.of(
         row(
+            "python 2025 executor limits line",
+            """
+            [04/24/2025-16:00:41] [TRT-LLM] [I] max_seq_len=131072, max_num_requests=64, max_num_tokens=8192, max_batch_size=64
+            """,
+            """
+            {"type":"server_config","engine":"trtllm","instance":"trt-0","ts":"2025-04-24T16:00:41.000Z","source":{"path":"t.log","line":1,"offset":0},"section":"limits","key":"max_seq_len","value":"131072"}
+            {"type":"server_config","engine":"trtllm","instance":"trt-0","ts":"2025-04-24T16:00:41.000Z","source":{"path":"t.log","line":1,"offset":0},"section":"limits","key":"max_num_requests","value":"64"}
+            {"type":"server_config","engine":"trtllm","instance":"trt-0","ts":"2025-04-24T16:00:41.000Z","source":{"path":"t.log","line":1,"offset":0},"section":"limits","key":"max_num_tokens","value":"8192"}
+            {"type":"server_config","engine":"trtllm","instance":"trt-0","ts":"2025-04-24T16:00:41.000Z","source":{"path":"t.log","line":1,"offset":0},"section":"limits","key":"max_batch_size","value":"64"}
+            """),
+        row(
+            "cpp classic rank to gpu",
+            """
+            [TensorRT-LLM][INFO][1] Rank 1 is using GPU 1
+            """,
+            """
+            {"type":"server_config","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":1,"offset":0},"section":"gpu","key":"gpu_device.rank1","value":"1"}
+            """),
+        row(
+            "cpp classic engine build version",
+            """
+            [TensorRT-LLM][INFO] Engine version 0.12.0 found in the config file, assuming engine(s) built by new builder API.
+            """,
+            """
+            {"type":"server_config","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":1,"offset":0},"section":"engine_build","key":"engine_build_version","value":"0.12.0"}
+            """),
+        row(
+            "2026 module tags, a secret-named key among the limits",
+            """
+            [05/20/2026-07:06:31] [TRT-LLM] [I] [llmapi] max_seq_len=8192, hf_token=TT-SECRET-MARKER-9d1e
+            """,
+            """
+            {"type":"server_config","engine":"trtllm","instance":"trt-0","ts":"2026-05-20T07:06:31.000Z","source":{"path":"t.log","line":1,"offset":0},"section":"limits","key":"max_seq_len","value":"8192"}
+            {"type":"server_config","engine":"trtllm","instance":"trt-0","ts":"2026-05-20T07:06:31.000Z","source":{"path":"t.log","line":1,"offset":0},"section":"limits","key":"hf_token","value":"[redacted]"}
+            """),
+        row(
             "cpp classic warning",
             """
             [TensorRT-LLM][WARNING] gpu_device_ids is not specified, will be automatically set
@@ -55,7 +91,8 @@ final class TrtLlmLineParserTest {
             [TensorRT-LLM][INFO][3] [MemUsageChange] Allocated 12.50 GiB for max tokens in paged KV cache (81920).
             """,
             """
-            {"type":"server_notice","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":1,"offset":0},"level":"INFO","kind":"config","message":"[MemUsageChange] Allocated 12.50 GiB for max tokens in paged KV cache (81920)."}
+            {"type":"server_config","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":1,"offset":0},"section":"kv_cache","key":"kv_cache_gib","value":"12.50"}
+            {"type":"server_config","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":1,"offset":0},"section":"kv_cache","key":"kv_cache_tokens","value":"81920"}
             """),
         row(
             "cpp classic mpi size config",
@@ -63,7 +100,7 @@ final class TrtLlmLineParserTest {
             [TensorRT-LLM][INFO] MPI size: 2, rank: 0
             """,
             """
-            {"type":"server_notice","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":1,"offset":0},"level":"INFO","kind":"config","message":"MPI size: 2, rank: 0"}
+            {"type":"server_config","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":1,"offset":0},"section":"gpu","key":"mpi_size","value":"2"}
             """),
         row(
             "cpp classic other info ignored",
@@ -95,7 +132,7 @@ final class TrtLlmLineParserTest {
             [TensorRT-LLM] TensorRT-LLM version: 0.16.0
             """,
             """
-            {"type":"server_notice","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":1,"offset":0},"level":"INFO","kind":"startup","message":"TensorRT-LLM version: 0.16.0"}
+            {"type":"server_config","engine":"trtllm","instance":"trt-0","source":{"path":"t.log","line":1,"offset":0},"section":"version","key":"version","value":"0.16.0"}
             """),
         row(
             "cpp preemption warning",
@@ -159,7 +196,7 @@ final class TrtLlmLineParserTest {
             [08/07/2025-02:28:51] [TRT-LLM] [W] Overriding max_num_tokens to 8192
             """,
             """
-            {"type":"server_notice","engine":"trtllm","instance":"trt-0","ts":"2025-08-07T02:28:51.000Z","source":{"path":"t.log","line":1,"offset":0},"level":"WARNING","kind":"warning","message":"Overriding max_num_tokens to 8192"}
+            {"type":"server_config","engine":"trtllm","instance":"trt-0","ts":"2025-08-07T02:28:51.000Z","source":{"path":"t.log","line":1,"offset":0},"section":"override","key":"max_num_tokens","value":"8192"}
             """),
         row(
             "python 2025 rank before level",
@@ -175,7 +212,7 @@ final class TrtLlmLineParserTest {
             [06/05/2026-22:17:33] [TRT-LLM] [W] [llmapi] Using default gpus_per_node: 8
             """,
             """
-            {"type":"server_notice","engine":"trtllm","instance":"trt-0","ts":"2026-06-05T22:17:33.000Z","source":{"path":"t.log","line":1,"offset":0},"level":"WARNING","kind":"warning","message":"Using default gpus_per_node: 8"}
+            {"type":"server_config","engine":"trtllm","instance":"trt-0","ts":"2026-06-05T22:17:33.000Z","source":{"path":"t.log","line":1,"offset":0},"section":"default","key":"gpus_per_node","value":"8"}
             """),
         row(
             "python 2026 module and rank",

@@ -303,28 +303,34 @@ final class VllmLineParserTest {
         row(
             "(EngineCore_DP0 pid=3812) INFO 05-19 10:13:11 [kv_cache_utils.py:1087] GPU KV cache"
                 + " size: 176,240 tokens",
-            notice("INFO", "startup", "GPU KV cache size: 176,240 tokens")),
+            config("kv_cache", "gpu_kv_cache_tokens", "176240")),
         row(
             "(EngineCore_DP0 pid=3812) INFO 05-19 10:13:11 [kv_cache_utils.py:1091] Maximum"
                 + " concurrency for 8,192 tokens per request: 21.51x",
-            notice("INFO", "startup", "Maximum concurrency for 8,192 tokens per request: 21.51x")),
+            config("kv_cache", "max_concurrency", "21.51"),
+            config("kv_cache", "max_concurrency_tokens_per_request", "8192")),
         row(
             "INFO 05-19 10:13:11 gpu_executor.py:122] # GPU blocks: 2048, # CPU blocks: 512",
-            notice("INFO", "startup", "# GPU blocks: 2048, # CPU blocks: 512")),
+            config("kv_cache", "num_gpu_blocks", "2048"),
+            config("kv_cache", "num_cpu_blocks", "512")),
         row(
             "INFO 05-19 10:13:11 executor_base.py:110] # cuda blocks: 4096, # CPU blocks: 0",
-            notice("INFO", "startup", "# cuda blocks: 4096, # CPU blocks: 0")),
+            config("kv_cache", "num_gpu_blocks", "4096"),
+            config("kv_cache", "num_cpu_blocks", "0")),
         row(
             "INFO 05-19 10:13:11 [scheduler.py:222] Chunked prefill is enabled with"
                 + " max_num_batched_tokens=2048.",
-            notice(
-                "INFO", "config", "Chunked prefill is enabled with max_num_batched_tokens=2048.")),
+            config("scheduler", "chunked_prefill_enabled", "True"),
+            config("scheduler", "max_num_batched_tokens", "2048")),
         row(
             API.replace("loggers.py:271", "api_server.py:1885") + "vLLM API server version 0.9.1",
-            notice("INFO", "startup", "vLLM API server version 0.9.1")),
+            config("version", "version", "0.9.1")),
         row(
             ENGINE_CORE + "Initializing a V1 LLM engine (v0.9.1) with config: model='m', seed=0",
-            notice("INFO", "startup", "Initializing a V1 LLM engine (v0.9.1)")),
+            config("engine_config", "version", "0.9.1"),
+            config("engine_config", "engine_core", "V1"),
+            config("engine_config", "model", "m"),
+            config("engine_config", "seed", "0")),
         row(
             API
                 + "Engine 000: vllm cache_config_info with initialization after num_gpu_blocks is:"
@@ -482,13 +488,6 @@ final class VllmLineParserTest {
         Arguments.of("--- Logging error ---", "python: logging error"),
         Arguments.of(
             "   \u2584\u2588\u2580 \u2588\u2588   \u2580\u2580  tokentrace test", "vllm: banner"),
-        Arguments.of(
-            API.replace("loggers.py:271", "utils.py:233")
-                + "non-default args: {'model': 'm', 'api_key': 'not-a-real-key'}",
-            "vllm: launch arguments"),
-        Arguments.of(
-            "INFO 05-19 10:13:11 api_server.py:586] args: Namespace(host=None, port=8000)",
-            "vllm: launch arguments"),
         Arguments.of(OtlpLines.STARTUP_SPANS_ONLY, "otlp: no llm_request span"));
   }
 
@@ -616,6 +615,11 @@ final class VllmLineParserTest {
   }
 
   // ---------------------------------------------------------------- row builders
+
+  private static String config(String section, String key, String value) {
+    return body(
+        "server_config", "'section':'" + section + "','key':'" + key + "','value':'" + value + "'");
+  }
 
   private static Arguments row(String line, String... expectedBodies) {
     return Arguments.of(line, Arrays.asList(expectedBodies));

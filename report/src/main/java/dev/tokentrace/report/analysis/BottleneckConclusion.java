@@ -40,6 +40,7 @@ final class BottleneckConclusion {
       sentences.add(noAttribution(data.quality()));
       ftl(data).map(Text::of).ifPresent(sentences::add);
       sentences.add(Text.of(concurrency(data, null)));
+      baselineConfiguration(data).ifPresent(sentences::add);
       return sentences;
     }
     ReportData.Component top = ranked.get(0);
@@ -62,7 +63,17 @@ final class BottleneckConclusion {
     sentences.add(Text.of(concurrency(data, top)));
     outsideTheEngine(data, top).map(Text::of).ifPresent(sentences::add);
     caveat(data.quality()).map(Text::of).ifPresent(sentences::add);
+    baselineConfiguration(data).ifPresent(sentences::add);
     return sentences;
+  }
+
+  /**
+   * With a baseline, whether it ran under the same server configuration: the differences are named,
+   * because a latency change between runs of different settings is not a like-for-like comparison.
+   */
+  private static Optional<Text> baselineConfiguration(ReportData data) {
+    ConfigDiff.Result result = ConfigDiff.of(data);
+    return result == null ? Optional.empty() : Optional.of(ConfigDiff.sentence(result));
   }
 
   /** The five components of the overall grouping, largest share first. */

@@ -39,7 +39,10 @@ public final class ReportAnalysis {
         Suggestions.of(data, findings),
         DataQualityNotes.notes(data),
         Reproducibility.items(data),
-        baselineRows);
+        baselineRows,
+        EnvironmentSettings.of(data),
+        ClientLoad.of(data),
+        ConfigDiff.comparison(data));
   }
 
   private static RunSummary summary(RunFinding run) {

@@ -3,6 +3,7 @@ package dev.tokentrace.report.load;
 import dev.tokentrace.report.model.ReportData;
 import dev.tokentrace.report.model.ReportEvidence;
 import dev.tokentrace.store.Database;
+import dev.tokentrace.store.SqlCatalog;
 import dev.tokentrace.store.query.QueryRows;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,12 +56,25 @@ public final class BaselineLoader {
           ReportDataLoader.coreMetrics(handle),
           ReportDataLoader.components(handle, List.of("all")),
           QueryRows.list(handle, ReportQueries.THROUGHPUT, ReportEvidence.Throughput.class),
-          ReportDataLoader.quality(handle));
+          ReportDataLoader.quality(handle),
+          hasConfig(handle)
+              ? QueryRows.list(
+                  handle, ReportQueries.ENVIRONMENT_CONFIG, ReportEvidence.ConfigRow.class)
+              : List.of());
     } finally {
       // the catalog name comes from DuckDB itself (the main file's name); quoted as an identifier
       handle.execute("USE \"" + main.replace("\"", "\"\"") + "\"");
       handle.execute("DETACH " + ALIAS);
     }
+  }
+
+  /**
+   * Whether the baseline has the server_config table: files written before it existed have none,
+   * and their configuration is then reported as unknown rather than failing the comparison.
+   */
+  private static boolean hasConfig(Handle handle) {
+    String sql = SqlCatalog.get(ReportQueries.HAS_SERVER_CONFIG);
+    return handle.createQuery(sql).mapTo(Boolean.class).one();
   }
 
   private static String rootMessage(Throwable e) {

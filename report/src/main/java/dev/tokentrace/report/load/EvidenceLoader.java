@@ -56,6 +56,8 @@ final class EvidenceLoader {
             handle,
             ReportQueries.REQUEST_ROWS,
             ReportEvidence.RequestRow.class,
-            Map.of("limit", Integer.toString(ReportEvidence.REQUEST_ROWS))));
+            Map.of("limit", Integer.toString(ReportEvidence.REQUEST_ROWS))),
+        QueryRows.list(handle, ReportQueries.ENVIRONMENT_CONFIG, ReportEvidence.ConfigRow.class),
+        QueryRows.list(handle, ReportQueries.ENVIRONMENT_LOAD, ReportEvidence.LoadRow.class));
   }
 }

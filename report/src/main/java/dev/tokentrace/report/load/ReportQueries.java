@@ -14,6 +14,15 @@ final class ReportQueries {
   /** Startup and config notices per instance. */
   static final String ENVIRONMENT_FACTS = "report/environment_facts";
 
+  /** Every configuration setting per instance as its startup output gave it. */
+  static final String ENVIRONMENT_CONFIG = "report/environment_config";
+
+  /** Whether the database has the server_config table (a baseline may predate it). */
+  static final String HAS_SERVER_CONFIG = "report/has_server_config";
+
+  /** Prompt and output lengths and concurrency per client run. */
+  static final String ENVIRONMENT_LOAD = "report/environment_load";
+
   /** Requests and tokens per second per run and level. */
   static final String THROUGHPUT = "report/throughput";
 

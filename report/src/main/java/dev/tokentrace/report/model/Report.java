@@ -3,6 +3,7 @@ package dev.tokentrace.report.model;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Everything a renderer shows: the rows ({@link ReportData}) and what the analysis concluded from
@@ -15,6 +16,9 @@ import java.util.List;
  * @param qualityNotes the data-quality notes, one sentence or two each
  * @param reproducibility the appendix's items: commands, rules, runs, files
  * @param baselineRows the comparison with {@code data.baseline()}, empty without one
+ * @param configuration each server instance's settings as its startup output stated them
+ * @param load each client run's load (lengths, concurrency), in load order
+ * @param baselineConfiguration the configuration against the baseline's, null without a baseline
  */
 public record Report(
     ReportData data,
@@ -24,7 +28,10 @@ public record Report(
     List<Suggestion> suggestions,
     List<Text> qualityNotes,
     List<Text> reproducibility,
-    List<BaselineRow> baselineRows) {
+    List<BaselineRow> baselineRows,
+    List<ServerSettings> configuration,
+    List<RunLoad> load,
+    @Nullable ConfigComparison baselineConfiguration) {
   public Report {
     requireNonNull(data, "data is null");
     requireNonNull(definitions, "definitions is null");
@@ -34,5 +41,7 @@ public record Report(
     qualityNotes = List.copyOf(qualityNotes);
     reproducibility = List.copyOf(reproducibility);
     baselineRows = List.copyOf(baselineRows);
+    configuration = List.copyOf(configuration);
+    load = List.copyOf(load);
   }
 }

@@ -194,13 +194,25 @@ public record ReportData(
       List<Metric> coreMetrics,
       List<Component> components,
       List<ReportEvidence.Throughput> throughput,
-      Quality quality) {
+      Quality quality,
+      List<ReportEvidence.ConfigRow> config) {
     public Baseline {
       requireNonNull(database, "database is null");
       coreMetrics = List.copyOf(coreMetrics);
       components = List.copyOf(components);
       throughput = List.copyOf(throughput);
       requireNonNull(quality, "quality is null");
+      config = List.copyOf(config);
+    }
+
+    /** A baseline without configuration rows (a database from before server_config). */
+    public Baseline(
+        String database,
+        List<Metric> coreMetrics,
+        List<Component> components,
+        List<ReportEvidence.Throughput> throughput,
+        Quality quality) {
+      this(database, coreMetrics, components, throughput, quality, List.of());
     }
   }
 

@@ -31,9 +31,42 @@ public record ReportEvidence(
     List<NetworkOutlier> networkOutliers,
     List<CdfPoint> ftlCdf,
     List<TimelinePoint> timeline,
-    List<RequestRow> requests) {
+    List<RequestRow> requests,
+    List<ConfigRow> config,
+    List<LoadRow> load) {
   /** The most request rows a report holds (the slowest); {@code sql} has all. */
   public static final int REQUEST_ROWS = 5000;
+
+  /** One row of report/environment_config: a server's setting as its startup output gave it. */
+  public record ConfigRow(
+      String engine,
+      String instance,
+      String section,
+      String key,
+      String value,
+      String sourcePath,
+      long sourceLine,
+      @Nullable Instant lastTs,
+      long occurrences,
+      long distinctValues) {}
+
+  /** One row of report/environment_load: the prompt and output lengths and concurrency of a run. */
+  public record LoadRow(
+      String runId,
+      long requests,
+      long promptTokenRows,
+      @Nullable Double promptP10,
+      @Nullable Double promptP50,
+      @Nullable Double promptP90,
+      @Nullable Integer promptMax,
+      long outputTokenRows,
+      @Nullable Double outputP10,
+      @Nullable Double outputP50,
+      @Nullable Double outputP90,
+      @Nullable Integer outputMax,
+      @Nullable Integer concurrencyMin,
+      @Nullable Integer concurrencyMax,
+      long concurrencyRows) {}
 
   /** One row of report/run_overview. */
   public record RunOverview(
@@ -307,13 +340,57 @@ public record ReportEvidence(
     ftlCdf = List.copyOf(ftlCdf);
     timeline = List.copyOf(timeline);
     requests = List.copyOf(requests);
+    config = List.copyOf(config);
+    load = List.copyOf(load);
+  }
+
+  /** Evidence without the configuration and load rows (the shape before they existed). */
+  public ReportEvidence(
+      String command,
+      List<RunOverview> runs,
+      List<Instance> instances,
+      List<Fact> facts,
+      List<Throughput> throughput,
+      List<ReportData.ConcurrencyLevel> concurrencyByInstance,
+      List<ContextBucket> mltVsContext,
+      List<PromptBucket> prefillVsPrompt,
+      List<BatchWindow> batchVsConcurrency,
+      List<WarmupPhase> warmup,
+      List<SlowRequest> slowest,
+      List<NoticeCount> notices,
+      List<NearNotice> noticesNearSlow,
+      List<NetworkOutlier> networkOutliers,
+      List<CdfPoint> ftlCdf,
+      List<TimelinePoint> timeline,
+      List<RequestRow> requests) {
+    this(
+        command,
+        runs,
+        instances,
+        facts,
+        throughput,
+        concurrencyByInstance,
+        mltVsContext,
+        prefillVsPrompt,
+        batchVsConcurrency,
+        warmup,
+        slowest,
+        notices,
+        noticesNearSlow,
+        networkOutliers,
+        ftlCdf,
+        timeline,
+        requests,
+        List.of(),
+        List.of());
   }
 
   /** No evidence: a report of its core sections only. */
   public static ReportEvidence empty() {
     return new ReportEvidence(
         "", List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
-        List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
+        List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
+        List.of(), List.of());
   }
 
   /** The client runs (kind clients), in load order. */

@@ -120,6 +120,7 @@ final class Engines {
         simulation.workload().maxModelLen(),
         server.chunkedPrefill(),
         server.maxBatchedTokens(),
-        server.maxBatch());
+        server.maxBatch(),
+        server.prefixCaching());
   }
 }

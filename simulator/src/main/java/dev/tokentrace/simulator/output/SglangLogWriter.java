@@ -47,9 +47,15 @@ final class SglangLogWriter implements SimObserver, Closeable {
   void startup(ServerStartup startup) {
     long at = -startup.leadUs();
     double gigabytes = startup.kvTokens() * 64.0 / (1 << 20); // 64 KiB per token, K and V each
+    serverArgs(at, startup);
     for (int rank = 0; rank < output.tpSize(); rank++) {
       String tag = rankTag.isEmpty() ? "" : " TP" + rank;
       prefix(at, tag).append("Load weight begin. avail mem=78.52 GB");
+      out.end();
+      prefix(at, tag)
+          .append(
+              "Load weight end. type=LlamaForCausalLM, dtype=torch.bfloat16, avail mem=63.47 GB,")
+          .append(" mem usage=15.05 GB.");
       out.end();
       StringBuilder line = prefix(at, tag).append("KV Cache is allocated. #tokens: ");
       line.append(startup.kvTokens()).append(", K size: ");
@@ -65,6 +71,32 @@ final class SglangLogWriter implements SimObserver, Closeable {
     line.append(", available_gpu_mem=12.34 GB");
     out.end();
     prefix(at, "").append("The server is fired up and ready to roll!");
+    out.end();
+  }
+
+  /**
+   * The launch arguments as {@code ServerArgs} prints them
+   * (docs/formats/sglang.md#startup-configuration-lines).
+   */
+  private void serverArgs(long at, ServerStartup startup) {
+    prefix(at, "")
+        .append("server_args=ServerArgs(model_path='")
+        .append(ServerStartup.MODEL)
+        .append("', tokenizer_path='")
+        .append(ServerStartup.MODEL)
+        .append("', host='0.0.0.0', port=30000, dtype='auto', quantization=None,")
+        .append(" kv_cache_dtype='auto', context_length=")
+        .append(startup.maxModelLen())
+        .append(", mem_fraction_static=0.88, max_running_requests=")
+        .append(startup.maxBatch())
+        .append(", chunked_prefill_size=")
+        .append(startup.chunkedPrefill() ? startup.maxBatchedTokens() : -1)
+        .append(", max_prefill_tokens=16384, schedule_policy='fcfs', tp_size=")
+        .append(output.tpSize())
+        .append(", dp_size=1, ep_size=1, pp_size=1, api_key=None, log_requests=True,")
+        .append(" disable_radix_cache=")
+        .append(startup.prefixCaching() ? "False" : "True")
+        .append(", speculative_algorithm=None)");
     out.end();
   }
 

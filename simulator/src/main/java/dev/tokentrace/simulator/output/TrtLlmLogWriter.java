@@ -28,7 +28,20 @@ final class TrtLlmLogWriter implements SimObserver, Closeable {
   }
 
   void startup(ServerStartup startup, long pid) {
-    out.begin().append("[TensorRT-LLM] TensorRT-LLM version: 1.1.0");
+    out.begin()
+        .append("[TensorRT-LLM] TensorRT-LLM version: ")
+        .append(ServerStartup.release(output.format()));
+    out.end();
+    // the PyTorch executor's limits line (docs/formats/trtllm.md#startup-configuration-lines)
+    python(-startup.leadUs())
+        .append("max_seq_len=")
+        .append(startup.maxModelLen())
+        .append(", max_num_requests=")
+        .append(maxBatch)
+        .append(", max_num_tokens=")
+        .append(startup.maxBatchedTokens())
+        .append(", max_batch_size=")
+        .append(maxBatch);
     out.end();
     out.begin().append("[TensorRT-LLM][INFO] Set logger level to INFO");
     out.end();

@@ -49,6 +49,63 @@ final class VllmLogWriter implements SimObserver, Closeable {
     this.enginePid = apiPid + 187;
   }
 
+  /**
+   * The version line, the launch arguments (V0: the whole {@code Namespace}; V1: the non-default
+   * ones) and the engine config dump (docs/formats/vllm.md#startup-configuration-lines).
+   */
+  private void configuration(long at, ServerStartup startup) {
+    String release = ServerStartup.release(format);
+    header(at, "INFO", Proc.API, "api_server.py", v0 ? 838 : 1885)
+        .append("vLLM API server version ")
+        .append(release);
+    out.end();
+    int tp = output.tpSize();
+    if (v0) {
+      header(at, "INFO", Proc.API, "api_server.py", 839)
+          .append("args: Namespace(host=None, port=8000, api_key=None, model='")
+          .append(ServerStartup.MODEL)
+          .append("', dtype='auto', max_model_len=")
+          .append(startup.maxModelLen())
+          .append(", tensor_parallel_size=")
+          .append(tp)
+          .append(", max_num_seqs=")
+          .append(startup.maxBatch())
+          .append(", enable_prefix_caching=")
+          .append(startup.prefixCaching() ? "True" : "False")
+          .append(", disable_log_requests=False)");
+    } else {
+      header(at, "INFO", Proc.API, "utils.py", 326)
+          .append("non-default args: {'model': '")
+          .append(ServerStartup.MODEL)
+          .append("', 'max_model_len': ")
+          .append(startup.maxModelLen())
+          .append(tp > 1 ? ", 'tensor_parallel_size': " + tp : "")
+          .append(", 'max_num_seqs': ")
+          .append(startup.maxBatch())
+          .append(", 'enable_log_requests': True}");
+    }
+    out.end();
+    header(at, "INFO", v0 ? Proc.API : Proc.ENGINE, v0 ? "llm_engine.py" : "core.py", v0 ? 234 : 74)
+        .append(v0 ? "Initializing an LLM engine (v" : "Initializing a V1 LLM engine (v")
+        .append(release)
+        .append(") with config: model='")
+        .append(ServerStartup.MODEL)
+        .append("', speculative_config=None, tokenizer='")
+        .append(ServerStartup.MODEL)
+        .append("', dtype=torch.bfloat16, max_seq_len=")
+        .append(startup.maxModelLen())
+        .append(", tensor_parallel_size=")
+        .append(tp)
+        .append(", pipeline_parallel_size=1, data_parallel_size=1, quantization=None,")
+        .append(" enforce_eager=False, kv_cache_dtype=auto, seed=0, served_model_name=")
+        .append(ServerStartup.MODEL)
+        .append(", enable_prefix_caching=")
+        .append(startup.prefixCaching() ? "True" : "False")
+        .append(", chunked_prefill_enabled=")
+        .append(startup.chunkedPrefill() ? "True" : "False");
+    out.end();
+  }
+
   /** Start-up lines, stamped before model time 0. */
   void startup(ServerStartup startup) {
     long at = -startup.leadUs();
@@ -56,6 +113,7 @@ final class VllmLogWriter implements SimObserver, Closeable {
       uvicorn("Started server process [" + apiPid + "]");
     }
     StringBuilder line;
+    configuration(at, startup);
     if (v0) {
       line = header(at, "INFO", Proc.API, "executor_base.py", 110);
       line.append("# GPU blocks: ").append(startup.kvBlocks()).append(", # CPU blocks: 2048");

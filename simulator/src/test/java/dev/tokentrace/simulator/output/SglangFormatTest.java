@@ -54,7 +54,10 @@ final class SglangFormatTest {
           "^(?:Load weight begin\\. avail mem=[\\d.]+ GB|KV Cache is allocated\\. #tokens: \\d+, K size: [\\d.]+"
               + " GB, V size: [\\d.]+ GB|max_total_num_tokens=\\d+, chunked_prefill_size=-?\\d+,"
               + " max_prefill_tokens=\\d+, max_running_requests=\\d+, context_len=\\d+,"
-              + " available_gpu_mem=[\\d.]+ GB|The server is fired up and ready to roll!)$");
+              + " available_gpu_mem=[\\d.]+ GB|The server is fired up and ready to roll!"
+              + "|server_args=ServerArgs\\(model_path='.*\\)"
+              + "|Load weight end\\. type=\\w+, dtype=[\\w.]+, avail mem=[\\d.]+ GB, mem usage=[\\d.]+"
+              + " GB\\.)$");
 
   @TempDir Path temp;
 

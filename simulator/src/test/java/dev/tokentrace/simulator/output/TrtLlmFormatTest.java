@@ -34,6 +34,12 @@ final class TrtLlmFormatTest {
   private static final Pattern UVICORN = Pattern.compile("^INFO:     .*$");
   private static final Pattern KEY_VALUE =
       Pattern.compile("(\\w+)\\s*(?:=|:)\\s*([^,{]+|\\{[^}]*\\})");
+
+  /** The PyTorch executor's limits line (docs/formats/trtllm.md#startup-configuration-lines). */
+  private static final Pattern LIMITS =
+      Pattern.compile(
+          "^max_seq_len=\\d+, max_num_requests=\\d+, max_num_tokens=\\d+, max_batch_size=\\d+$");
+
   private static final Pattern DISCONNECT =
       Pattern.compile("^Address\\(host='[\\d.]+', port=\\d+\\) is disconnected, abort \\d+$");
 
@@ -46,6 +52,7 @@ final class TrtLlmFormatTest {
     List<String> unmatched = new ArrayList<>();
     int iterations = 0;
     int disconnects = 0;
+    int limits = 0;
     for (String line : SimRuns.lines(temp.resolve("server.log"))) {
       Matcher python = PYTHON.matcher(line);
       if (python.matches()) {
@@ -72,6 +79,8 @@ final class TrtLlmFormatTest {
           assertThat(values.get("states"))
               .matches(
                   "\\{'num_ctx_requests': \\d+, 'num_ctx_tokens': \\d+, 'num_generation_tokens': \\d+\\}");
+        } else if (LIMITS.matcher(msg).matches()) {
+          limits++;
         } else if (DISCONNECT.matcher(msg).matches()) {
           disconnects++;
         } else {
@@ -87,6 +96,7 @@ final class TrtLlmFormatTest {
     assertThat(unmatched).isEmpty();
     assertThat(iterations).isPositive();
     assertThat(disconnects).isPositive();
+    assertThat(limits).isEqualTo(1);
   }
 
   @Test

@@ -73,7 +73,9 @@ final class VllmFormatTest {
       Pattern.compile(
           "^(?:# GPU blocks: \\d+, # CPU blocks: \\d+|GPU KV cache size: [\\d,]+ tokens|Maximum concurrency for"
               + " [\\d,]+ tokens per request: [\\d.]+x|Chunked prefill is enabled with"
-              + " max_num_batched_tokens=\\d+\\.)$");
+              + " max_num_batched_tokens=\\d+\\.|vLLM API server version \\d+\\.\\d+\\.\\d+"
+              + "|non-default args: \\{'model': .*\\}|args: Namespace\\(.*\\)"
+              + "|Initializing (?:a V1|an) LLM engine \\(v[\\d.]+\\) with config: model='.*)$");
   private static final Pattern ADDED_ID =
       Pattern.compile("^(?:\\d+_)?(?:chat)?cmpl-(?<key>.+?)(?:-\\d+)?(?:-[0-9a-f]{8})?$");
 

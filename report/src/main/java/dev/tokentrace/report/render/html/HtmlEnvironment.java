@@ -3,7 +3,9 @@ package dev.tokentrace.report.render.html;
 import dev.tokentrace.report.model.Report;
 import dev.tokentrace.report.model.ReportData;
 import dev.tokentrace.report.model.ReportEvidence;
+import dev.tokentrace.report.model.ServerSettings;
 import dev.tokentrace.report.model.Text;
+import java.util.List;
 
 /**
  * The report page's environment (servers, their notices and startup facts, client runs) and its
@@ -12,7 +14,8 @@ import dev.tokentrace.report.model.Text;
 final class HtmlEnvironment {
   private HtmlEnvironment() {}
 
-  static String environment(ReportData data) {
+  static String environment(Report report) {
+    ReportData data = report.data();
     ReportEvidence evidence = data.evidence();
     StringBuilder out = new StringBuilder("<section id=\"environment\"><h2>Environment</h2>");
     HtmlTable servers =
@@ -65,6 +68,7 @@ final class HtmlEnvironment {
     if (!facts.isEmpty()) {
       out.append("<h3>Startup and configuration</h3>").append(facts.render());
     }
+    out.append(configuration(report));
     HtmlTable runs =
         new HtmlTable(
             "t",
@@ -93,7 +97,46 @@ final class HtmlEnvironment {
     if (!runs.isEmpty()) {
       out.append("<h3>Client runs</h3>").append(runs.render());
     }
+    HtmlTable load = new HtmlTable("t", false, "run", "~load, as the client recorded it");
+    report.load().forEach(row -> load.row(row.runId(), row.text().plain()));
+    if (!load.isEmpty()) {
+      out.append("<h3>Load (warm-up excluded)</h3>").append(load.render());
+    }
     return out.append("</section>\n").toString();
+  }
+
+  /** Each instance's settings with the key and line they came from; the unknown ones and how. */
+  private static String configuration(Report report) {
+    List<ServerSettings> instances = report.configuration();
+    HtmlTable settings = new HtmlTable("t", false, "instance", "setting", "~value", "key", "line");
+    HtmlTable unknown = new HtmlTable("t", false, "instance", "setting", "~how to record it");
+    HtmlTable changed = new HtmlTable("t", false, "instance", "~restarted with other");
+    for (ServerSettings instance : instances) {
+      for (ServerSettings.Item item : instance.items()) {
+        settings.row(instance.instance(), item.setting(), item.value(), item.key(), item.source());
+      }
+      for (ServerSettings.Unknown gap : instance.unknown()) {
+        unknown.row(instance.instance(), gap.setting(), gap.how().plain());
+      }
+      if (!instance.changed().isEmpty()) {
+        changed.row(instance.instance(), String.join(", ", instance.changed()));
+      }
+    }
+    StringBuilder out = new StringBuilder();
+    if (!settings.isEmpty()) {
+      out.append("<h3>Configuration, as the servers printed it at startup</h3>")
+          .append(settings.render());
+    }
+    if (!changed.isEmpty()) {
+      out.append(
+              "<h3>Settings that changed across restarts"
+                  + " (<code>tokentrace sql server_config -p changes_only=true</code>)</h3>")
+          .append(changed.render());
+    }
+    if (!unknown.isEmpty()) {
+      out.append("<h3>Unknown, and how to record it</h3>").append(unknown.render());
+    }
+    return out.toString();
   }
 
   static String reproducibility(Report report) {

@@ -68,7 +68,7 @@ public final class HtmlReportWriter implements ReportRenderer {
     out.append(HtmlSections.baseline(report));
     out.append(HtmlDetails.requests(data));
     out.append(HtmlSections.quality(report));
-    out.append(HtmlEnvironment.environment(data));
+    out.append(HtmlEnvironment.environment(report));
     out.append(HtmlEnvironment.reproducibility(report));
     out.append("</main>\n<script>").append(SCRIPT).append("</script>\n</body></html>\n");
   }

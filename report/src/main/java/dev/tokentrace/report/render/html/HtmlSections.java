@@ -1,6 +1,7 @@
 package dev.tokentrace.report.render.html;
 
 import dev.tokentrace.report.model.BaselineRow;
+import dev.tokentrace.report.model.ConfigComparison;
 import dev.tokentrace.report.model.Numbers;
 import dev.tokentrace.report.model.Report;
 import dev.tokentrace.report.model.ReportData;
@@ -146,6 +147,7 @@ final class HtmlSections {
                 baseline.quality().includedRows(),
                 baseline.quality().clientRows()))
         .append(" For latencies a negative change is faster.</p>");
+    out.append(configuration(report));
     HtmlTable table =
         new HtmlTable("t", false, "metric", "stat", ">current", ">baseline", ">delta", ">change");
     for (BaselineRow row : report.baselineRows()) {
@@ -158,6 +160,28 @@ final class HtmlSections {
           row.shownChange());
     }
     return out.append(table.render()).append("</section>\n").toString();
+  }
+
+  /** The configuration differences with the baseline, before the latencies. */
+  private static String configuration(Report report) {
+    ConfigComparison result = report.baselineConfiguration();
+    if (result == null) {
+      return "";
+    }
+    StringBuilder out = new StringBuilder("<h3>Configuration</h3><p>");
+    out.append(Html.prose(result.sentence())).append("</p>");
+    HtmlTable table = new HtmlTable("t", false, "instance", "setting", "baseline", "current");
+    for (ConfigComparison.Difference row : result.differences()) {
+      table.row(
+          row.instance(),
+          row.label(),
+          row.baseline() == null ? "unknown" : row.baseline(),
+          row.current() == null ? "unknown" : row.current());
+    }
+    if (!table.isEmpty()) {
+      out.append(table.render());
+    }
+    return out.append("<h3>Latency and throughput</h3>").toString();
   }
 
   static String quality(Report report) {

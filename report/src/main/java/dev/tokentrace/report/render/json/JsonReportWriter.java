@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
+import dev.tokentrace.report.model.ConfigComparison;
 import dev.tokentrace.report.model.Inline;
 import dev.tokentrace.report.model.Report;
 import dev.tokentrace.report.model.ReportData;
@@ -60,7 +61,10 @@ public final class JsonReportWriter implements ReportRenderer {
             "instances", evidence.instances(),
             "facts", evidence.facts(),
             "sources", data.sources(),
-            "runs", evidence.runs()));
+            "runs", evidence.runs(),
+            "configuration", configuration(report),
+            "config_rows", evidence.config(),
+            "load", evidence.load()));
     document.put(
         "core_metrics",
         map(
@@ -115,7 +119,51 @@ public final class JsonReportWriter implements ReportRenderer {
                   return out;
                 })
             .toList();
-    return map("database", baseline.database(), "quality", baseline.quality(), "rows", rows);
+    ConfigComparison diff = report.baselineConfiguration();
+    @Nullable Map<String, Object> configuration =
+        diff == null
+            ? null
+            : map(
+                "sentence", string(diff.sentence()),
+                "comparable", diff.comparable(),
+                "compared", diff.compared(),
+                "unpaired", diff.unpaired(),
+                "differences", diff.differences());
+    return map(
+        "database",
+        baseline.database(),
+        "quality",
+        baseline.quality(),
+        "configuration",
+        configuration,
+        "rows",
+        rows);
+  }
+
+  /** Per instance: the environment settings, the unknown ones with how, changed keys. */
+  private static List<Map<String, Object>> configuration(Report report) {
+    return report.configuration().stream()
+        .map(
+            instance ->
+                map(
+                    "engine", instance.engine(),
+                    "instance", instance.instance(),
+                    "settings",
+                        instance.items().stream()
+                            .map(
+                                item ->
+                                    map(
+                                        "setting", item.setting(),
+                                        "value", item.value(),
+                                        "key", item.key(),
+                                        "source", item.source()))
+                            .toList(),
+                    "unknown",
+                        instance.unknown().stream()
+                            .map(gap -> map("setting", gap.setting(), "how", string(gap.how())))
+                            .toList(),
+                    "changed", instance.changed()))
+        .toList();
   }
 
   private static Map<String, Object> finding(RunSummary run) {

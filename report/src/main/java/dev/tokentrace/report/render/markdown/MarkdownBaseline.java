@@ -32,6 +32,7 @@ final class MarkdownBaseline {
                 MarkdownText.code(baseline.database()),
                 baseline.quality().includedRows(),
                 baseline.quality().clientRows())));
+    out.append(MarkdownConfig.baseline(report));
     MarkdownTable table =
         new MarkdownTable("metric", "stat", ">current", ">baseline", ">delta", ">change");
     for (BaselineRow row : report.baselineRows()) {

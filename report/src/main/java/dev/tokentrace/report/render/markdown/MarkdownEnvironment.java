@@ -1,6 +1,7 @@
 package dev.tokentrace.report.render.markdown;
 
 import dev.tokentrace.report.model.Numbers;
+import dev.tokentrace.report.model.Report;
 import dev.tokentrace.report.model.ReportData;
 import dev.tokentrace.report.model.ReportEvidence;
 import dev.tokentrace.store.query.MarkdownTable;
@@ -13,8 +14,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The report's environment section (the seed's 测试环境): each server instance with its engine, version
- * where a log states it, sources, time span and what it said at startup; each client run with its
- * format, requests and levels. Files and hashes are in the reproducibility appendix.
+ * where a log states it, sources, time span and what it said at startup; its configuration setting
+ * by setting, with what is unknown and how to record it ({@link MarkdownConfig}); each client run
+ * with its format, requests and levels, and the load it put on the servers (prompt and output
+ * lengths, concurrency). Files and hashes are in the reproducibility appendix.
  */
 final class MarkdownEnvironment {
   /** Startup and config facts shown per instance; `sql` lists them all. */
@@ -22,7 +25,8 @@ final class MarkdownEnvironment {
 
   private MarkdownEnvironment() {}
 
-  static String section(ReportData data) {
+  static String section(Report report) {
+    ReportData data = report.data();
     StringBuilder out = new StringBuilder("## Environment\n\n");
     ReportEvidence evidence = data.evidence();
     if (evidence.instances().isEmpty()) {
@@ -33,6 +37,7 @@ final class MarkdownEnvironment {
         out.append(Prose.bullet(instance(instance, evidence.facts())));
       }
       out.append('\n');
+      out.append(MarkdownConfig.configuration(report));
     }
     List<ReportEvidence.RunOverview> runs = evidence.clientRuns();
     if (!runs.isEmpty()) {
@@ -42,6 +47,7 @@ final class MarkdownEnvironment {
       }
       out.append('\n');
     }
+    out.append(MarkdownConfig.load(report));
     if (!data.files().isEmpty()) {
       out.append(
           Prose.paragraph(

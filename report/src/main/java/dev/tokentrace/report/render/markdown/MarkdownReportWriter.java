@@ -31,7 +31,7 @@ public final class MarkdownReportWriter implements ReportRenderer {
     ReportData data = report.data();
     out.append("# tokentrace report\n\n");
     out.append(Prose.paragraph(preamble(data)));
-    out.append(MarkdownEnvironment.section(data));
+    out.append(MarkdownEnvironment.section(report));
     out.append(MarkdownCoreMetrics.section(report));
     out.append(MarkdownBaseline.section(report));
     out.append(attribution(data, report.runs().size()));
