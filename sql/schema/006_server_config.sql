@@ -1,5 +1,5 @@
--- Version 2 (sql/schema/INDEX): the server_config event table. A database of version 1 gets it
--- on its next open; nothing else changes.
+-- schema/006_server_config: the server_config event table, version 2 of the schema (sql/schema/INDEX).
+-- A database of version 1 gets it on its next open; nothing else changes.
 
 -- server_config: one row per configuration fact a server printed at startup (version, launch
 -- arguments, engine settings, KV-cache size, GPUs), with the line it came from. Several rows share
