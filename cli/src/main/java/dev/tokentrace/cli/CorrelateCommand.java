@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
       "  network_ttft = client_ttft - client_queue - (queue + prefill)",
       "  network      = client_e2e  - client_queue - (queue + prefill + decode)",
       "Rows land in the request_attribution table; --out also writes them as CSV, one row per"
-          + " client request (matched or not). A join rate of 0% exits 2 with a hint."
+          + " client request (matched or not). A join rate of 0%% exits 2 with a hint."
     })
 final class CorrelateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

@@ -15,6 +15,7 @@ import dev.tokentrace.parse.Rejection;
 import dev.tokentrace.report.ReportFormat;
 import dev.tokentrace.report.ReportService;
 import dev.tokentrace.store.Database;
+import dev.tokentrace.store.DatabaseSettings;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -56,12 +57,8 @@ final class InputHygieneTest {
     String markdown;
     try (Database database = ScenarioDatabase.open(dir, "evil")) {
       List<EngineEvent> events = parse(scenario, EVIL_INSTANCE);
-      ServerNotice first =
-          events.stream()
-              .filter(ServerNotice.class::isInstance)
-              .map(ServerNotice.class::cast)
-              .findFirst()
-              .orElseThrow();
+      // the simulated startup lines are server_config facts now: any event gives the envelope
+      EngineEvent first = events.get(0);
       events.add(
           new ServerNotice(
               first.engine(),
@@ -122,6 +119,8 @@ final class InputHygieneTest {
   @Test
   void duckDbNeverReachesTheNetwork() {
     String db = dir.resolve("net.duckdb").toString();
+    // sql opens read-only and never creates a file: a writer creates it first
+    Database.open(DatabaseSettings.file(Path.of(db))).close();
     SqlRuns.Result result =
         SqlRuns.run("sql", "--db", db, "-e", "SELECT * FROM read_csv('https://example.invalid/x')");
 
@@ -146,6 +145,8 @@ final class InputHygieneTest {
   @Test
   void enumeratedQueryParametersTakeOnlyTheirValues() {
     String db = dir.resolve("q.duckdb").toString();
+    // sql opens read-only and never creates a file: a writer creates it first
+    Database.open(DatabaseSettings.file(Path.of(db))).close();
     SqlRuns.Result groupBy =
         SqlRuns.run("sql", "--db", db, "attribution_summary", "-p", "group_by=instanse");
     assertThat(groupBy.code()).isEqualTo(ExitCodes.USAGE);

@@ -49,16 +49,14 @@ final class Prose {
    */
   static boolean startsBlock(String word) {
     char first = word.charAt(0);
-    if ("#>-+*=|<".indexOf(first) >= 0) {
-      return true;
+    if (">|<".indexOf(first) >= 0) {
+      return true; // a quote, a table row, an HTML block
     }
-    int digits = 0;
-    while (digits < word.length() && Character.isDigit(word.charAt(digits))) {
-      digits++;
+    if ("-+*=#_".indexOf(first) >= 0 && word.chars().allMatch(c -> c == first)) {
+      return true; // a list item, a heading, a setext underline or a thematic break
     }
-    return digits > 0
-        && digits < word.length()
-        && (word.charAt(digits) == '.' || word.charAt(digits) == ')');
+    // inside a paragraph only an ordered list starting at 1 opens a block (CommonMark 5.2)
+    return word.equals("1.") || word.equals("1)");
   }
 
   /**
