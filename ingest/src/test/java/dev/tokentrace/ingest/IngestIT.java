@@ -59,7 +59,8 @@ final class IngestIT {
       brokerDir = ingest.broker().directory();
       IngestSummary summary = ingest.run(files, SinkSettings.defaults(db));
 
-      assertThat(summary.ship().failedFiles()).containsExactly(missing + ": cannot read: no such file");
+      assertThat(summary.ship().failedFiles())
+          .containsExactly(missing + ": cannot read: no such file");
       assertThat(summary.ship().files()).isEqualTo(3);
       assertThat(summary.lines()).isEqualTo(8);
       assertThat(summary.ship().describe())

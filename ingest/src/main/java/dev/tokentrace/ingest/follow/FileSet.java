@@ -66,6 +66,12 @@ final class FileSet {
     scan(true);
     Set<Path> claimed = new HashSet<>();
     for (Checkpoint.FileCheckpoint entry : List.copyOf(resumable.values())) {
+      // a checkpoint of a file this command does not name (another glob, an earlier run of the
+      // same --shipper-id) is not this command's to resume, nor to call lost
+      if (settings.sources().stream().noneMatch(spec -> spec.matches(entry.path()))) {
+        log.debug("{}: checkpointed, but no file or glob of this command names it", entry.path());
+        continue;
+      }
       resumeRotated(entry, claimed, checkpoint == null ? null : checkpoint.committedMs());
     }
     resumable.clear();
