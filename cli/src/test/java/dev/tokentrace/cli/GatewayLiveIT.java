@@ -53,16 +53,25 @@ import picocli.CommandLine;
  * <p>Checks: every request joins by ID; with three vantage points the server components equal the
  * simulator's truth (rounding only, {@value #ROUNDING_MS} ms) and network splits into a
  * client↔gateway and a gateway↔engine leg that add up to it, neither below −{@value #RESOLUTION_MS}
- * ms (NGINX logs whole milliseconds); wrk rows are attributed by the end-to-end view. The simulator
- * injects no network delay on loopback, so the legs are bounded, not compared with a truth
- * (docs/formats/gateways.md#three-vantage-points). Skips, naming the Debian package, when nginx or
- * wrk is absent.
+ * ms (the suspect rule; NGINX logs whole milliseconds); wrk rows are attributed by the end-to-end
+ * view. The simulator injects no network delay on loopback, so the legs are bounded, not compared
+ * with a truth (docs/formats/gateways.md#three-vantage-points). Skips, naming the Debian package,
+ * when nginx or wrk is absent.
  */
 final class GatewayLiveIT {
   private static final Duration TIMEOUT = Duration.ofSeconds(120);
   private static final Pattern SERVING = Pattern.compile("on http://127\\.0\\.0\\.1:(\\d+)/");
   private static final double ROUNDING_MS = 0.01;
-  private static final double RESOLUTION_MS = 1.0;
+
+  /**
+   * How far below zero a leg may read before it is a real error: the product's own suspect rule,
+   * −max(5 ms, 1 %) (docs/design.md#attribution). nginx logs $request_time in whole milliseconds
+   * and stops its clock when it has sent the last chunk, while the client stops at the last event
+   * it parsed, so on a loaded machine the client↔gateway leg reads up to a few ms below zero (−1.6
+   * ms seen with both cores busy); a wrong join or a clock mix-up reads tens of ms or more.
+   */
+  private static final double RESOLUTION_MS = 5.0;
+
   private static final int REQUESTS = 60;
 
   @TempDir Path dir;
