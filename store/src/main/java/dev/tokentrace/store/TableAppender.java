@@ -30,8 +30,16 @@ public final class TableAppender implements AutoCloseable {
   /** An Appender on {@code table} of the connection's transaction. */
   public static TableAppender open(DuckDBConnection connection, TableSchema<?> table)
       throws SQLException {
-    return new TableAppender(
-        connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, table.name()), table);
+    return open(connection, DuckDBConnection.DEFAULT_SCHEMA, table);
+  }
+
+  /**
+   * An Appender on {@code table} in the DuckDB schema {@code schema} (the lake writer stages each
+   * Kafka partition's rows in a schema of its own, docs/storage.md#lake-commit-protocol).
+   */
+  public static TableAppender open(DuckDBConnection connection, String schema, TableSchema<?> table)
+      throws SQLException {
+    return new TableAppender(connection.createAppender(schema, table.name()), table);
   }
 
   /** Appends {@code row} as one row of {@code schema} (the table this Appender was opened on). */

@@ -1,0 +1,107 @@
+package dev.tokentrace.store.lake;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tokentrace.store.Database;
+import dev.tokentrace.store.DatabaseSettings;
+import dev.tokentrace.table.TableSchema;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/**
+ * The reader API of the Parquet lake (docs/storage.md#what-a-reader-sees): a DuckDB connection with
+ * one view per lake table over the committed, non-overlapping files of one {@link LakeSnapshot}.
+ * Readers never write the lake and take no lock: any number may run in any process while sinks
+ * write and compaction runs.
+ */
+public final class Lake {
+  private Lake() {}
+
+  /**
+   * An in-memory database with the whole schema of {@code sql/schema/} (so every named query,
+   * attribution view and SQL-written table exists), in which each lake table ({@link
+   * LakeTables#ALL}) is a view over the lake's files as of now. {@code settings.file()} is ignored.
+   * Call {@link #attachViews} on one of its connections to see files committed since.
+   *
+   * @throws IllegalArgumentException naming the directory when it is not a tokentrace lake
+   */
+  public static Database openReader(Path dir, DatabaseSettings settings) {
+    requireNonNull(dir, "dir is null");
+    requireNonNull(settings, "settings is null");
+    LakeMarker.read(dir);
+    Database database =
+        Database.open(new DatabaseSettings(null, settings.memoryLimit(), settings.threads()));
+    try (Connection connection = database.newConnection();
+        Statement statement = connection.createStatement()) {
+      for (TableSchema<?> table : LakeTables.ALL) {
+        statement.execute("DROP TABLE IF EXISTS " + table.name());
+      }
+      attachViews(connection, dir);
+      return database;
+    } catch (SQLException | RuntimeException e) {
+      database.close();
+      throw e instanceof RuntimeException
+          ? (RuntimeException) e
+          : new IllegalStateException("lake " + dir + ": cannot create its views", e);
+    }
+  }
+
+  /** {@link #openReader(Path, DatabaseSettings)} with the default DuckDB limits. */
+  public static Database openReader(Path dir) {
+    return openReader(dir, DatabaseSettings.inMemory());
+  }
+
+  /**
+   * Creates or replaces one view per lake table on {@code connection} over the files of a new
+   * {@link LakeSnapshot}: committed, non-overlapping, columns cast to the table's descriptor (a
+   * file written before a column existed reads it as NULL); a table without a file is an empty view
+   * with the right columns. The connection must not hold tables of those names. Safe to call again
+   * at any time to see newer files (a long-running reader refreshes this way).
+   *
+   * @return the snapshot the views read
+   * @throws IllegalArgumentException naming the directory when it is not a tokentrace lake
+   */
+  public static LakeSnapshot attachViews(Connection connection, Path dir) throws SQLException {
+    requireNonNull(connection, "connection is null");
+    LakeSnapshot snapshot = LakeSnapshot.scan(dir);
+    try (Statement statement = connection.createStatement()) {
+      for (TableSchema<?> table : LakeTables.ALL) {
+        statement.execute(
+            "CREATE OR REPLACE VIEW "
+                + table.name()
+                + " AS "
+                + select(table, snapshot.files(table.name())));
+      }
+    }
+    return snapshot;
+  }
+
+  /**
+   * The SQL that reads {@code table} from exactly these files (file names are SQL literals, quotes
+   * doubled), or the empty select when there is none.
+   */
+  public static String select(TableSchema<?> table, List<LakeFile> files) {
+    if (files.isEmpty()) {
+      return LakeTables.emptySelect(table);
+    }
+    return "SELECT " + LakeTables.selectList(table) + " FROM " + readParquet(files);
+  }
+
+  static String readParquet(List<LakeFile> files) {
+    StringBuilder list = new StringBuilder("read_parquet([");
+    for (int i = 0; i < files.size(); i++) {
+      if (i > 0) {
+        list.append(", ");
+      }
+      list.append(literal(files.get(i).path().toString()));
+    }
+    return list.append("], union_by_name = true, hive_partitioning = false)").toString();
+  }
+
+  static String literal(String text) {
+    return "'" + text.replace("'", "''") + "'";
+  }
+}
