@@ -2,6 +2,8 @@ package dev.tokentrace.cli;
 
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.SqlHeader;
+import dev.tokentrace.store.lake.Lake;
+import dev.tokentrace.store.lake.LakeSnapshot;
 import dev.tokentrace.store.query.NamedQueryRunner;
 import dev.tokentrace.store.query.QueryOutputFormat;
 import java.io.IOException;
@@ -47,6 +49,23 @@ final class SqlCommand implements Callable<Integer> {
       description = "query name, e.g. slowest_requests (see --list), or a .sql file")
   @Nullable String name;
 
+  @Option(
+      names = "--lake",
+      paramLabel = "DIR",
+      description =
+          "query the Parquet lake a 'sink --lake' writes (instead of --db), also while it runs:"
+              + " each lake table is a view over the committed files as of the start of the query,"
+              + " the other tables of the schema are empty")
+  @Nullable Path lake;
+
+  @Option(
+      names = "--views",
+      description =
+          "with --lake: print one CREATE VIEW per lake table over the exact files a reader should"
+              + " read now (the safe path for another engine; globbing the folder may count rows"
+              + " twice during a compaction) and exit")
+  boolean views;
+
   @Option(names = "--list", description = "list the named queries with their questions and params")
   boolean list;
 
@@ -83,6 +102,14 @@ final class SqlCommand implements Callable<Integer> {
       out.flush();
       return ExitCodes.OK;
     }
+    if (views) {
+      if (lake == null) {
+        throw new UsageException("--views needs --lake DIR");
+      }
+      out.print(Lake.viewsSql(LakeSnapshot.scan(lake)));
+      out.flush();
+      return ExitCodes.OK;
+    }
     if (name == null && execute == null) {
       throw new UsageException("give a query NAME, a .sql file, -e SQL or --list");
     }
@@ -91,7 +118,10 @@ final class SqlCommand implements Callable<Integer> {
     }
     QueryOutputFormat outputFormat = QueryOutputFormat.fromId(format);
     Map<String, String> values = NamedQueryRunner.parseParams(params);
-    try (Database db = Database.openReadOnly(database.settings())) {
+    try (Database db =
+        lake != null
+            ? Lake.openReader(lake, database.settings())
+            : Database.openReadOnly(database.settings())) {
       NamedQueryRunner runner = new NamedQueryRunner(db);
       if (execute != null) {
         runner.runText("-e", execute, values, outputFormat, out);

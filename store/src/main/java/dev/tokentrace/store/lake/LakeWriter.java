@@ -220,6 +220,7 @@ public final class LakeWriter implements AutoCloseable {
   public Flushed flush(Collection<LakePartition> which, boolean evenIfEmpty)
       throws SQLException, IOException {
     Map<LakePartition, Map<String, Long>> committed = new LinkedHashMap<>();
+    Map<LakePartition, Long> nextOffsets = new LinkedHashMap<>();
     List<LakePartition> fenced = new ArrayList<>();
     for (LakePartition partition : List.copyOf(which)) {
       Staged staged = partitions.get(partition);
@@ -235,9 +236,10 @@ public final class LakeWriter implements AutoCloseable {
         fenced.add(partition);
       } else {
         committed.put(partition, rows);
+        nextOffsets.put(partition, staged.first);
       }
     }
-    return new Flushed(committed, fenced);
+    return new Flushed(committed, nextOffsets, fenced);
   }
 
   /** Drops what is staged for {@code partition} and forgets it (lost in a rebalance). */
@@ -376,10 +378,13 @@ public final class LakeWriter implements AutoCloseable {
    * What a flush committed.
    *
    * @param committed rows per table of each partition committed
+   * @param nextOffsets the offset each committed partition resumes at now
    * @param fenced partitions another writer had committed meanwhile: nothing of them was committed
    */
   public record Flushed(
-      Map<LakePartition, Map<String, Long>> committed, List<LakePartition> fenced) {
+      Map<LakePartition, Map<String, Long>> committed,
+      Map<LakePartition, Long> nextOffsets,
+      List<LakePartition> fenced) {
     public long rows() {
       long rows = 0;
       for (Map<String, Long> tables : committed.values()) {
