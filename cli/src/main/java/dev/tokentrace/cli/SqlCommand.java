@@ -8,6 +8,7 @@ import dev.tokentrace.store.query.NamedQueryRunner;
 import dev.tokentrace.store.query.QueryOutputFormat;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -39,6 +40,11 @@ import picocli.CommandLine.Spec;
           + " read-only statement runs, in a read-only transaction: nothing changes the database."
     })
 final class SqlCommand implements Callable<Integer> {
+  /** DuckDB's message for a file in a read_parquet list that does not exist (any more). */
+  private static final String FILE_GONE = "No files found that match the pattern";
+
+  private static final int LAKE_ATTEMPTS = 3;
+
   @Spec CommandSpec spec;
 
   @Mixin DatabaseOptions database = new DatabaseOptions();
@@ -118,20 +124,54 @@ final class SqlCommand implements Callable<Integer> {
     }
     QueryOutputFormat outputFormat = QueryOutputFormat.fromId(format);
     Map<String, String> values = NamedQueryRunner.parseParams(params);
-    try (Database db =
-        lake != null
-            ? Lake.openReader(lake, database.settings())
-            : Database.openReadOnly(database.settings())) {
-      NamedQueryRunner runner = new NamedQueryRunner(db);
-      if (execute != null) {
-        runner.runText("-e", execute, values, outputFormat, out);
-      } else if (isFile(name)) {
-        runner.runText(name, read(Path.of(name)), values, outputFormat, out);
-      } else {
-        runner.run(name, values, outputFormat, out);
-      }
+    if (lake != null) {
+      return queryLake(lake, outputFormat, values, out);
+    }
+    try (Database db = Database.openReadOnly(database.settings())) {
+      query(db, outputFormat, values, out);
       out.flush();
       return ExitCodes.OK;
+    }
+  }
+
+  /**
+   * Runs the query on a fresh snapshot of the lake. A file a compaction deleted between the
+   * snapshot and the query (its grace period over: docs/storage.md#compaction) fails the query; it
+   * runs again on a new snapshot, and says so. The output is printed once the query succeeded.
+   */
+  private int queryLake(
+      Path dir, QueryOutputFormat outputFormat, Map<String, String> values, PrintWriter out) {
+    PrintWriter err = spec.commandLine().getErr();
+    for (int attempt = 1; ; attempt++) {
+      StringWriter buffer = new StringWriter();
+      try (Database db = Lake.openReader(dir, database.settings());
+          PrintWriter rows = new PrintWriter(buffer)) {
+        query(db, outputFormat, values, rows);
+        rows.flush();
+        out.print(buffer);
+        out.flush();
+        return ExitCodes.OK;
+      } catch (RuntimeException e) {
+        if (attempt >= LAKE_ATTEMPTS || !String.valueOf(e.getMessage()).contains(FILE_GONE)) {
+          throw e;
+        }
+        err.println(
+            "sql: a lake file was merged away while the query ran; running it again on a fresh"
+                + " snapshot");
+        err.flush();
+      }
+    }
+  }
+
+  private void query(
+      Database db, QueryOutputFormat outputFormat, Map<String, String> values, PrintWriter out) {
+    NamedQueryRunner runner = new NamedQueryRunner(db);
+    if (execute != null) {
+      runner.runText("-e", execute, values, outputFormat, out);
+    } else if (isFile(name)) {
+      runner.runText(name, read(Path.of(name)), values, outputFormat, out);
+    } else {
+      runner.run(name, values, outputFormat, out);
     }
   }
 
