@@ -94,10 +94,10 @@ final class LakeFaultIT {
         b.kill(); // mid-stream: a flush may be half-written
         awaitRows(lake, rows(lake) + 1_500); // the others took its partitions over
         try (ChildJvm compact = compact("compact-1", lake)) {
-          assertThat(compact.waitFor()).as(compact.output()).isZero();
+          assertThat(compact.waitFor(DELIVERY_TIMEOUT)).as(compact.output()).isZero();
         }
         try (ChildJvm sqlReader = sql("sql-1", lake)) {
-          assertThat(sqlReader.waitFor()).as(sqlReader.output()).isZero();
+          assertThat(sqlReader.waitFor(DELIVERY_TIMEOUT)).as(sqlReader.output()).isZero();
           assertThat(sqlReader.output()).contains("duplicates").containsPattern("\\n0(,|$)");
         }
         try (ChildJvm again = sink("sink-b2", lake)) {
@@ -152,6 +152,52 @@ final class LakeFaultIT {
     }
     assertExactlyOnce(lake, ids);
     assertThat(LakeCheck.check(lake)).isEmpty();
+  }
+
+  /**
+   * {@code ingest --follow --once --lake} (embedded broker keeping its data), twice with lines
+   * added in between: the second run resumes the shipper's checkpoint and the lake's manifests.
+   */
+  @Test
+  void ingestFollowIntoALakeTwiceStoresEveryLineOnce() throws Exception {
+    Path log = dir.resolve("server.log");
+    Path lake = dir.resolve("lake");
+    List<String> ids;
+    try (LogWriter writer = new LogWriter(log, "i", 1)) {
+      writer.write(3_000);
+      assertThat(ingestOnce(log, lake)).isZero();
+      assertExactlyOnce(lake, writer.ids());
+      writer.write(2_000);
+      ids = writer.ids();
+    }
+    assertThat(ingestOnce(log, lake)).isZero();
+    assertExactlyOnce(lake, ids);
+    assertThat(LakeCheck.check(lake)).isEmpty();
+  }
+
+  private int ingestOnce(Path log, Path lake) {
+    java.io.StringWriter err = new java.io.StringWriter();
+    picocli.CommandLine commandLine = TokentraceMain.commandLine();
+    commandLine.setErr(new java.io.PrintWriter(err));
+    int code =
+        commandLine.execute(
+            "ingest",
+            "--follow",
+            "--once",
+            "--lake",
+            lake.toString(),
+            "--kafka-data-dir",
+            dir.resolve("kafka").toString(),
+            "--engine",
+            "vllm",
+            "--year",
+            "2026",
+            "--status-interval",
+            "0s",
+            log.toString());
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(err.toString()).contains("-> " + lake);
+    return code;
   }
 
   private ChildJvm ship(String name, Path log, String... extra) throws IOException {
