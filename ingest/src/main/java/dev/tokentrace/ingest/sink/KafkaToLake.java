@@ -27,6 +27,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -57,6 +58,7 @@ import org.slf4j.LoggerFactory;
 public final class KafkaToLake implements LiveSink {
   private static final Logger log = LoggerFactory.getLogger(KafkaToLake.class);
   private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(2);
 
   private final LakeSinkSettings settings;
   private final Consumer<String, byte[]> consumer;
@@ -185,7 +187,10 @@ public final class KafkaToLake implements LiveSink {
   public void close() {
     RuntimeException failure = null;
     try {
-      consumer.close(); // runs the revocation listener: staged rows are committed unless failed
+      // Runs the revocation listener (nothing is staged after a run: its last flush committed
+      // everything) and leaves the group at once, so the others rebalance without waiting for the
+      // session timeout; bounded, so that SIGTERM ends the sink within its grace period.
+      consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
     } catch (RuntimeException e) {
       failure = e;
     }

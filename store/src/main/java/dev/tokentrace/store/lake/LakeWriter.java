@@ -44,6 +44,10 @@ public final class LakeWriter implements AutoCloseable {
   private final Path lake;
   private final DuckDBConnection staging;
   private final Clock clock;
+
+  /** Names this writer's files apart from another's of the same range (see LakeFile#fileName). */
+  private final String tag = Long.toHexString(new java.security.SecureRandom().nextLong() >>> 24);
+
   private final Map<LakePartition, Staged> partitions = new TreeMap<>();
   private int schemas;
 
@@ -275,7 +279,7 @@ public final class LakeWriter implements AutoCloseable {
     long end = staged.position;
     Instant now = clock.instant();
     String hour = LakeFile.hourDirectory(now);
-    String name = LakeFile.fileName(partition, first, end);
+    String name = LakeFile.fileName(partition, first, end, tag);
     Map<String, Long> rows = new TreeMap<>();
     List<Path> written = new ArrayList<>();
     try (Statement statement = staging.createStatement()) {
