@@ -88,6 +88,9 @@ public final class FreshnessBench {
     int seconds = options.warmup() + MAX_STEADY_WAIT_SECONDS + options.seconds() + 10;
     int capacity = Math.max(1, rate * seconds);
     Freshness freshness = new Freshness(capacity);
+    if (options.store().equals("lake")) {
+      return runLake(rate, prefix, dir, files, freshness);
+    }
     KafkaToDuckDb sink =
         KafkaToDuckDb.open(
             SinkSettings.defaults(dir.resolve("bench.duckdb")), kafka, Clock.systemUTC());
@@ -98,7 +101,18 @@ public final class FreshnessBench {
         new RowReader(sink.readerConnection(), () -> sink.progress().batches(), freshness)) {
       reader.start();
       awaitConnected(dir);
-      return measure(rate, shipper, files, freshness, reader, sink);
+      return measure(
+          rate,
+          shipper,
+          files,
+          freshness,
+          reader,
+          () ->
+              "sink lag "
+                  + sink.progress().lag()
+                  + " records, "
+                  + sink.progress().batches()
+                  + " batches");
     } finally {
       shipper.destroy();
       shipper.waitFor(60, TimeUnit.SECONDS);
@@ -113,8 +127,8 @@ public final class FreshnessBench {
       Process shipper,
       List<Path> files,
       Freshness freshness,
-      RowReader reader,
-      KafkaToDuckDb sink)
+      SeenRows reader,
+      java.util.function.Supplier<String> sinkStatus)
       throws Exception {
     ProcessSampler sampler = new ProcessSampler(shipper.pid());
     ProcessSampler self = new ProcessSampler(ProcessHandle.current().pid());
@@ -135,12 +149,11 @@ public final class FreshnessBench {
         rssMax = Math.max(rssMax, rss);
         System.err.printf(
             Locale.ROOT,
-            "  %ds: written %d, seen %d, sink lag %d records, %d batches%n",
+            "  %ds: written %d, seen %d, %s%n",
             second + 1,
             writer.written(),
             reader.seen(),
-            sink.progress().lag(),
-            sink.progress().batches());
+            sinkStatus.get());
       }
       double cpu = sampler.cpuSeconds() - cpuStart;
       double selfCpu = self.cpuSeconds() - selfStart;
@@ -165,11 +178,57 @@ public final class FreshnessBench {
   }
 
   /**
+   * The lake variant ({@code --store lake}): {@code tokentrace sink --follow --lake} runs as its
+   * own process with its defaults (1 s flush, compaction on), and this process reads the lake like
+   * any other reader would ({@link LakeRowReader}): freshness is line written to row returned by a
+   * query in another process than the sink's.
+   */
+  private Result runLake(int rate, String prefix, Path dir, List<Path> files, Freshness freshness)
+      throws Exception {
+    Path lake = dir.resolve("lake");
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(Arrays.asList(options.shipperOptions().split(" ")));
+    command.addAll(List.of("-cp", System.getProperty("java.class.path")));
+    command.add(TokentraceMain.class.getName());
+    command.addAll(
+        List.of(
+            "sink",
+            "--follow",
+            "--bootstrap-servers",
+            broker.bootstrapServers(),
+            "--topic-prefix",
+            prefix,
+            "--lake",
+            lake.toString(),
+            "--group",
+            prefix,
+            "--status-interval",
+            "5s"));
+    Process sink =
+        new ProcessBuilder(command)
+            .redirectError(dir.resolve("sink.err").toFile())
+            .redirectOutput(dir.resolve("sink.out").toFile())
+            .start();
+    Process shipper = startShipper(dir, prefix, files);
+    try (LakeRowReader reader = new LakeRowReader(lake, freshness)) {
+      reader.start();
+      awaitConnected(dir);
+      return measure(rate, shipper, files, freshness, reader, () -> "lake sink (own process)");
+    } finally {
+      shipper.destroy();
+      shipper.waitFor(60, TimeUnit.SECONDS);
+      sink.destroy();
+      sink.waitFor(60, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
    * Waits (at most {@value #MAX_STEADY_WAIT_SECONDS} s) until the rows seen trail the lines written
    * by no more than a second's worth: a cold JVM (JIT) on a busy machine falls behind at first, and
    * a window that starts with that backlog measures the start, not the steady state.
    */
-  private static void awaitSteadyState(int rate, LineWriter writer, RowReader reader)
+  private static void awaitSteadyState(int rate, LineWriter writer, SeenRows reader)
       throws InterruptedException {
     long started = System.nanoTime();
     long deadline = started + TimeUnit.SECONDS.toNanos(MAX_STEADY_WAIT_SECONDS);

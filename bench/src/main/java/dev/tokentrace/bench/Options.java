@@ -4,7 +4,14 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /** The command line of {@link FreshnessBench}. */
-record Options(int[] rates, int files, int warmup, int seconds, String shipperOptions, Path out) {
+record Options(
+    int[] rates,
+    int files,
+    int warmup,
+    int seconds,
+    String shipperOptions,
+    Path out,
+    String store) {
   static Options parse(String[] args) {
     int[] rates = {0, 1000, 20_000};
     int files = 4;
@@ -12,6 +19,7 @@ record Options(int[] rates, int files, int warmup, int seconds, String shipperOp
     int seconds = 30;
     String shipperOptions = "-Xmx1g"; // the tokentrace launcher's default
     Path out = Path.of("bench/target/freshness");
+    String store = "duckdb";
     for (int i = 0; i + 1 < args.length; i += 2) {
       String value = args[i + 1];
       switch (args[i]) {
@@ -33,10 +41,16 @@ record Options(int[] rates, int files, int warmup, int seconds, String shipperOp
         case "--out":
           out = Path.of(value);
           break;
+        case "--store":
+          if (!value.equals("duckdb") && !value.equals("lake")) {
+            throw new IllegalArgumentException("--store is duckdb or lake: " + value);
+          }
+          store = value;
+          break;
         default:
           throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
-    return new Options(rates, files, warmup, seconds, shipperOptions, out);
+    return new Options(rates, files, warmup, seconds, shipperOptions, out, store);
   }
 }

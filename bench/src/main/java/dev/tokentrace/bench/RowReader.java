@@ -14,7 +14,7 @@ import java.util.function.LongSupplier;
  * which grows with each append): querying a growing table every few milliseconds would take the CPU
  * the pipeline is measured with.
  */
-final class RowReader implements AutoCloseable {
+final class RowReader implements SeenRows {
   private static final String NEW_ROWS =
       "SELECT rowid, request_id FROM request_arrived WHERE rowid > ? ORDER BY rowid";
 
@@ -32,16 +32,19 @@ final class RowReader implements AutoCloseable {
     this.freshness = freshness;
   }
 
-  void start() {
+  @Override
+  public void start() {
     thread.start();
   }
 
-  long seen() {
+  @Override
+  public long seen() {
     return seen;
   }
 
   /** Waits until {@code rows} rows were seen. */
-  void awaitSeen(long rows, Duration timeout) throws Exception {
+  @Override
+  public void awaitSeen(long rows, Duration timeout) throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (seen < rows) {
       if (failure != null) {

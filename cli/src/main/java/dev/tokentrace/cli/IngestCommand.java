@@ -8,7 +8,7 @@ import dev.tokentrace.ingest.follow.FollowSettings;
 import dev.tokentrace.ingest.follow.FollowSummary;
 import dev.tokentrace.ingest.follow.Follower;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
-import dev.tokentrace.ingest.sink.KafkaToDuckDb;
+import dev.tokentrace.ingest.sink.LiveSink;
 import dev.tokentrace.ingest.sink.LoadedFiles;
 import dev.tokentrace.ingest.sink.SinkSummary;
 import java.io.PrintWriter;
@@ -56,12 +56,14 @@ final class IngestCommand implements Callable<Integer> {
 
   @Mixin DatabaseOptions database = new DatabaseOptions();
 
+  @Mixin LakeOptions lake = new LakeOptions();
+
   @Option(
       names = "--kafka-data-dir",
       paramLabel = "DIR",
       description =
           "with --follow and the embedded broker: where it keeps its data across runs"
-              + " (default: the --db file's name with .kafka appended)")
+              + " (default: the --db file's or --lake directory's name with .kafka appended)")
   @Nullable Path kafkaDataDir;
 
   @Option(
@@ -81,6 +83,10 @@ final class IngestCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (lake.enabled() && !follow.enabled()) {
+      throw new UsageException(
+          "--lake is for --follow (the live store); batch ingest writes the --db file");
+    }
     return follow.enabled() ? follow() : once();
   }
 
@@ -158,7 +164,10 @@ final class IngestCommand implements Callable<Integer> {
 
   private int followAndSink(
       Ingest ingest, Follower follower, FollowSettings settings, PrintWriter err) {
-    KafkaToDuckDb sink = ingest.openSink(database.sinkSettings());
+    LiveSink sink =
+        lake.enabled()
+            ? ingest.openLakeSink(lake.settings(database.settings()))
+            : ingest.openSink(database.sinkSettings());
     try (sink) {
       FutureTask<SinkSummary> sinking = new FutureTask<>(sink::runUntilStopped);
       new Thread(sinking, "tokentrace-sink").start();
@@ -177,7 +186,7 @@ final class IngestCommand implements Callable<Integer> {
         sink.stopWhenCaughtUp(follower.committedEnds());
       }
       SinkSummary written = await(sinking);
-      err.println("ingest: sink " + written.describe() + " -> " + database.db);
+      err.println("ingest: sink " + written.describe() + " -> " + sink.target());
       int code = ShipCommand.report(shipped, parse.maxRejectRatio, err);
       err.flush();
       return code;
@@ -188,7 +197,7 @@ final class IngestCommand implements Callable<Integer> {
     if (kafkaDataDir != null) {
       return kafkaDataDir;
     }
-    Path db = database.db.toAbsolutePath();
+    Path db = (lake.lake != null ? lake.lake : database.db).toAbsolutePath();
     return db.resolveSibling(db.getFileName() + ".kafka");
   }
 

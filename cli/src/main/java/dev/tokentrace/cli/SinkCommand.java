@@ -2,7 +2,8 @@ package dev.tokentrace.cli;
 
 import dev.tokentrace.ingest.Ingest;
 import dev.tokentrace.ingest.IngestSettings;
-import dev.tokentrace.ingest.sink.KafkaToDuckDb;
+import dev.tokentrace.ingest.sink.KafkaToLake;
+import dev.tokentrace.ingest.sink.LiveSink;
 import dev.tokentrace.ingest.sink.SinkSummary;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -27,6 +28,12 @@ import picocli.CommandLine.Spec;
           + " only what shippers committed is read (read_committed).",
       "DuckDB lets one process write a file: stop the sink to open the file elsewhere for"
           + " writing; readers in other processes see it once the sink has stopped.",
+      "With --lake DIR: write the Parquet lake instead, as one member of the consumer group"
+          + " --group (several sinks of one group share the partitions and one lake). Every"
+          + " --flush-interval each partition's rows are written as Parquet files and committed;"
+          + " the lake is the only record of progress, so a sink killed at any instant resumes"
+          + " exactly once. 'sql --lake DIR' queries it while sinks run"
+          + " (docs/storage.md#the-parquet-lake).",
       ""
     })
 final class SinkCommand implements Callable<Integer> {
@@ -35,6 +42,8 @@ final class SinkCommand implements Callable<Integer> {
   @Mixin KafkaOptions kafka = new KafkaOptions();
 
   @Mixin DatabaseOptions database = new DatabaseOptions();
+
+  @Mixin LakeOptions lake = new LakeOptions();
 
   @Option(
       names = "--follow",
@@ -63,6 +72,14 @@ final class SinkCommand implements Callable<Integer> {
       if (follow) {
         return follow(ingest, err);
       }
+      if (lake.enabled()) {
+        SinkSummary summary;
+        try (KafkaToLake sink = ingest.openLakeSink(lake.settings(database.settings()))) {
+          summary = sink.runUntilCaughtUp();
+        }
+        err.println("sink: " + summary.describe() + " -> " + lake.lake);
+        return ExitCodes.OK;
+      }
       SinkSummary summary = ingest.sink(database.sinkSettings());
       err.println("sink: " + summary.describe() + " -> " + database.db);
       return ExitCodes.OK;
@@ -70,12 +87,16 @@ final class SinkCommand implements Callable<Integer> {
   }
 
   private int follow(Ingest ingest, PrintWriter err) {
-    KafkaToDuckDb sink = ingest.openSink(database.sinkSettings());
+    LiveSink sink =
+        lake.enabled()
+            ? ingest.openLakeSink(lake.settings(database.settings()))
+            : ingest.openSink(database.sinkSettings());
     err.println(
         "sink: following "
             + ingest.bootstrapServers()
             + " into "
-            + database.db
+            + sink.target()
+            + (lake.enabled() ? " (group " + lake.group + ")" : "")
             + "; SIGTERM or Ctrl-C stops");
     err.flush();
     try (ShutdownHook hook = ShutdownHook.install("sink", err, sink::stop)) {
@@ -88,7 +109,7 @@ final class SinkCommand implements Callable<Integer> {
         throw e;
       }
       err.println("sink: stopped with its last batch committed");
-      err.println("sink: " + summary.describe() + " -> " + database.db);
+      err.println("sink: " + summary.describe() + " -> " + sink.target());
       err.flush();
       hook.finished(ExitCodes.OK);
       return ExitCodes.OK;

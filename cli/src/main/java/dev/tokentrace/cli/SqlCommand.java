@@ -2,10 +2,13 @@ package dev.tokentrace.cli;
 
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.SqlHeader;
+import dev.tokentrace.store.lake.Lake;
+import dev.tokentrace.store.lake.LakeSnapshot;
 import dev.tokentrace.store.query.NamedQueryRunner;
 import dev.tokentrace.store.query.QueryOutputFormat;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -37,6 +40,11 @@ import picocli.CommandLine.Spec;
           + " read-only statement runs, in a read-only transaction: nothing changes the database."
     })
 final class SqlCommand implements Callable<Integer> {
+  /** DuckDB's message for a file in a read_parquet list that does not exist (any more). */
+  private static final String FILE_GONE = "No files found that match the pattern";
+
+  private static final int LAKE_ATTEMPTS = 3;
+
   @Spec CommandSpec spec;
 
   @Mixin DatabaseOptions database = new DatabaseOptions();
@@ -46,6 +54,23 @@ final class SqlCommand implements Callable<Integer> {
       arity = "0..1",
       description = "query name, e.g. slowest_requests (see --list), or a .sql file")
   @Nullable String name;
+
+  @Option(
+      names = "--lake",
+      paramLabel = "DIR",
+      description =
+          "query the Parquet lake a 'sink --lake' writes (instead of --db), also while it runs:"
+              + " each lake table is a view over the committed files as of the start of the query,"
+              + " the other tables of the schema are empty")
+  @Nullable Path lake;
+
+  @Option(
+      names = "--views",
+      description =
+          "with --lake: print one CREATE VIEW per lake table over the exact files a reader should"
+              + " read now (the safe path for another engine; globbing the folder may count rows"
+              + " twice during a compaction) and exit")
+  boolean views;
 
   @Option(names = "--list", description = "list the named queries with their questions and params")
   boolean list;
@@ -83,6 +108,14 @@ final class SqlCommand implements Callable<Integer> {
       out.flush();
       return ExitCodes.OK;
     }
+    if (views) {
+      if (lake == null) {
+        throw new UsageException("--views needs --lake DIR");
+      }
+      out.print(Lake.viewsSql(LakeSnapshot.scan(lake)));
+      out.flush();
+      return ExitCodes.OK;
+    }
     if (name == null && execute == null) {
       throw new UsageException("give a query NAME, a .sql file, -e SQL or --list");
     }
@@ -91,17 +124,54 @@ final class SqlCommand implements Callable<Integer> {
     }
     QueryOutputFormat outputFormat = QueryOutputFormat.fromId(format);
     Map<String, String> values = NamedQueryRunner.parseParams(params);
+    if (lake != null) {
+      return queryLake(lake, outputFormat, values, out);
+    }
     try (Database db = Database.openReadOnly(database.settings())) {
-      NamedQueryRunner runner = new NamedQueryRunner(db);
-      if (execute != null) {
-        runner.runText("-e", execute, values, outputFormat, out);
-      } else if (isFile(name)) {
-        runner.runText(name, read(Path.of(name)), values, outputFormat, out);
-      } else {
-        runner.run(name, values, outputFormat, out);
-      }
+      query(db, outputFormat, values, out);
       out.flush();
       return ExitCodes.OK;
+    }
+  }
+
+  /**
+   * Runs the query on a fresh snapshot of the lake. A file a compaction deleted between the
+   * snapshot and the query (its grace period over: docs/storage.md#compaction) fails the query; it
+   * runs again on a new snapshot, and says so. The output is printed once the query succeeded.
+   */
+  private int queryLake(
+      Path dir, QueryOutputFormat outputFormat, Map<String, String> values, PrintWriter out) {
+    PrintWriter err = spec.commandLine().getErr();
+    for (int attempt = 1; ; attempt++) {
+      StringWriter buffer = new StringWriter();
+      try (Database db = Lake.openReader(dir, database.settings());
+          PrintWriter rows = new PrintWriter(buffer)) {
+        query(db, outputFormat, values, rows);
+        rows.flush();
+        out.print(buffer);
+        out.flush();
+        return ExitCodes.OK;
+      } catch (RuntimeException e) {
+        if (attempt >= LAKE_ATTEMPTS || !String.valueOf(e.getMessage()).contains(FILE_GONE)) {
+          throw e;
+        }
+        err.println(
+            "sql: a lake file was merged away while the query ran; running it again on a fresh"
+                + " snapshot");
+        err.flush();
+      }
+    }
+  }
+
+  private void query(
+      Database db, QueryOutputFormat outputFormat, Map<String, String> values, PrintWriter out) {
+    NamedQueryRunner runner = new NamedQueryRunner(db);
+    if (execute != null) {
+      runner.runText("-e", execute, values, outputFormat, out);
+    } else if (isFile(name)) {
+      runner.runText(name, read(Path.of(name)), values, outputFormat, out);
+    } else {
+      runner.run(name, values, outputFormat, out);
     }
   }
 

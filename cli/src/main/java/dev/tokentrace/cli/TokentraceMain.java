@@ -37,6 +37,7 @@ import picocli.CommandLine.Command;
       CorrelateCommand.class,
       ReportCommand.class,
       SqlCommand.class,
+      CompactCommand.class,
       SimulateCommand.class,
       LoadgenCommand.class,
       BrokerCommand.class,

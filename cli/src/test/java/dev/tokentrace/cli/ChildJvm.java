@@ -105,7 +105,12 @@ final class ChildJvm implements AutoCloseable {
 
   /** Waits for the process to end by itself; returns its exit code. */
   int waitFor() throws InterruptedException {
-    assertThat(process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS))
+    return waitFor(STOP_TIMEOUT);
+  }
+
+  /** Waits at most {@code timeout} for the process to end by itself; returns its exit code. */
+  int waitFor(Duration timeout) throws InterruptedException {
+    assertThat(process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS))
         .as(name + " did not end:\n" + output())
         .isTrue();
     return process.exitValue();

@@ -10,6 +10,8 @@ import dev.tokentrace.ingest.kafka.EventProducer;
 import dev.tokentrace.ingest.kafka.KafkaProblems;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
 import dev.tokentrace.ingest.sink.KafkaToDuckDb;
+import dev.tokentrace.ingest.sink.KafkaToLake;
+import dev.tokentrace.ingest.sink.LakeSinkSettings;
 import dev.tokentrace.ingest.sink.SinkSettings;
 import dev.tokentrace.ingest.sink.SinkSummary;
 import dev.tokentrace.ingest.tail.FileProblems;
@@ -236,6 +238,14 @@ public final class Ingest implements AutoCloseable {
    */
   public KafkaToDuckDb openSink(SinkSettings sinkSettings) {
     return KafkaToDuckDb.open(sinkSettings, kafka, clock);
+  }
+
+  /**
+   * A lake sink for the caller to run ({@code sink --lake}, {@code ingest --follow --lake}): one
+   * member of the consumer group {@link LakeSinkSettings#group()}.
+   */
+  public KafkaToLake openLakeSink(LakeSinkSettings lakeSettings) {
+    return KafkaToLake.open(lakeSettings, kafka, clock);
   }
 
   /** Stops the embedded broker, if one was started. */

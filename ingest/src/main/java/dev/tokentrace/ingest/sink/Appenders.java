@@ -13,7 +13,7 @@ import org.duckdb.DuckDBConnection;
  * before the transaction ends: an Appender closed after commit or rollback flushes its rows in
  * auto-commit, outside the batch (docs/design.md#appender-and-transactions). Not thread-safe.
  */
-final class Appenders implements AutoCloseable {
+final class Appenders implements AutoCloseable, RowAppender {
   private final DuckDBConnection connection;
   private final Map<TableSchema<?>, TableAppender> open = new IdentityHashMap<>();
 
@@ -22,7 +22,8 @@ final class Appenders implements AutoCloseable {
   }
 
   /** Appends {@code row} to {@code table} (its Appender opened on first use in this batch). */
-  <R> void append(TableSchema<R> table, R row) throws SQLException {
+  @Override
+  public <R> void append(TableSchema<R> table, R row) throws SQLException {
     TableAppender appender = open.get(table);
     if (appender == null) {
       appender = TableAppender.open(connection, table);

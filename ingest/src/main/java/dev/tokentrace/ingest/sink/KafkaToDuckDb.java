@@ -48,7 +48,7 @@ import org.slf4j.LoggerFactory;
  * <p>Runs on one thread ({@link #runUntilCaughtUp()} or {@link #runUntilStopped()}, then {@link
  * #close()}); {@link #stop()} and {@link #stopWhenCaughtUp()} may be called from any thread.
  */
-public final class KafkaToDuckDb implements AutoCloseable {
+public final class KafkaToDuckDb implements LiveSink {
   private static final Logger log = LoggerFactory.getLogger(KafkaToDuckDb.class);
 
   /** How long describing the topics at startup may take (Kafka's own API timeout is 60 s). */
@@ -162,11 +162,13 @@ public final class KafkaToDuckDb implements AutoCloseable {
    * (returns once the end offsets as of that call are reached): follow mode. Returns what this run
    * wrote.
    */
+  @Override
   public SinkSummary runUntilStopped() {
     return run();
   }
 
   /** Ends the run after the batch being written, if any. Thread-safe. */
+  @Override
   public void stop() {
     stopRequested = true;
     consumer.wakeup();
@@ -187,6 +189,7 @@ public final class KafkaToDuckDb implements AutoCloseable {
    * read_committed} consumer's end offsets stop before its records: a drain that trusted them alone
    * could end without the last transaction. Partitions of other topics are ignored. Thread-safe.
    */
+  @Override
   public void stopWhenCaughtUp(Map<TopicPartition, Long> atLeast) {
     Map<TopicPartition, Long> mine = new HashMap<>();
     for (TopicPartition partition : layout.partitions()) {
@@ -212,6 +215,7 @@ public final class KafkaToDuckDb implements AutoCloseable {
   }
 
   /** Rows and batches committed since the sink was opened, and the consumer lag. Thread-safe. */
+  @Override
   public SinkProgress progress() {
     return new SinkProgress(System.nanoTime(), rowsCommitted.get(), batchesCommitted, lag);
   }
@@ -223,6 +227,11 @@ public final class KafkaToDuckDb implements AutoCloseable {
    */
   public DuckDBConnection readerConnection() throws SQLException {
     return database.duplicate();
+  }
+
+  @Override
+  public String target() {
+    return database.path().toString();
   }
 
   /** Test hook: runs around each commit (see {@link BatchHook}). */

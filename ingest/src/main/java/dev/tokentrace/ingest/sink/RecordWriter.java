@@ -43,7 +43,8 @@ final class RecordWriter {
   }
 
   /** Appends the record's row and returns its table. */
-  TableSchema<?> write(ConsumerRecord<String, byte[]> record, Appenders appenders, Instant ingested)
+  TableSchema<?> write(
+      ConsumerRecord<String, byte[]> record, RowAppender appenders, Instant ingested)
       throws SQLException {
     if (!record.topic().equals(topics.events())) {
       appenders.append(RejectRow.TABLE, reject(record, ingested));

@@ -90,6 +90,28 @@ public final class Lake {
     return "SELECT " + LakeTables.selectList(table) + " FROM " + readParquet(files);
   }
 
+  /**
+   * One {@code CREATE OR REPLACE VIEW} per lake table over the snapshot's files, with a header
+   * saying when and from what it was taken: the safe path for an engine that would otherwise glob
+   * the folder (docs/storage.md#what-a-reader-sees). DuckDB runs it as is.
+   */
+  public static String viewsSql(LakeSnapshot snapshot) {
+    StringBuilder sql =
+        new StringBuilder("-- tokentrace lake ")
+            .append(snapshot.lake())
+            .append(": committed, non-overlapping files as of ")
+            .append(java.time.Instant.now())
+            .append(" (docs/storage.md#what-a-reader-sees)\n");
+    for (TableSchema<?> table : LakeTables.ALL) {
+      sql.append("CREATE OR REPLACE VIEW ")
+          .append(table.name())
+          .append(" AS ")
+          .append(select(table, snapshot.files(table.name())))
+          .append(";\n");
+    }
+    return sql.toString();
+  }
+
   static String readParquet(List<LakeFile> files) {
     StringBuilder list = new StringBuilder("read_parquet([");
     for (int i = 0; i < files.size(); i++) {

@@ -162,7 +162,7 @@ public final class LakeCompactor {
     Path target =
         first
             .hourDirectory()
-            .resolve(LakeFile.fileName(first.partition(), first.first(), last.end()));
+            .resolve(LakeFile.fileName(first.partition(), first.first(), last.end(), "c"));
     Path temp = LakeDirectories.temp(lake, first.partition() + ".compact." + table.name());
     try {
       statement.execute(

@@ -37,7 +37,8 @@ public record LakeFile(
 
   private static final Pattern NAME =
       Pattern.compile(
-          "(?<topic>[a-zA-Z0-9._-]+)-(?<part>\\d+)-(?<first>\\d{20})-(?<end>\\d{20})\\.parquet");
+          "(?<topic>[a-zA-Z0-9._-]+)-(?<part>\\d+)-(?<first>\\d{20})-(?<end>\\d{20})"
+              + "(?:\\.[a-z0-9]{1,16})?\\.parquet");
 
   public LakeFile {
     requireNonNull(table, "table is null");
@@ -49,13 +50,20 @@ public record LakeFile(
     }
   }
 
-  /** The file name of a range: {@code <topic>-<partition>-<first>-<end>.parquet}. */
-  public static String fileName(LakePartition partition, long first, long end) {
+  /**
+   * The file name of a range written by the writer {@code tag}: {@code
+   * <topic>-<partition>-<first>-<end>.<tag>.parquet}. The tag keeps two writers that consumed the
+   * same range (one of them fenced, docs/storage.md#lake-commit-protocol) from replacing or
+   * deleting each other's file; readers treat two files of one range like any file within another.
+   */
+  public static String fileName(LakePartition partition, long first, long end, String tag) {
     return partition
         + "-"
         + String.format(OFFSET_FORMAT, first)
         + "-"
         + String.format(OFFSET_FORMAT, end)
+        + "."
+        + tag
         + ".parquet";
   }
 

@@ -44,6 +44,10 @@ public final class LakeWriter implements AutoCloseable {
   private final Path lake;
   private final DuckDBConnection staging;
   private final Clock clock;
+
+  /** Names this writer's files apart from another's of the same range (see LakeFile#fileName). */
+  private final String tag = Long.toHexString(new java.security.SecureRandom().nextLong() >>> 24);
+
   private final Map<LakePartition, Staged> partitions = new TreeMap<>();
   private int schemas;
 
@@ -220,6 +224,7 @@ public final class LakeWriter implements AutoCloseable {
   public Flushed flush(Collection<LakePartition> which, boolean evenIfEmpty)
       throws SQLException, IOException {
     Map<LakePartition, Map<String, Long>> committed = new LinkedHashMap<>();
+    Map<LakePartition, Long> nextOffsets = new LinkedHashMap<>();
     List<LakePartition> fenced = new ArrayList<>();
     for (LakePartition partition : List.copyOf(which)) {
       Staged staged = partitions.get(partition);
@@ -235,9 +240,10 @@ public final class LakeWriter implements AutoCloseable {
         fenced.add(partition);
       } else {
         committed.put(partition, rows);
+        nextOffsets.put(partition, staged.first);
       }
     }
-    return new Flushed(committed, fenced);
+    return new Flushed(committed, nextOffsets, fenced);
   }
 
   /** Drops what is staged for {@code partition} and forgets it (lost in a rebalance). */
@@ -273,7 +279,7 @@ public final class LakeWriter implements AutoCloseable {
     long end = staged.position;
     Instant now = clock.instant();
     String hour = LakeFile.hourDirectory(now);
-    String name = LakeFile.fileName(partition, first, end);
+    String name = LakeFile.fileName(partition, first, end, tag);
     Map<String, Long> rows = new TreeMap<>();
     List<Path> written = new ArrayList<>();
     try (Statement statement = staging.createStatement()) {
@@ -376,10 +382,13 @@ public final class LakeWriter implements AutoCloseable {
    * What a flush committed.
    *
    * @param committed rows per table of each partition committed
+   * @param nextOffsets the offset each committed partition resumes at now
    * @param fenced partitions another writer had committed meanwhile: nothing of them was committed
    */
   public record Flushed(
-      Map<LakePartition, Map<String, Long>> committed, List<LakePartition> fenced) {
+      Map<LakePartition, Map<String, Long>> committed,
+      Map<LakePartition, Long> nextOffsets,
+      List<LakePartition> fenced) {
     public long rows() {
       long rows = 0;
       for (Map<String, Long> tables : committed.values()) {

@@ -129,8 +129,8 @@ final class LakeTest {
     }
     // a crash after a data file was renamed but before the manifest: an orphan, and a temp file
     Path hour = lake.resolve("request_arrived/date=2026-12-01/hour=22");
-    Path orphan = hour.resolve(LakeFile.fileName(P0, 10, 20));
-    Files.copy(hour.resolve(LakeFile.fileName(P0, 0, 10)), orphan);
+    Path orphan = hour.resolve(LakeFile.fileName(P0, 10, 20, "dead"));
+    Files.copy(LakeSnapshot.scan(lake).files("request_arrived").get(0).path(), orphan);
     Path temp = LakeDirectories.temp(lake, P0 + ".request_arrived");
     Files.writeString(temp, "half a file");
     assertThat(keys(lake)).hasSize(10); // readers ignore both
@@ -143,6 +143,22 @@ final class LakeTest {
       writer.flush();
     }
     assertThat(keys(lake)).containsExactlyInAnyOrderElementsOf(expected(P0, 0, 15));
+  }
+
+  @Test
+  void twoFilesOfOneRangeCountOnce() throws Exception {
+    Path lake = dir.resolve("lake");
+    try (LakeWriter writer = writer(lake)) {
+      writer.recover(P0, TOPIC_ID);
+      writer.startAt(P0, 0);
+      write(writer, P0, 0, 10);
+      writer.flush();
+    }
+    // what a fenced writer would have left had it not removed it: the same range, another tag
+    LakeFile file = LakeSnapshot.scan(lake).files("request_arrived").get(0);
+    Files.copy(file.path(), file.path().resolveSibling(LakeFile.fileName(P0, 0, 10, "other")));
+    assertThat(LakeSnapshot.scan(lake).superseded()).hasSize(1);
+    assertThat(keys(lake)).containsExactlyInAnyOrderElementsOf(expected(P0, 0, 10));
   }
 
   @Test
