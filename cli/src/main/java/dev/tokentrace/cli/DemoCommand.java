@@ -23,29 +23,37 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.IDefaultValueProvider;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code tokentrace demo}: the main job end to end on the checked-in samples: every engine's sample
  * logs through an embedded Kafka broker into a fresh DuckDB file, the client timings loaded,
- * attribution computed, the Markdown report printed and the HTML report written.
+ * attribution computed and the reports written; the terminal gets a compact summary ({@link
+ * DemoSummary}) and the paths of the files.
  */
 @Command(
     name = "demo",
     mixinStandardHelpOptions = true,
     showDefaultValues = true,
+    defaultValueProvider = DemoCommand.Defaults.class,
     sortOptions = false,
     description = {
       "Run the whole pipeline on the checked-in samples: server logs of vLLM, SGLang and"
           + " TensorRT-LLM -> embedded Kafka broker -> DuckDB, client timings loaded, latency"
-          + " attributed, report printed and written as HTML (its path printed last). The DuckDB"
-          + " file is left for your own SQL.",
-      "Unless --match is given, requests are matched by ID and, where no ID can match (the"
-          + " TensorRT-LLM samples), by time and tokens (--match heuristic)."
+          + " attributed. Prints the attribution table and the bottleneck paragraph; the full"
+          + " report is written as Markdown and HTML (its path printed last). The DuckDB file is"
+          + " left for your own SQL.",
+      "The demo's --match defaults to heuristic, not id: requests are matched by ID where the"
+          + " server logged one and, where no ID can match (the TensorRT-LLM samples), by time and"
+          + " tokens; 'correlate' and 'report' default to --match id."
     })
 final class DemoCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -66,13 +74,13 @@ final class DemoCommand implements Callable<Integer> {
       defaultValue = "tokentrace-demo")
   Path out = Path.of("tokentrace-demo");
 
+  @Option(
+      names = "--full",
+      description = "print the whole Markdown report instead of the summary (hundreds of lines)")
+  boolean full;
+
   @Override
   public Integer call() throws IOException {
-    if (!spec.commandLine().getParseResult().hasMatchedOption("--match")) {
-      // the TensorRT-LLM samples carry no client IDs (its perf metrics count requests itself),
-      // so the demo pairs them by time; ID-joined engines are unaffected by this mode
-      rules.match = "heuristic";
-    }
     long started = System.nanoTime();
     PrintWriter err = spec.commandLine().getErr();
     List<SampleScenarios.Scenario> scenarios = SampleScenarios.find(samples);
@@ -103,11 +111,16 @@ final class DemoCommand implements Callable<Integer> {
       ReportService.write(data, ReportFormat.MARKDOWN, report);
       ReportService.write(data, ReportFormat.HTML, html);
       PrintWriter stdout = spec.commandLine().getOut();
-      stdout.println(Files.readString(report));
+      String markdown = Files.readString(report);
+      if (full) {
+        stdout.println(markdown);
+      } else {
+        DemoSummary.of(markdown).forEach(stdout::println);
+      }
       stdout.flush();
       err.println();
       err.println("demo: done in " + (System.nanoTime() - started) / 1_000_000 + " ms");
-      err.println("  report:      " + report);
+      err.println("  full report: " + report + (full ? "" : " (printed with --full)"));
       err.println("  attribution: " + csv);
       err.println("  duckdb:      " + db + " (" + ingested.eventsWritten() + " events)");
       err.println("  try:         ./tokentrace sql --db " + db + " slowest_requests");
@@ -153,6 +166,8 @@ final class DemoCommand implements Callable<Integer> {
   private void loadClients(
       List<SampleScenarios.Scenario> scenarios, Database analysis, PrintWriter err) {
     ClientTimingLoader loader = new ClientTimingLoader(analysis, Clock.systemUTC());
+    long rows = 0;
+    long rejected = 0;
     for (SampleScenarios.Scenario scenario : scenarios) {
       ClientLoadResult loaded =
           loader.load(
@@ -164,7 +179,34 @@ final class DemoCommand implements Callable<Integer> {
                   CommandLines.of(spec),
                   null));
       loaded.messages().forEach(err::println);
-      err.println("clients " + scenario.id() + ": " + loaded.summary());
+      if (loaded.rejected() > 0 || loaded.rows() == 0) {
+        // only a scenario with something to say gets its own line; the rest is one total below
+        err.println("clients " + scenario.id() + ": " + loaded.summary());
+      }
+      rows += loaded.rows();
+      rejected += loaded.rejected();
+    }
+    err.println(
+        "clients: "
+            + scenarios.size()
+            + " runs, rows="
+            + rows
+            + " rejected="
+            + rejected
+            + " -> client_timing");
+  }
+
+  /**
+   * The demo's own defaults, shown by its --help: the TensorRT-LLM samples carry no client IDs (its
+   * perf metrics count requests itself), so the demo pairs them by time; ID-joined engines are
+   * unaffected by this mode.
+   */
+  static final class Defaults implements IDefaultValueProvider {
+    @Override
+    public @Nullable String defaultValue(ArgSpec argument) {
+      return argument instanceof OptionSpec option && "--match".equals(option.longestName())
+          ? "heuristic"
+          : null;
     }
   }
 

@@ -53,7 +53,15 @@ final class DemoIT {
     List<String> lines = stderr.toString().lines().toList();
     assertThat(lines.get(lines.size() - 1))
         .isEqualTo("  html report: " + html.toAbsolutePath().normalize());
-    assertThat(report).contains("## Findings by run").contains("## Suggestions");
+    // a compact summary, not the whole report: that is in report.md
+    assertThat(stdout.toString().lines().count() + lines.size())
+        .as("demo output lines (stdout and stderr)")
+        .isLessThanOrEqualTo(DemoSummary.MAX_LINES);
+    assertThat(report).doesNotContain("## Findings by run").doesNotContain("## Environment");
+    assertThat(Files.readString(out.resolve("report.md")))
+        .contains("## Findings by run")
+        .contains("## Suggestions");
+    assertThat(stderr.toString()).contains("  full report: " + out.resolve("report.md"));
     assertThat(Files.readAllLines(out.resolve("attribution.csv")).get(0))
         .startsWith(
             "request_key,client_ttft_ms,client_e2e_ms,client_queue_ms,network_ms,queue_ms,"
