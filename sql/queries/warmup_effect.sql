@@ -5,13 +5,13 @@
 --          ftl_p50_vs_steady_pct, slower_than_steady
 --
 -- Per run, client requests with status ok in three phases: warmup (flagged warm-up, by the client or
--- by --warmup-first-n; already excluded from every aggregate), first_n (the first :first_n requests
+-- by --warmup-first; already excluded from every aggregate), first_n (the first :first_n requests
 -- by start time that are not warm-up: counted in the aggregates) and steady (the rest). prefill is the
 -- server's, for paired requests. ftl_p50_vs_steady_pct = 100 * (ftl_p50_ms / the steady ftl_p50_ms -
 -- 1); slower_than_steady = that is above :threshold_pct. The seed: the first requests after a
 -- deployment pay for memory allocation and CUDA initialisation, so send 3-5 warm-up requests before
 -- measuring. A first_n phase slower than steady means warm-up leaked into the numbers: flag those
--- requests in the client file or rerun the attribution with --warmup-first-n.
+-- requests in the client file or rerun the attribution with --warmup-first.
 WITH settings AS (
     SELECT CAST(:run_id AS VARCHAR) AS only_run,
            coalesce(CAST(:first_n AS INTEGER), 5) AS first_n,

@@ -65,13 +65,13 @@ final class BrokerCommand implements Callable<Integer> {
       out.println(
           "  data: " + (dataDir == null ? "temporary, deleted on exit" : dataDir + " (kept)"));
       out.println(
-          "  tokentrace ship --follow --bootstrap-servers "
+          "  ./tokentrace ship --follow --bootstrap-servers "
               + broker.bootstrapServers()
-              + " FILE...");
+              + " --instance gpu0 /var/log/vllm/server.log");
       out.println(
-          "  tokentrace sink --follow --bootstrap-servers "
+          "  ./tokentrace sink --follow --bootstrap-servers "
               + broker.bootstrapServers()
-              + " --db F");
+              + " --db live.duckdb");
       out.println("Ctrl-C stops it.");
       out.flush();
       stopped.await();

@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = {
       "Join client timings with server records by request key and attribute each request's"
-          + " latency:",
+          + " latency to network, queueing, prefill and decode.",
       "  network_ttft = client_ttft - client_queue - (queue + prefill)",
       "  network      = client_e2e  - client_queue - (queue + prefill + decode)",
       "Rows land in the request_attribution table; --out also writes them as CSV, one row per"

@@ -90,8 +90,8 @@ final class FollowOptions {
       names = "--status-interval",
       paramLabel = "DURATION",
       description =
-          "how often a one-line progress (lines/s, events/s, lag) is printed on stderr; 0s for"
-              + " none",
+          "how often a one-line progress (lines/s, events/s, lag) is printed on stderr when it"
+              + " changed; unchanged, it is printed once a minute; 0s for none",
       converter = DurationConverter.class,
       defaultValue = "10s")
   Duration status = Duration.ofSeconds(10);

@@ -56,8 +56,8 @@ final class SinkCommand implements Callable<Integer> {
       names = "--status-interval",
       paramLabel = "DURATION",
       description =
-          "with --follow, how often a one-line progress (rows/s, lag) is printed on stderr; 0s"
-              + " for none",
+          "with --follow, how often a one-line progress (rows/s, lag) is printed on stderr when"
+              + " it changed; unchanged, it is printed once a minute; 0s for none",
       converter = DurationConverter.class,
       defaultValue = "10s")
   Duration status = Duration.ofSeconds(10);

@@ -3,7 +3,10 @@ package dev.tokentrace.cli;
 import dev.tokentrace.ingest.follow.FollowProgress;
 import dev.tokentrace.ingest.sink.SinkProgress;
 import java.io.PrintWriter;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -12,18 +15,31 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The periodic one-line progress of long-running commands on stderr, e.g. {@code ship: 20012
- * lines/s, 20012 events/s, lag 0 B in 4 files} or {@code sink: 19980 rows/s, lag 12 records, 412
- * batches}. Runs on a daemon thread; rates are taken between two snapshots.
+ * The periodic one-line progress of long-running commands on stderr, e.g. {@code 12:00:04.512 INFO
+ * ship - 20012 lines/s, 20012 events/s, lag 0 B in 4 files} or {@code 12:00:04.530 INFO sink -
+ * 19980 rows/s, lag 12 records, 412 batches}: the same layout as the follow messages (time, level,
+ * source, text; cli's simplelogger.properties). A line is printed at an interval when something
+ * changed since the last line, and at least once every {@link #IDLE_EVERY} while idle, so an idle
+ * follower neither floods the log nor goes silent. Runs on a daemon thread; rates are taken between
+ * two snapshots.
  */
 final class StatusLine implements AutoCloseable {
+  /** An unchanged status is printed again after this long, so an idle follower shows it lives. */
+  static final Duration IDLE_EVERY = Duration.ofMinutes(1);
+
+  private static final DateTimeFormatter TIME =
+      DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT);
+
   private final @Nullable ScheduledExecutorService timer;
 
   private StatusLine(@Nullable ScheduledExecutorService timer) {
     this.timer = timer;
   }
 
-  /** Prints {@code line.get()} every {@code interval}; a zero interval prints nothing. */
+  /**
+   * Prints {@code line.get()} (which starts with its source, {@code "ship: ..."}) every {@code
+   * interval} when it changed, else once per {@link #IDLE_EVERY}; a zero interval prints nothing.
+   */
   static StatusLine start(PrintWriter err, Duration interval, Supplier<String> line) {
     if (interval.isZero()) {
       return new StatusLine(null);
@@ -36,10 +52,15 @@ final class StatusLine implements AutoCloseable {
               return thread;
             });
     long millis = interval.toMillis();
+    Throttle throttle = new Throttle(IDLE_EVERY);
+    Clock clock = Clock.systemDefaultZone();
     timer.scheduleAtFixedRate(
         () -> {
-          err.println(line.get());
-          err.flush();
+          String text = throttle.next(line.get(), clock.millis());
+          if (text != null) {
+            err.println(format(text, clock));
+            err.flush();
+          }
         },
         millis,
         millis,
@@ -47,10 +68,41 @@ final class StatusLine implements AutoCloseable {
     return new StatusLine(timer);
   }
 
+  /**
+   * {@code "ship: 3 lines/s"} as {@code "12:00:04.512 INFO ship - 3 lines/s"} at the clock's time.
+   */
+  static String format(String line, Clock clock) {
+    int colon = line.indexOf(": ");
+    String source = colon < 0 ? "status" : line.substring(0, colon);
+    String text = colon < 0 ? line : line.substring(colon + 2);
+    return TIME.format(LocalTime.now(clock)) + " INFO " + source + " - " + text;
+  }
+
   @Override
   public void close() {
     if (timer != null) {
       timer.shutdownNow();
+    }
+  }
+
+  /** Decides which status texts are printed: a changed one at once, an unchanged one when due. */
+  static final class Throttle {
+    private final long idleMillis;
+    private @Nullable String last;
+    private long lastAt;
+
+    Throttle(Duration idleEvery) {
+      this.idleMillis = idleEvery.toMillis();
+    }
+
+    /** The text to print at {@code nowMillis}, or null to stay quiet. */
+    @Nullable String next(String text, long nowMillis) {
+      if (text.equals(last) && nowMillis - lastAt < idleMillis) {
+        return null;
+      }
+      last = text;
+      lastAt = nowMillis;
+      return text;
     }
   }
 

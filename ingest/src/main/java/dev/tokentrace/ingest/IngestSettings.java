@@ -22,7 +22,7 @@ public record IngestSettings(KafkaSettings kafka, int maxLineBytes, Duration adm
     requireNonNull(kafka, "kafka is null");
     requireNonNull(adminTimeout, "adminTimeout is null");
     if (maxLineBytes < 1) {
-      throw new IllegalArgumentException("maxLineBytes must be >= 1: " + maxLineBytes);
+      throw new IllegalArgumentException("--max-line-bytes must be >= 1: " + maxLineBytes);
     }
     if (adminTimeout.isNegative() || adminTimeout.isZero()) {
       throw new IllegalArgumentException("adminTimeout must be > 0: " + adminTimeout);

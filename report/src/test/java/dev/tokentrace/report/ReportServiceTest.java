@@ -69,7 +69,7 @@ final class ReportServiceTest {
     AttributionSettings warmup = new AttributionSettings(5.0, 1.0, 1);
 
     assertThat(attributor.current(warmup)).isNull();
-    reports.build(warmup, "tokentrace report --warmup-first-n 1");
+    reports.build(warmup, "tokentrace report --warmup-first 1");
 
     assertThat(attributionRuns()).isEqualTo(2);
     assertThat(attributor.current(warmup)).isNotNull();

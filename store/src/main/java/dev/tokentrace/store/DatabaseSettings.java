@@ -31,11 +31,11 @@ public record DatabaseSettings(@Nullable Path file, String memoryLimit, int thre
     requireNonNull(memoryLimit, "memoryLimit is null");
     if (!MEMORY.matcher(memoryLimit.strip()).matches()) {
       throw new IllegalArgumentException(
-          "memoryLimit must be a size such as 512MB or 2GB: '" + memoryLimit + "'");
+          "--duckdb-memory-limit must be a size such as 512MB or 2GB: '" + memoryLimit + "'");
     }
     memoryLimit = memoryLimit.strip();
     if (threads < 1) {
-      throw new IllegalArgumentException("threads must be >= 1: " + threads);
+      throw new IllegalArgumentException("--duckdb-threads must be >= 1: " + threads);
     }
   }
 

@@ -27,8 +27,8 @@ final class DatabaseSettingsTest {
   @Test
   void rejectsBadValuesNamingTheField() {
     assertThatThrownBy(() -> DatabaseSettings.from(null, "lots", null))
-        .hasMessageContaining("memoryLimit must be a size");
+        .hasMessageContaining("--duckdb-memory-limit must be a size");
     assertThatThrownBy(() -> DatabaseSettings.from(null, null, 0))
-        .hasMessage("threads must be >= 1: 0");
+        .hasMessage("--duckdb-threads must be >= 1: 0");
   }
 }

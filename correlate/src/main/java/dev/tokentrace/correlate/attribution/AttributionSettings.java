@@ -37,14 +37,14 @@ public record AttributionSettings(
     }
     if (!(negativeToleranceMs >= 0) || Double.isInfinite(negativeToleranceMs)) {
       throw new IllegalArgumentException(
-          "negativeToleranceMs must be finite and >= 0: " + negativeToleranceMs);
+          "--negative-tolerance-ms must be finite and >= 0: " + negativeToleranceMs);
     }
     if (!(negativeTolerancePct >= 0 && negativeTolerancePct <= 100)) {
       throw new IllegalArgumentException(
-          "negativeTolerancePct must be in [0, 100]: " + negativeTolerancePct);
+          "--negative-tolerance-pct must be in [0, 100]: " + negativeTolerancePct);
     }
     if (warmupFirstN < 0) {
-      throw new IllegalArgumentException("warmupFirstN must be >= 0: " + warmupFirstN);
+      throw new IllegalArgumentException("--warmup-first must be >= 0: " + warmupFirstN);
     }
   }
 

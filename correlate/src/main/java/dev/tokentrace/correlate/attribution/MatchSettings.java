@@ -68,15 +68,15 @@ public record MatchSettings(
       throw new IllegalArgumentException("mode is null");
     }
     if (!(windowMs > 0) || Double.isInfinite(windowMs)) {
-      throw new IllegalArgumentException("windowMs must be finite and > 0: " + windowMs);
+      throw new IllegalArgumentException("--match-window-ms must be finite and > 0: " + windowMs);
     }
     if (outputTokenTolerance < 0) {
       throw new IllegalArgumentException(
-          "outputTokenTolerance must be >= 0: " + outputTokenTolerance);
+          "--match-output-tokens must be >= 0: " + outputTokenTolerance);
     }
     if (promptTokenTolerance < 0) {
       throw new IllegalArgumentException(
-          "promptTokenTolerance must be >= 0: " + promptTokenTolerance);
+          "--match-prompt-tokens must be >= 0: " + promptTokenTolerance);
     }
   }
 

@@ -49,13 +49,13 @@ public record ClientLoadSettings(
     }
     if (runId != null && !RUN_ID.matcher(runId).matches()) {
       throw new IllegalArgumentException(
-          "runId must be 1-100 of letters, digits, '.', '_', ':', '-': '" + runId + "'");
+          "--run-id must be 1-100 of letters, digits, '.', '_', ':', '-': '" + runId + "'");
     }
     if (concurrency != null && concurrency < 1) {
-      throw new IllegalArgumentException("concurrency must be >= 1: " + concurrency);
+      throw new IllegalArgumentException("--concurrency must be >= 1: " + concurrency);
     }
     if (!(maxRejectRatio >= 0 && maxRejectRatio <= 1)) {
-      throw new IllegalArgumentException("maxRejectRatio must be in [0, 1]: " + maxRejectRatio);
+      throw new IllegalArgumentException("--max-reject-ratio must be in [0, 1]: " + maxRejectRatio);
     }
   }
 

@@ -43,7 +43,7 @@ public record ClientReadSettings(
   public ClientReadSettings {
     if (requestIdPrefix != null && (requestIdPrefix.isEmpty() || requestIdPrefix.length() > 200)) {
       throw new IllegalArgumentException(
-          "requestIdPrefix must be 1-200 characters: '" + requestIdPrefix + "'");
+          "--request-id-prefix must be 1-200 characters: '" + requestIdPrefix + "'");
     }
     if (logFormat != null && logFormat.isBlank()) {
       throw new IllegalArgumentException("logFormat is blank");

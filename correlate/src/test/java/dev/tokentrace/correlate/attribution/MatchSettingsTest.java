@@ -25,10 +25,10 @@ final class MatchSettingsTest {
     assertThatThrownBy(() -> MatchSettings.from("fuzzy", null, null, null))
         .hasMessage("unknown --match 'fuzzy' (known: id, heuristic)");
     assertThatThrownBy(() -> MatchSettings.from(null, 0.0, null, null))
-        .hasMessage("windowMs must be finite and > 0: 0.0");
+        .hasMessage("--match-window-ms must be finite and > 0: 0.0");
     assertThatThrownBy(() -> MatchSettings.from(null, null, -1, null))
-        .hasMessage("outputTokenTolerance must be >= 0: -1");
+        .hasMessage("--match-output-tokens must be >= 0: -1");
     assertThatThrownBy(() -> MatchSettings.from(null, null, null, -2))
-        .hasMessage("promptTokenTolerance must be >= 0: -2");
+        .hasMessage("--match-prompt-tokens must be >= 0: -2");
   }
 }

@@ -316,18 +316,18 @@ final class ClientTimingLoaderTest {
                 .read())
         .isEqualTo(new ClientReadSettings("bench-x-"));
     assertThatThrownBy(() -> new ClientReadSettings(""))
-        .hasMessageContaining("requestIdPrefix must be 1-200 characters");
+        .hasMessageContaining("--request-id-prefix must be 1-200 characters");
     assertThatThrownBy(() -> ClientLoadSettings.from(List.of(), null, null, null, "x", null))
         .hasMessageContaining("files is empty");
     assertThatThrownBy(
             () -> ClientLoadSettings.from(List.of(Path.of("a")), null, "a b", null, "x", null))
-        .hasMessageContaining("runId must be");
+        .hasMessageContaining("--run-id must be");
     assertThatThrownBy(
             () -> ClientLoadSettings.from(List.of(Path.of("a")), null, null, 0, "x", null))
-        .hasMessage("concurrency must be >= 1: 0");
+        .hasMessage("--concurrency must be >= 1: 0");
     assertThatThrownBy(
             () -> ClientLoadSettings.from(List.of(Path.of("a")), null, null, null, "x", 2.0))
-        .hasMessage("maxRejectRatio must be in [0, 1]: 2.0");
+        .hasMessage("--max-reject-ratio must be in [0, 1]: 2.0");
   }
 
   /** docs/formats/client-files.md#no-rows: a GuideLLM report without its requests. */

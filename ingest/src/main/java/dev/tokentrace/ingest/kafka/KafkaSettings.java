@@ -46,8 +46,9 @@ public record KafkaSettings(
     Map<String, String> clientProperties) {
 
   public static final String BOOTSTRAP_SERVERS_DOC =
-      "Kafka brokers as host:port[,host:port...]; when absent (and the --kafka-config file has no"
-          + " bootstrap.servers) tokentrace starts an embedded single-node broker on loopback";
+      "Kafka brokers as host:port[,host:port...] (or bootstrap.servers in the --kafka-config"
+          + " file). ship and sink need a running broker; ingest without one starts an embedded"
+          + " single-node broker on loopback for the duration of the command";
 
   public static final int DEFAULT_PARTITIONS = 3;
   public static final String PARTITIONS_DOC =

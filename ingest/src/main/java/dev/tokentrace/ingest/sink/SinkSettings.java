@@ -52,10 +52,10 @@ public record SinkSettings(
     requireNonNull(stallTimeout, "stallTimeout is null");
     if (!MEMORY.matcher(memoryLimit.strip()).matches()) {
       throw new IllegalArgumentException(
-          "memoryLimit must be a size like 512MB or 2GB: '" + memoryLimit + "'");
+          "--duckdb-memory-limit must be a size like 512MB or 2GB: '" + memoryLimit + "'");
     }
     if (threads < 1) {
-      throw new IllegalArgumentException("threads must be >= 1: " + threads);
+      throw new IllegalArgumentException("--duckdb-threads must be >= 1: " + threads);
     }
     if (pollTimeout.isNegative() || pollTimeout.isZero()) {
       throw new IllegalArgumentException("pollTimeout must be > 0: " + pollTimeout);

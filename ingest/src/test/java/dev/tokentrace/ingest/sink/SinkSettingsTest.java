@@ -39,9 +39,9 @@ final class SinkSettingsTest {
     Duration poll = SinkSettings.DEFAULT_POLL_TIMEOUT;
     Duration stall = SinkSettings.DEFAULT_STALL_TIMEOUT;
     assertThatThrownBy(() -> new SinkSettings(DB, "lots", 2, poll, stall))
-        .hasMessage("memoryLimit must be a size like 512MB or 2GB: 'lots'");
+        .hasMessage("--duckdb-memory-limit must be a size like 512MB or 2GB: 'lots'");
     assertThatThrownBy(() -> new SinkSettings(DB, "1GB", 0, poll, stall))
-        .hasMessage("threads must be >= 1: 0");
+        .hasMessage("--duckdb-threads must be >= 1: 0");
     assertThatThrownBy(() -> new SinkSettings(DB, "1GB", 2, Duration.ZERO, stall))
         .hasMessage("pollTimeout must be > 0: PT0S");
     assertThatThrownBy(() -> new SinkSettings(DB, "1GB", 2, poll, Duration.ofMillis(10)))

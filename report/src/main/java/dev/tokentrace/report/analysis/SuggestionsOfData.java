@@ -45,7 +45,7 @@ final class SuggestionsOfData {
               Text.format(
                   "Warm-up (%s): the first requests are %s slower than the rest and counted. Send"
                       + " 3-5 warm-up requests first and flag them (the client file's warmup"
-                      + " column), or rerun with --warmup-first-n 5.",
+                      + " column), or rerun with --warmup-first 5.",
                   Suggestions.names(warm),
                   Numbers.change(warm.get(0).warmup().ftlP50VsSteadyPct())),
               Suggestions.ids(warm)));
