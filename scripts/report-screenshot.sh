@@ -6,14 +6,15 @@
 #   scripts/report-screenshot.sh [REPORT.html] [OUT.png] [WIDTHxHEIGHT]
 #
 # Defaults: the demo's report (tokentrace-demo/report.html, written by ./tokentrace demo), the
-# committed docs/report.png, 1400x2400. The browser gets a fresh profile directory, no GPU, no
+# committed docs/screenshots/report-1400.png, 1400x1700 (docs/screenshots/report-800.png is the
+# same page at 800x2000). The browser gets a fresh profile directory, no GPU, no
 # sandbox (containers), and its background networking, updates and sync switched off; the page's
 # own Content-Security-Policy forbids every fetch anyway.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 report="${1:-$root/tokentrace-demo/report.html}"
-out="${2:-$root/docs/report.png}"
-size="${3:-1400x2400}"
+out="${2:-$root/docs/screenshots/report-1400.png}"
+size="${3:-1400x1700}"
 browser="${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}"
 if [ -z "$browser" ]; then
   echo "report-screenshot: chromium not found (apt-get install -y chromium, or set CHROMIUM)" >&2

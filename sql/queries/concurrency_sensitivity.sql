@@ -1,4 +1,4 @@
--- queries/concurrency_sensitivity: is it queueing or compute? Per run, FTL and MLT at each concurrency level against the run's lowest level, with the seed's > 50% FTL growth rule.
+-- queries/concurrency_sensitivity: is it queueing or compute? Per run, TTFT (ftl_* columns) and ITL (mlt_*) at each concurrency level against the run's lowest level, with the +50% TTFT growth rule.
 -- params:  :threshold_pct (DOUBLE, default 50), :group_by (VARCHAR, run | instance; default run),
 --          :run_id (VARCHAR, default every run)
 -- returns: group_by, group_value, concurrency, requests, ftl_p50_ms, ftl_p90_ms, ftl_p95_ms,

@@ -1,4 +1,4 @@
--- queries/mlt_vs_context: is decode memory-bandwidth bound? MLT and server TPOT by prompt-length bucket, per run and concurrency level, with the slope of MLT over context length.
+-- queries/mlt_vs_context: is decode memory-bandwidth bound? ITL (mlt_* columns) and server TPOT by prompt-length bucket, per run and concurrency level, with the slope of ITL over context length.
 -- params:  :run_id (VARCHAR, default every run), :bucket_tokens (INTEGER, default 0: power-of-two
 --          buckets; N > 0: buckets N tokens wide), :threshold_pct (DOUBLE, default 20),
 --          :min_r2 (DOUBLE, default 0.5), :min_requests (INTEGER, default 8)

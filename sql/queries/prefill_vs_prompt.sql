@@ -1,4 +1,4 @@
--- queries/prefill_vs_prompt: is prefill the bottleneck? FTL and server prefill by prompt-length bucket, per run and concurrency level, with how linearly FTL grows with the prompt.
+-- queries/prefill_vs_prompt: is prefill the bottleneck? TTFT (ftl_* columns) and server prefill by prompt-length bucket, per run and concurrency level, with how linearly TTFT grows with the prompt.
 -- params:  :run_id (VARCHAR, default every run), :bucket_tokens (INTEGER, default 0: power-of-two
 --          buckets; N > 0: buckets N tokens wide), :threshold_pct (DOUBLE, default 50),
 --          :min_r2 (DOUBLE, default 0.8), :min_requests (INTEGER, default 8)

@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
     showDefaultValues = true,
     sortOptions = false,
     description = {
-      "Write the bottleneck attribution report: environment, core metrics (FTL, MLT, TPOT,"
+      "Write the bottleneck attribution report: environment, core metrics (TTFT, ITL, TPOT,"
           + " throughput with P50/P90/P95), baseline comparison, latency attribution, the"
           + " bottleneck conclusion overall and per run, data quality, suggestions and a"
           + " reproducibility appendix. md prints well in a terminal, html is one self-contained"

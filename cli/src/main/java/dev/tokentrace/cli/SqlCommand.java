@@ -4,6 +4,7 @@ import dev.tokentrace.store.Database;
 import dev.tokentrace.store.SqlHeader;
 import dev.tokentrace.store.lake.Lake;
 import dev.tokentrace.store.lake.LakeSnapshot;
+import dev.tokentrace.store.query.ColumnSelection;
 import dev.tokentrace.store.query.NamedQueryRunner;
 import dev.tokentrace.store.query.QueryOutputFormat;
 import java.io.IOException;
@@ -90,9 +91,33 @@ final class SqlCommand implements Callable<Integer> {
   @Option(
       names = "--format",
       paramLabel = "FORMAT",
-      description = "table, csv or json",
+      description =
+          "table, csv, json or vertical (one 'column | value' line per column, a block per row)",
       defaultValue = "table")
   String format = "table";
+
+  @Option(
+      names = {"-x", "--vertical"},
+      description =
+          "print each row as a block of 'column | value' lines (psql's \\x), for wide results"
+              + " such as slowest_requests; same as --format vertical")
+  boolean vertical;
+
+  @Option(
+      names = "--columns",
+      paramLabel = "NAMES",
+      split = ",",
+      description =
+          "print only these columns, in this order (comma-separated; * matches any characters,"
+              + " e.g. --columns request_key,'*_ms')")
+  List<String> columns = new ArrayList<>();
+
+  @Option(
+      names = "--exclude",
+      paramLabel = "NAMES",
+      split = ",",
+      description = "leave these columns out (comma-separated; * matches any characters)")
+  List<String> exclude = new ArrayList<>();
 
   @Override
   public Integer call() {
@@ -102,7 +127,7 @@ final class SqlCommand implements Callable<Integer> {
         out.println(
             header.name().substring(header.name().indexOf('/') + 1) + ": " + header.description());
         if (!header.params().isEmpty()) {
-          out.println("    params: " + String.join(", ", header.paramNames()));
+          out.println("    params: " + params(header));
         }
       }
       out.flush();
@@ -122,7 +147,11 @@ final class SqlCommand implements Callable<Integer> {
     if (name != null && execute != null) {
       throw new UsageException("give either a query NAME or -e SQL, not both");
     }
-    QueryOutputFormat outputFormat = QueryOutputFormat.fromId(format);
+    if (vertical && spec.commandLine().getParseResult().hasMatchedOption("--format")) {
+      throw new UsageException("give either --vertical or --format, not both");
+    }
+    QueryOutputFormat outputFormat =
+        vertical ? QueryOutputFormat.VERTICAL : QueryOutputFormat.fromId(format);
     Map<String, String> values = NamedQueryRunner.parseParams(params);
     if (lake != null) {
       return queryLake(lake, outputFormat, values, out);
@@ -165,7 +194,8 @@ final class SqlCommand implements Callable<Integer> {
 
   private void query(
       Database db, QueryOutputFormat outputFormat, Map<String, String> values, PrintWriter out) {
-    NamedQueryRunner runner = new NamedQueryRunner(db);
+    NamedQueryRunner runner =
+        new NamedQueryRunner(db).columns(new ColumnSelection(columns, exclude));
     if (execute != null) {
       runner.runText("-e", execute, values, outputFormat, out);
     } else if (isFile(name)) {
@@ -173,6 +203,23 @@ final class SqlCommand implements Callable<Integer> {
     } else {
       runner.run(name, values, outputFormat, out);
     }
+  }
+
+  /**
+   * A query's parameters as {@code -p} takes them, each with its type and default as the query's
+   * header documents them: {@code limit (INTEGER, default 20)}.
+   */
+  static String params(SqlHeader header) {
+    List<String> described = new ArrayList<>();
+    for (SqlHeader.Param param : header.params()) {
+      described.add(
+          param.name()
+              + " ("
+              + param.type()
+              + (param.doc().isBlank() ? "" : ", " + param.doc().strip())
+              + ")");
+    }
+    return String.join(", ", described);
   }
 
   /** A NAME that is an existing .sql file is run as a file, else looked up in the library. */

@@ -30,6 +30,7 @@ final class DocumentedOptionsTest {
   private static final Set<String> OTHER_TOOLS =
       Set.of(
           "--enable-request-id-headers", // vLLM serve
+          "--enable-log-requests", // vLLM serve
           "--otlp-traces-endpoint", // vLLM serve
           "--collect-detailed-traces", // vLLM serve
           "--save-detailed", // vllm bench serve
@@ -90,7 +91,7 @@ final class DocumentedOptionsTest {
         }
         // a comment after the command, or the prose after its code span, is not part of it
         int end = text.length();
-        for (String stop : List.of(" #", "`")) {
+        for (String stop : List.of(" #", "`", "&&", "|", ";")) {
           int at = text.indexOf(stop);
           end = at < 0 ? end : Math.min(end, at);
         }

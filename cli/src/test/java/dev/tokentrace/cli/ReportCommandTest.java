@@ -113,7 +113,7 @@ final class ReportCommandTest {
   @Test
   void comparesWithABaselineDatabaseAttachedReadOnly() throws Exception {
     JsonNode rows = JSON.readTree(json.toFile()).get("baseline").get("rows");
-    JsonNode ftl = row(rows, "FTL", "P50");
+    JsonNode ftl = row(rows, "TTFT", "P50");
     assertThat(ftl.get("current").asDouble()).isCloseTo(ftlP50(clientFiles), within(1e-6));
     assertThat(ftl.get("baseline").asDouble())
         .isCloseTo(ftlP50(List.of(baselineClient)), within(1e-6));
@@ -129,7 +129,7 @@ final class ReportCommandTest {
     assertThat(markdown)
         .contains("## Baseline comparison\n\nAgainst `" + baseline)
         .containsPattern(
-            "\\| FTL +\\| P50 +\\| +[0-9.]+ ms \\| +[0-9.]+ ms \\| +[-+][0-9.]+ ms \\|");
+            "\\| TTFT +\\| P50 +\\| +[0-9.]+ ms \\| +[0-9.]+ ms \\| +[-+][0-9.]+ ms \\|");
   }
 
   @Test
@@ -147,7 +147,10 @@ final class ReportCommandTest {
         .contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';")
         .contains("id=\"attribution\"", "id=\"ftl\"", "id=\"timeline\"", "id=\"requests\"")
         .contains("<table class=\"t sortable\">")
-        .doesNotContain(" src=", " href=", "url(", "@import");
+        .doesNotContain(" src=", "url(", "@import");
+    // links only within the page: the table of contents
+    assertThat(count(html, " href=")).isEqualTo(count(html, " href=\"#"));
+    assertThat(html).contains("<nav class=\"toc\"");
     assertThat(count(html, "<svg ")).isGreaterThanOrEqualTo(4);
     assertThat(count(html, "<script")).isOne();
     // the only absolute URL is the SVG namespace
@@ -166,7 +169,7 @@ final class ReportCommandTest {
   void printsMarkdownThatFitsATerminal() {
     assertThat(markdown)
         .contains("## Findings by run")
-        .contains("In run vllm-sweep, FTL P50 goes from")
+        .contains("In run vllm-sweep, TTFT P50 goes from")
         .contains("### Shares by run and concurrency");
     assertThat(markdown.lines())
         .allSatisfy(

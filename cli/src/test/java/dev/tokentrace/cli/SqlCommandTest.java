@@ -36,9 +36,11 @@ final class SqlCommandTest {
             "warmup_effect");
     assertThat(result.out())
         .contains(
-            "concurrency_sensitivity: is it queueing or compute? Per run, FTL and MLT at each"
-                + " concurrency level against the run's lowest level, with the seed's > 50% FTL"
-                + " growth rule.\n    params: threshold_pct, group_by, run_id\n");
+            "concurrency_sensitivity: is it queueing or compute? Per run, TTFT (ftl_* columns)"
+                + " and ITL (mlt_*) at each concurrency level against the run's lowest level,"
+                + " with the +50% TTFT growth rule.\n    params: threshold_pct (DOUBLE, default"
+                + " 50), group_by (VARCHAR, run | instance; default run), run_id (VARCHAR, default"
+                + " every run)\n");
   }
 
   @Test
@@ -79,6 +81,39 @@ final class SqlCommandTest {
             "sql: -e: `sql` runs one read-only query (SELECT, WITH, FROM, DESCRIBE, SHOW) and never"
                 + " changes the database: this is not a query");
     assertThat(Files.exists(file)).isTrue();
+  }
+
+  @Test
+  void wideResultsPrintChosenColumnsOrOneLinePerColumn() throws Exception {
+    try (Database database = ScenarioDatabase.open(dir, "empty")) {
+      assertThat(database.name()).endsWith("empty.duckdb");
+    }
+    String db = dir.resolve("empty.duckdb").toString();
+    String wide =
+        "SELECT 'k1' AS request_key, 1.5::DOUBLE AS queue_ms, 2.5::DOUBLE AS decode_ms, 'x' AS note";
+
+    SqlRuns.Result chosen =
+        SqlRuns.run(
+            "sql", "--db", db, "-e", wide, "--columns", "DECODE_MS,request_key", "--format", "csv");
+    assertThat(chosen.code()).as(chosen.err()).isZero();
+    assertThat(chosen.out()).isEqualTo("decode_ms,request_key\n2.5,k1\n");
+
+    SqlRuns.Result globbed =
+        SqlRuns.run("sql", "--db", db, "-e", wide, "--columns", "*_ms", "--format", "csv");
+    assertThat(globbed.out()).isEqualTo("queue_ms,decode_ms\n1.5,2.5\n");
+
+    SqlRuns.Result excluded =
+        SqlRuns.run("sql", "--db", db, "-e", wide, "--exclude", "note,queue_ms", "--vertical");
+    assertThat(excluded.code()).as(excluded.err()).isZero();
+    assertThat(excluded.out())
+        .isEqualTo("-[ RECORD 1 ]\nrequest_key | k1\ndecode_ms   | 2.5\n(1 row)\n");
+
+    SqlRuns.Result typo = SqlRuns.run("sql", "--db", db, "-e", wide, "--columns", "decode");
+    assertThat(typo.code()).isEqualTo(ExitCodes.USAGE);
+    assertThat(typo.err())
+        .contains(
+            "--columns decode: no such column (the result has: request_key, queue_ms, decode_ms,"
+                + " note)");
   }
 
   @Test

@@ -67,7 +67,7 @@ public final class LoadSummary {
           }
         });
     text.append("; measured ").append(ttfts.size());
-    text.append(": TTFT ").append(percentiles(ttfts)).append(", MLT ").append(percentiles(mlts));
+    text.append(": TTFT ").append(percentiles(ttfts)).append(", ITL ").append(percentiles(mlts));
     return text.toString();
   }
 

@@ -34,7 +34,7 @@ final class PercentileAgreementTest {
   private static final Pattern PRINTED =
       Pattern.compile(
           "TTFT p50 ([0-9.]+) / p90 ([0-9.]+) / p95 ([0-9.]+) ms,"
-              + " MLT p50 ([0-9.]+) / p90 ([0-9.]+) / p95 ([0-9.]+) ms");
+              + " ITL p50 ([0-9.]+) / p90 ([0-9.]+) / p95 ([0-9.]+) ms");
 
   @TempDir Path dir;
 

@@ -19,7 +19,7 @@ public record ReportSettings(
 
   public static final String BASELINE_DOC =
       "another tokentrace DuckDB file (e.g. the previous release's run), attached read-only: the"
-          + " report compares FTL, MLT, TPOT, E2E, throughput and component shares with it";
+          + " report compares TTFT, ITL, TPOT, E2E, throughput and component shares with it";
 
   public ReportSettings {
     requireNonNull(format, "format is null");

@@ -31,10 +31,10 @@ final class RunConclusionTest {
             "Over all 2 runs, decode takes the largest share, 60.0% of the end-to-end time of 10"
                 + " attributed requests")
         .contains(
-            "In run sweep, FTL P50 goes from 100.0 ms at concurrency 1 to 180.0 ms at concurrency 8"
+            "In run sweep, TTFT P50 goes from 100.0 ms at concurrency 1 to 180.0 ms at concurrency 8"
                 + " (+80.0%), over the 50% threshold: under load, queueing, not compute, drives the"
                 + " first-token latency (decode still takes the largest share of the end-to-end"
-                + " time); tune scheduling and the maximum batch size for FTL.")
+                + " time); tune scheduling and the maximum batch size for TTFT.")
         .doesNotContain("9000.0 ms at concurrency 16")
         .contains("- `sweep`: Decode takes 60.0% of the end-to-end time, queueing (server) 30.0%");
   }
@@ -46,7 +46,7 @@ final class RunConclusionTest {
         render(List.of(level("small", 1, 100.0, 0.0, false), level("big", 8, 1000.0, 0.0, false)));
     assertThat(report)
         .contains(
-            "Each run measured one concurrency level (1, 8), so the seed's FTL rule (concurrency 1"
+            "Each run measured one concurrency level (1, 8), so the +50% TTFT rule (concurrency 1"
                 + " against 8) cannot tell queueing from compute; add runs at both levels.")
         .doesNotContain("+900.0%");
   }
@@ -62,7 +62,7 @@ final class RunConclusionTest {
                 level("b", 4, 55.0, 10.0, false)));
     assertThat(report)
         .contains(
-            "FTL P50 grows by more than 50% from the lowest level to 8 in 1 of the 2 runs that vary"
+            "TTFT P50 grows by more than 50% from the lowest level to 8 in 1 of the 2 runs that vary"
                 + " the concurrency level (a +200.0% at 8; b +10.0% at 4): there, queueing, not"
                 + " compute, drives the first-token latency under load;");
   }

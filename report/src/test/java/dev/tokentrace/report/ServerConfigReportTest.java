@@ -57,7 +57,7 @@ final class ServerConfigReportTest {
         .contains("engine 0.9.1 → 0.11.0");
     assertThat(comparison.indexOf("### Configuration"))
         .isLessThan(comparison.indexOf("### Latency and throughput"))
-        .isLessThan(comparison.indexOf("| FTL"));
+        .isLessThan(comparison.indexOf("| TTFT"));
     assertThat(
             String.join(
                 " ", ReportAnalysis.of(data).bottleneck().stream().map(Text::plain).toList()))

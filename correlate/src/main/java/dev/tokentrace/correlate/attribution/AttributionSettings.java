@@ -28,7 +28,7 @@ public record AttributionSettings(
 
   public static final String WARMUP_FIRST_N_DOC =
       "the first N requests of each run and concurrency level are warm-up (excluded), besides those"
-          + " the client marked; the seed recommends 3-5 warm-up requests";
+          + " the client marked; 3-5 warm-up requests are usual";
   public static final int WARMUP_FIRST_N_DEFAULT = 0;
 
   public AttributionSettings {

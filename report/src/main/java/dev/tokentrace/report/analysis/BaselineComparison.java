@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class BaselineComparison {
   private static final Map<String, String> METRICS =
-      Map.of("ftl", "FTL", "mlt", "MLT", "tpot", "TPOT (server)", "e2e", "E2E");
+      Map.of("ftl", "TTFT", "mlt", "ITL", "tpot", "TPOT (server)", "e2e", "E2E");
   private static final List<String> ORDER = List.of("ftl", "mlt", "tpot", "e2e");
 
   private BaselineComparison() {}

@@ -163,7 +163,7 @@ final class BottleneckConclusion {
             ftl ->
                 String.format(
                     Locale.ROOT,
-                    "Seen from the client, FTL is P50 %s ms and P95 %s ms over %d requests.",
+                    "Seen from the client, TTFT is P50 %s ms and P95 %s ms over %d requests.",
                     Numbers.ms(ftl.p50Ms()),
                     Numbers.ms(ftl.p95Ms()),
                     ftl.requests()));

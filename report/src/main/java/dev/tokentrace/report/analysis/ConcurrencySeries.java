@@ -69,7 +69,7 @@ final class ConcurrencySeries {
             .collect(Collectors.joining(", "));
     return "Each run measured one concurrency level ("
         + levels
-        + "), so the seed's FTL rule (concurrency 1 against 8) cannot tell queueing from compute;"
+        + "), so the +50% TTFT rule (concurrency 1 against 8) cannot tell queueing from compute;"
         + " add runs at both levels.";
   }
 
@@ -96,7 +96,7 @@ final class ConcurrencySeries {
     if (queueing == 0) {
       return String.format(
           Locale.ROOT,
-          "FTL P50 stays within the 50%% threshold from the lowest level to 8 in all %d %s that vary"
+          "TTFT P50 stays within the 50%% threshold from the lowest level to 8 in all %d %s that vary"
               + " the concurrency level (%s): compute, not queueing, sets the latency.",
           sweeps.size(),
           of,
@@ -108,7 +108,7 @@ final class ConcurrencySeries {
             : sweeps.size() == 2 ? "in both " + of : "in all " + sweeps.size() + " " + of;
     return String.format(
         Locale.ROOT,
-        "FTL P50 grows by more than 50%% from the lowest level to 8 %s that vary the concurrency"
+        "TTFT P50 grows by more than 50%% from the lowest level to 8 %s that vary the concurrency"
             + " level (%s): there, queueing, not compute, drives the first-token latency under"
             + " load; tune scheduling and the maximum batch size before buying faster GPUs.",
         how,
@@ -119,13 +119,13 @@ final class ConcurrencySeries {
   static String oneSeries(
       List<ReportData.ConcurrencyLevel> levels, ReportData.@Nullable Component top) {
     if (levels.isEmpty()) {
-      return "No concurrency level is recorded, so the seed's FTL rule (concurrency 1 against 8)"
+      return "No concurrency level is recorded, so the +50% TTFT rule (concurrency 1 against 8)"
           + " cannot tell queueing from compute; give the level when loading client files.";
     }
     if (levels.size() == 1) {
       return String.format(
           Locale.ROOT,
-          "Only concurrency %d was measured, so the seed's FTL rule (concurrency 1 against 8) cannot"
+          "Only concurrency %d was measured, so the +50%% TTFT rule (concurrency 1 against 8) cannot"
               + " tell queueing from compute; add runs at both levels.",
           levels.get(0).concurrency());
     }
@@ -134,7 +134,7 @@ final class ConcurrencySeries {
     ReportData.ConcurrencyLevel contended = sweep.contended();
     return String.format(
         Locale.ROOT,
-        "FTL P50 goes from %s ms at concurrency %d to %s ms at concurrency %d (%s), %s",
+        "TTFT P50 goes from %s ms at concurrency %d to %s ms at concurrency %d (%s), %s",
         Numbers.ms(baseline.ftlP50Ms()),
         baseline.concurrency(),
         Numbers.ms(contended.ftlP50Ms()),
@@ -154,7 +154,7 @@ final class ConcurrencySeries {
         + " latency ("
         + BottleneckConclusion.label(top)
         + " still takes the largest share of the end-to-end time); tune scheduling and the maximum"
-        + " batch size for FTL.";
+        + " batch size for TTFT.";
   }
 
   /** The component with the largest share in one run, if it has attributed requests. */
@@ -167,7 +167,7 @@ final class ConcurrencySeries {
   }
 
   /**
-   * A sentence continued after a comma: "FTL P50 goes" stays, "Only concurrency" becomes "only".
+   * A sentence continued after a comma: "TTFT P50 goes" stays, "Only concurrency" becomes "only".
    */
   static String uncapitalized(String text) {
     if (text.length() > 1 && Character.isUpperCase(text.charAt(1))) {

@@ -159,15 +159,23 @@ final class DataQualityNotes {
                       ? ""
                       : format(", next best %.1f ms", clock.runnerUpFitMs()))
               : format("%d of %d ID-paired requests", clock.usedPairs(), clock.pairs());
+      // a steady server clock counts from an arbitrary start (often boot): its offset to a wall
+      // clock is the difference of the two clock domains, not a skew to worry about
+      boolean domains = clock.serverClock() != null && !"wall".equals(clock.serverClock());
       notes.add(
           Text.format(
-              "Clock, run %s on %s (%s client clock): server minus client %+.1f ms, spread %.1f ms,"
-                  + " %s%s.",
+              "Clock, run %s on %s (%s client clock): server minus client %s%s, spread %s, %s%s.",
               Inline.code(clock.runId()),
               Inline.code(clock.instance()),
               clock.clientClock(),
-              clock.offsetMs(),
-              clock.spreadMs(),
+              Numbers.offset(clock.offsetMs()),
+              domains
+                  ? format(
+                      " (the server's %s clock counts from its own start: a difference of clock"
+                          + " domains, not skew)",
+                      clock.serverClock())
+                  : "",
+              Numbers.offset(clock.spreadMs()).substring(1),
               basis,
               clock.flag() == null ? "" : format(" [%s]: %s", clock.flag(), clock.hint())));
     }

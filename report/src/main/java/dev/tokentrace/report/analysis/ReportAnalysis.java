@@ -17,9 +17,10 @@ public final class ReportAnalysis {
   /** How the core metrics are defined (the report's definitions paragraph). */
   static final Text DEFINITIONS =
       Text.of(
-          "FTL: request sent to first token, as the client saw it. MLT: (E2E - FTL) / (output"
-              + " tokens - 1), the time per token after the first (never E2E / tokens, which folds"
-              + " FTL in). TPOT: the server's decode time / (output tokens - 1). E2E: the client's"
+          "TTFT (time to first token, also FTL): request sent to first token, as the client saw"
+              + " it. ITL (inter-token latency, also MLT): (E2E \u2212 TTFT) / (output tokens \u2212"
+              + " 1), the mean time per token after the first (never E2E / tokens, which folds TTFT"
+              + " in). TPOT: the server's decode time / (output tokens \u2212 1). E2E: the client's"
               + " end-to-end time. Over client requests with status ok, warm-up excluded; TPOT over"
               + " attributed requests only. Throughput: requests and output tokens per second from"
               + " a level's first start to its last end (tokens/s is not requests/s).");

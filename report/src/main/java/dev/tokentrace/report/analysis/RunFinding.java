@@ -75,7 +75,7 @@ record RunFinding(
       signals.add("decode bandwidth bound");
     }
     if (prompt != null) {
-      signals.add("FTL grows with prompt");
+      signals.add("TTFT grows with prompt");
     }
     if (warmup != null) {
       signals.add("warm-up");

@@ -80,7 +80,7 @@ final class RunSentences {
   /** How FTL P50 moved between the run's levels, without the verdict. */
   static String sweepEvidence(RunFinding.Sweep sweep) {
     return format(
-        "FTL P50 goes from %s ms at concurrency %d to %s ms at %d (%s)",
+        "TTFT P50 goes from %s ms at concurrency %d to %s ms at %d (%s)",
         Numbers.ms(sweep.baseline().ftlP50Ms()),
         sweep.baseline().concurrency(),
         Numbers.ms(sweep.contended().ftlP50Ms()),
@@ -100,14 +100,14 @@ final class RunSentences {
 
   private static String context(ReportEvidence.ContextBucket row) {
     return format(
-        "MLT rises %s from its short to its long prompts (%s ms per 1000 tokens, R² %.2f):"
+        "ITL rises %s from its short to its long prompts (%s ms per 1000 tokens, R² %.2f):"
             + " decode is memory-bandwidth bound.",
         Numbers.change(row.mltRisePct()), signed(row.mltSlopeMsPerKtoken()), row.mltR2());
   }
 
   private static String prompt(ReportEvidence.PromptBucket row) {
     return format(
-        "FTL grows linearly with the prompt (%s ms per 1000 tokens, R² %.2f): prefill sets the"
+        "TTFT grows linearly with the prompt (%s ms per 1000 tokens, R² %.2f): prefill sets the"
             + " first-token latency.",
         signed(row.ftlSlopeMsPerKtoken()), row.ftlR2());
   }
@@ -115,14 +115,14 @@ final class RunSentences {
   private static String warmup(ReportEvidence.WarmupPhase phase) {
     if (phase.phase().equals("warmup")) {
       return format(
-          "Its %s had an FTL P50 of %s ms, %s against the steady state (excluded from every"
+          "Its %s had an TTFT P50 of %s ms, %s against the steady state (excluded from every"
               + " aggregate).",
           Numbers.count(phase.requests(), "warm-up request"),
           Numbers.ms(phase.ftlP50Ms()),
           Numbers.change(phase.ftlP50VsSteadyPct()));
     }
     return format(
-        "Its first %s had an FTL P50 %s against the rest: warm-up is counted in its numbers.",
+        "Its first %s had an TTFT P50 %s against the rest: warm-up is counted in its numbers.",
         Numbers.count(phase.requests(), "request"), Numbers.change(phase.ftlP50VsSteadyPct()));
   }
 

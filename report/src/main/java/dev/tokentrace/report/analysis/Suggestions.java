@@ -101,10 +101,10 @@ final class Suggestions {
           new Suggestion(
               "kv cache and precision",
               Text.format(
-                  "Decode bandwidth (%s): MLT rises %s from short to long prompts (%+.1f ms per 1000"
+                  "Decode bandwidth (%s): ITL rises %s from short to long prompts (%+.1f ms per 1000"
                       + " tokens). Shrink the KV cache footprint (FP8 KV cache, a shorter maximum"
                       + " context), keep continuous batching on, and consider INT8/INT4 weights,"
-                      + " which the seed found 30%% faster at generation with little quality loss"
+                      + " often much faster at generation with little quality loss"
                       + " on chat and summaries.",
                   names(bandwidth), Numbers.change(row.mltRisePct()), row.mltSlopeMsPerKtoken()),
               ids(bandwidth)));
@@ -118,7 +118,7 @@ final class Suggestions {
               "precision",
               Text.format(
                   "Per-token speed (%s): decode takes %s of the end-to-end time in %s with no"
-                      + " sign that MLT grows with context (compute-bound steps). Lower the precision"
+                      + " sign that ITL grows with context (compute-bound steps). Lower the precision"
                       + " (FP8/INT8/INT4 weights), try speculative decoding, or use faster GPUs; a"
                       + " larger batch raises throughput, not a single request's speed.",
                   names(decoding), Numbers.share(first.top().share()), Inline.code(first.runId())),
@@ -143,7 +143,7 @@ final class Suggestions {
         first.prompt() == null
             ? ""
             : format(
-                ": FTL grows %+.1f ms per 1000 prompt tokens (R² %.2f)",
+                ": TTFT grows %+.1f ms per 1000 prompt tokens (R² %.2f)",
                 first.prompt().ftlSlopeMsPerKtoken(), first.prompt().ftlR2());
     out.add(
         new Suggestion(

@@ -60,7 +60,7 @@ final class SuggestionsOfData {
               "retries",
               Text.format(
                   "Client retries: %s reached the server more than once; retries add load and"
-                      + " inflate later latencies (the seed's false avalanche). Turn off retries on"
+                      + " inflate later latencies (a false avalanche). Turn off retries on"
                       + " read timeouts in the load generator (%s).",
                   Numbers.count(q.serverRetriedKeys() + q.duplicateClientKeys(), "request key"),
                   Inline.whole("tokentrace sql retried_requests")),

@@ -51,4 +51,25 @@ public final class Numbers {
   public static String plain(double value) {
     return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
   }
+
+  /**
+   * A signed clock offset in the unit a person reads: {@code +1.1 ms}, {@code -2.5 s}, {@code +1.0
+   * h} (3600 s), {@code -20374.6 days}. Large offsets (steady clocks, time zones) stay readable.
+   */
+  public static String offset(double ms) {
+    double size = Math.abs(ms);
+    if (size < 1_000) {
+      return String.format(Locale.ROOT, "%+.1f ms", ms);
+    }
+    if (size < 120_000) {
+      return String.format(Locale.ROOT, "%+.2f s", ms / 1_000);
+    }
+    if (size < 7_200_000) {
+      return String.format(Locale.ROOT, "%+.1f min", ms / 60_000);
+    }
+    if (size < 172_800_000) {
+      return String.format(Locale.ROOT, "%+.2f h", ms / 3_600_000);
+    }
+    return String.format(Locale.ROOT, "%+.1f days", ms / 86_400_000);
+  }
 }

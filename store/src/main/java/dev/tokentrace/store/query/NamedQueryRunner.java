@@ -30,6 +30,14 @@ public final class NamedQueryRunner {
 
   private final Database database;
 
+  private ColumnSelection columns = ColumnSelection.ALL;
+
+  /** Prints only these columns of the results (every column unless set). */
+  public NamedQueryRunner columns(ColumnSelection selection) {
+    this.columns = selection;
+    return this;
+  }
+
   public NamedQueryRunner(Database database) {
     this.database = requireNonNull(database, "database is null");
   }
@@ -124,7 +132,7 @@ public final class NamedQueryRunner {
                     SqlParams.bind(query, param.name(), param.type(), params.get(param.name()));
                   }
                   return query.scanResultSet(
-                      (supplier, context) -> print(supplier.get(), format, out));
+                      (supplier, context) -> print(supplier.get(), format, columns, out));
                 } finally {
                   handle.execute("ROLLBACK");
                 }
@@ -230,10 +238,11 @@ public final class NamedQueryRunner {
     }
   }
 
-  private static long print(ResultSet result, QueryOutputFormat format, Appendable out)
+  private static long print(
+      ResultSet result, QueryOutputFormat format, ColumnSelection columns, Appendable out)
       throws SQLException {
     try {
-      QueryPrinter printer = QueryPrinter.of(format, result.getMetaData(), out);
+      QueryPrinter printer = QueryPrinter.of(format, result.getMetaData(), columns, out);
       long rows = 0;
       while (result.next()) {
         printer.row(result);

@@ -9,7 +9,9 @@ public enum QueryOutputFormat {
   /** RFC 4180 CSV with a header, full precision. */
   CSV("csv"),
   /** A JSON array of objects, one per line; timestamps as ISO-8601 strings. */
-  JSON("json");
+  JSON("json"),
+  /** One block per row, one {@code column | value} line per column (psql's {@code \x}). */
+  VERTICAL("vertical");
 
   private final String id;
 
@@ -34,6 +36,6 @@ public enum QueryOutputFormat {
       }
     }
     throw new IllegalArgumentException(
-        "unknown output format '" + id + "' (known: table, csv, json)");
+        "unknown output format '" + id + "' (known: table, csv, json, vertical)");
   }
 }

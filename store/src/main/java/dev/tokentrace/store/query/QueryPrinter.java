@@ -21,25 +21,50 @@ abstract class QueryPrinter {
   /** Durations in the table are shown to the microsecond. */
   private static final int TABLE_DECIMALS = 3;
 
+  /** The printed columns' labels, in print order. */
   final List<String> columns = new ArrayList<>();
+
+  /** The printed columns' JDBC indexes (1-based), in print order. */
+  private final List<Integer> indexes = new ArrayList<>();
+
   final Appendable out;
 
-  QueryPrinter(ResultSetMetaData meta, Appendable out) throws SQLException {
-    for (int column = 1; column <= meta.getColumnCount(); column++) {
-      columns.add(meta.getColumnLabel(column));
-    }
+  QueryPrinter(Columns chosen, Appendable out) {
+    columns.addAll(chosen.labels());
+    indexes.addAll(chosen.indexes());
     this.out = out;
   }
 
-  static QueryPrinter of(QueryOutputFormat format, ResultSetMetaData meta, Appendable out)
+  /** The result's columns that a {@link ColumnSelection} keeps. */
+  record Columns(List<String> labels, List<Integer> indexes) {
+    static Columns of(ResultSetMetaData meta, ColumnSelection selection) throws SQLException {
+      List<String> all = new ArrayList<>();
+      for (int column = 1; column <= meta.getColumnCount(); column++) {
+        all.add(meta.getColumnLabel(column));
+      }
+      List<String> labels = new ArrayList<>();
+      List<Integer> indexes = new ArrayList<>();
+      for (int index : selection.apply(all)) {
+        labels.add(all.get(index));
+        indexes.add(index + 1);
+      }
+      return new Columns(labels, indexes);
+    }
+  }
+
+  static QueryPrinter of(
+      QueryOutputFormat format, ResultSetMetaData meta, ColumnSelection selection, Appendable out)
       throws SQLException, IOException {
+    Columns chosen = Columns.of(meta, selection);
     switch (format) {
       case CSV:
-        return new Csv(meta, out);
+        return new Csv(chosen, out);
       case JSON:
-        return new Json(meta, out);
+        return new Json(chosen, out);
+      case VERTICAL:
+        return new Vertical(chosen, out);
       default:
-        return new Table(meta, out);
+        return new Table(chosen, out);
     }
   }
 
@@ -49,7 +74,7 @@ abstract class QueryPrinter {
 
   List<@Nullable Object> values(ResultSet result) throws SQLException {
     List<@Nullable Object> values = new ArrayList<>(columns.size());
-    for (int column = 1; column <= columns.size(); column++) {
+    for (int column : indexes) {
       values.add(SqlValues.read(result, column));
     }
     return values;
@@ -58,8 +83,8 @@ abstract class QueryPrinter {
   private static final class Table extends QueryPrinter {
     private final List<List<@Nullable Object>> rows = new ArrayList<>();
 
-    Table(ResultSetMetaData meta, Appendable out) throws SQLException {
-      super(meta, out);
+    Table(Columns chosen, Appendable out) {
+      super(chosen, out);
     }
 
     @Override
@@ -95,8 +120,8 @@ abstract class QueryPrinter {
   private static final class Csv extends QueryPrinter {
     private final CSVPrinter printer;
 
-    Csv(ResultSetMetaData meta, Appendable out) throws SQLException, IOException {
-      super(meta, out);
+    Csv(Columns chosen, Appendable out) throws IOException {
+      super(chosen, out);
       printer = new CSVPrinter(out, CSVFormat.RFC4180.builder().setRecordSeparator('\n').get());
       printer.printRecord(columns);
     }
@@ -120,8 +145,8 @@ abstract class QueryPrinter {
     private static final ObjectMapper JSON = new ObjectMapper();
     private boolean first = true;
 
-    Json(ResultSetMetaData meta, Appendable out) throws SQLException, IOException {
-      super(meta, out);
+    Json(Columns chosen, Appendable out) throws IOException {
+      super(chosen, out);
       out.append('[');
     }
 
@@ -148,6 +173,40 @@ abstract class QueryPrinter {
       } catch (JsonProcessingException e) {
         throw new IOException("cannot write a row as JSON", e);
       }
+    }
+  }
+
+  /**
+   * One block per row, one line per column ({@code column | value}), like psql's expanded display
+   * ({@code \x}): for rows wider than a terminal. Streams.
+   */
+  private static final class Vertical extends QueryPrinter {
+    private final int width;
+    private long number;
+
+    Vertical(Columns chosen, Appendable out) {
+      super(chosen, out);
+      width = columns.stream().mapToInt(String::length).max().orElse(0);
+    }
+
+    @Override
+    void row(ResultSet result) throws SQLException, IOException {
+      List<@Nullable Object> values = values(result);
+      number++;
+      out.append("-[ RECORD ").append(Long.toString(number)).append(" ]\n");
+      for (int column = 0; column < columns.size(); column++) {
+        String name = columns.get(column);
+        out.append(name)
+            .append(" ".repeat(width - name.length()))
+            .append(" | ")
+            .append(SqlValues.text(values.get(column), TABLE_DECIMALS))
+            .append('\n');
+      }
+    }
+
+    @Override
+    void finish(long rows) throws IOException {
+      out.append('(').append(rows == 1 ? "1 row" : rows + " rows").append(")\n");
     }
   }
 }

@@ -82,16 +82,16 @@ final class HtmlCharts {
     }
     StringBuilder out =
         new StringBuilder("<section id=\"ftl\"><h2>First-token latency by concurrency level</h2>");
-    out.append("<p class=\"note\">Share of requests (status ok, warm-up excluded) whose FTL is at")
-        .append(" or below x. A curve that moves right as the level rises is queueing (the seed's")
-        .append(" rule: more than +50% from concurrency 1 to 8).</p>");
+    out.append("<p class=\"note\">Share of requests (status ok, warm-up excluded) whose TTFT is at")
+        .append(" or below x. A curve that moves right as the level rises is queueing (the +50%")
+        .append(" rule: TTFT growing more than 50% from concurrency 1 to 8).</p>");
     int charts = 0;
     out.append("<div class=\"grid2\">");
     for (Map.Entry<String, List<ReportEvidence.CdfPoint>> run : byRun.entrySet()) {
       Map<String, List<ReportEvidence.CdfPoint>> series = SvgCdf.series(run.getValue(), false);
       if (series.size() > 1 && charts < CDF_CHARTS) {
         out.append("<div><h3>Run <code>").append(Html.text(run.getKey())).append("</code></h3>");
-        out.append(SvgCdf.chart("FTL CDF of " + run.getKey(), series)).append("</div>");
+        out.append(SvgCdf.chart("TTFT CDF of " + run.getKey(), series)).append("</div>");
         charts++;
       }
     }
@@ -103,7 +103,7 @@ final class HtmlCharts {
           .limit(SvgCdf.PALETTE.size())
           .forEach(entry -> shown.put(entry.getKey(), entry.getValue()));
       out.append("<p class=\"note\">No run varies its concurrency level; one curve per run.</p>");
-      out.append(SvgCdf.chart("FTL CDF per run", shown));
+      out.append(SvgCdf.chart("TTFT CDF per run", shown));
     }
     return out.append("</section>\n").toString();
   }

@@ -52,16 +52,16 @@ final class HtmlDetails {
             "run",
             ">level",
             ">requests",
-            ">FTL P50",
-            ">FTL P90",
-            ">FTL P95",
-            ">FTL change",
-            ">MLT P50",
-            ">MLT P90",
-            ">MLT P95",
-            ">TPOT P50",
-            ">TPOT P90",
-            ">TPOT P95",
+            ">TTFT P50 ms",
+            ">TTFT P90 ms",
+            ">TTFT P95 ms",
+            ">TTFT P50 change",
+            ">ITL P50 ms",
+            ">ITL P90 ms",
+            ">ITL P95 ms",
+            ">TPOT P50 ms",
+            ">TPOT P90 ms",
+            ">TPOT P95 ms",
             ">req/s",
             ">out tok/s");
     for (ReportData.ConcurrencyLevel level : data.concurrency()) {
@@ -89,7 +89,7 @@ final class HtmlDetails {
           HtmlTable.Cell.rate(rate.map(ReportEvidence.Throughput::outputTokensPerS).orElse(null)));
     }
     if (!levels.isEmpty()) {
-      out.append("<h3>Per run and concurrency level (ms; change = FTL P50 against the run's")
+      out.append("<h3>Per run and concurrency level (ms; change = TTFT P50 against the run's")
           .append(" lowest level)</h3>")
           .append(levels.render());
     }
@@ -113,12 +113,12 @@ final class HtmlDetails {
             "request",
             "run",
             ">E2E ms",
-            ">FTL ms",
+            ">TTFT ms",
             "dominant",
-            ">network",
-            ">queue",
-            ">prefill",
-            ">decode",
+            ">network ms",
+            ">queue ms",
+            ">prefill ms",
+            ">decode ms",
             ">running",
             ">waiting",
             ">KV %",
@@ -186,16 +186,16 @@ final class HtmlDetails {
             ">level",
             "status",
             "dominant / exclusion",
-            ">FTL",
-            ">E2E",
-            ">MLT",
-            ">client q",
-            ">network",
-            ">queue",
-            ">prefill",
-            ">decode",
-            ">prompt",
-            ">output");
+            ">TTFT ms",
+            ">E2E ms",
+            ">ITL ms",
+            ">client q ms",
+            ">network ms",
+            ">queue ms",
+            ">prefill ms",
+            ">decode ms",
+            ">prompt tokens",
+            ">output tokens");
     for (ReportEvidence.RequestRow row : rows) {
       table.row(
           HtmlTable.Cell.text(row.runId()),

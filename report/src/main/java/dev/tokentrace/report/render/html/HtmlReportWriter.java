@@ -10,6 +10,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The report as one self-contained HTML page: inline CSS, hand-written inline SVG charts (stacked
@@ -57,20 +59,40 @@ public final class HtmlReportWriter implements ReportRenderer {
         .append("</title>\n");
     out.append("<style>").append(HtmlStyle.CSS).append("</style></head>\n<body><main>\n");
     out.append(HtmlSections.header(data, findings));
-    out.append(HtmlSections.bottleneck(report));
-    out.append(HtmlCharts.attribution(data, findings.size()));
-    out.append(HtmlCharts.ftlCdf(data));
-    out.append(HtmlCharts.timelines(data));
-    out.append(HtmlSections.findings(findings));
-    out.append(HtmlDetails.coreMetrics(report));
-    out.append(HtmlDetails.slowest(data));
-    out.append(HtmlSections.suggestions(report.suggestions()));
-    out.append(HtmlSections.baseline(report));
-    out.append(HtmlDetails.requests(data));
-    out.append(HtmlSections.quality(report));
-    out.append(HtmlEnvironment.environment(report));
-    out.append(HtmlEnvironment.reproducibility(report));
+    StringBuilder body = new StringBuilder();
+    body.append(HtmlSections.bottleneck(report));
+    body.append(HtmlCharts.attribution(data, findings.size()));
+    body.append(HtmlCharts.ftlCdf(data));
+    body.append(HtmlCharts.timelines(data));
+    body.append(HtmlSections.findings(findings));
+    body.append(HtmlDetails.coreMetrics(report));
+    body.append(HtmlDetails.slowest(data));
+    body.append(HtmlSections.suggestions(report.suggestions()));
+    body.append(HtmlSections.baseline(report));
+    body.append(HtmlDetails.requests(data));
+    body.append(HtmlSections.quality(report));
+    body.append(HtmlEnvironment.environment(report));
+    body.append(HtmlEnvironment.reproducibility(report));
+    out.append(contents(body));
+    out.append(body);
     out.append("</main>\n<script>").append(SCRIPT).append("</script>\n</body></html>\n");
+  }
+
+  private static final Pattern SECTION =
+      Pattern.compile("<section id=\"([a-z0-9-]+)\"><h2>([^<]+)</h2>");
+
+  /** A table of contents: a link to every section the page holds, in page order. */
+  static String contents(CharSequence body) {
+    StringBuilder nav = new StringBuilder("<nav class=\"toc\" aria-label=\"Contents\">");
+    Matcher section = SECTION.matcher(body);
+    while (section.find()) {
+      nav.append("<a href=\"#")
+          .append(section.group(1))
+          .append("\">")
+          .append(section.group(2))
+          .append("</a>");
+    }
+    return nav.append("</nav>\n").toString();
   }
 
   /** The CSP source of the page's one script: its SHA-256, base64. */

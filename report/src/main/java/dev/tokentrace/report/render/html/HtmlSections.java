@@ -38,13 +38,13 @@ final class HtmlSections {
     Optional<ReportData.Metric> ftl = metric(data, "ftl");
     card(
         out,
-        "FTL P50 / P95",
+        "TTFT P50 / P95",
         ftl.map(m -> Numbers.ms(m.p50Ms()) + " / " + Numbers.ms(m.p95Ms())).orElse("n/a"),
         "ms, as the client saw it");
     Optional<ReportData.Metric> mlt = metric(data, "mlt");
     card(
         out,
-        "MLT P50 / P95",
+        "ITL P50 / P95",
         mlt.map(m -> Numbers.ms(m.p50Ms()) + " / " + Numbers.ms(m.p95Ms())).orElse("n/a"),
         "ms per token after the first");
     Optional<ReportData.Component> top =
@@ -63,7 +63,7 @@ final class HtmlSections {
         out,
         "Queueing under load",
         sweeps == 0 ? "n/a" : queueing + " of " + sweeps,
-        sweeps == 0 ? "no run varies its concurrency" : "runs over the +50% FTL rule");
+        sweeps == 0 ? "no run varies its concurrency" : "runs over the +50% TTFT rule");
     return out.append("</div></header>\n").toString();
   }
 

@@ -14,7 +14,10 @@ final class HtmlStyle {
           + "section{background:var(--card);border:1px solid var(--line);border-radius:10px;"
           + "padding:18px 22px;margin:16px 0}\n"
           + ".meta{color:var(--mute);margin-bottom:14px;word-break:break-all}\n"
-          + ".cards{display:grid;grid-template-columns:repeat(5,1fr);gap:12px}\n"
+          + ".cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(170px,1fr));"
+          + "gap:12px}\n"
+          + ".toc{display:flex;flex-wrap:wrap;gap:4px 16px;margin:10px 0 4px;font-size:13.5px}"
+          + ".toc a{color:var(--accent);text-decoration:none}.toc a:hover{text-decoration:underline}\n"
           + ".card{background:var(--card);border:1px solid var(--line);border-radius:10px;"
           + "padding:12px 16px}\n"
           + ".card .k{color:var(--mute);font-size:12px;text-transform:uppercase;"
@@ -34,20 +37,26 @@ final class HtmlStyle {
           + "table{border-collapse:collapse;width:100%;font-size:13px}\n"
           + "th,td{padding:5px 9px;border-bottom:1px solid var(--line);text-align:left;"
           + "vertical-align:top;white-space:nowrap}\n"
-          + "td.w{white-space:normal;min-width:320px}\n"
-          + "th{position:sticky;top:0;background:#fafbfc;font-weight:600;white-space:nowrap}\n"
+          + "td.w{white-space:normal;min-width:min(320px,60vw)}\n"
+          + "th{position:sticky;top:0;background:#fafbfc;font-weight:600;white-space:normal;"
+          + "vertical-align:bottom;min-width:4.5em}\n"
           + "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
           + "table.sortable th{cursor:pointer}table.sortable th:hover{background:#eef3fa}\n"
           + "th[aria-sort=ascending]::after{content:' \\25B2'}"
           + "th[aria-sort=descending]::after{content:' \\25BC'}\n"
           + "ul{margin:6px 0;padding-left:20px}li{margin:3px 0}\n"
           + "svg{width:100%;height:auto;display:block;margin:6px 0 4px}\n"
+          + "svg.cdf{max-width:760px}svg.wide{max-width:1180px}\n"
           + "svg text{font:11.5px -apple-system,'Segoe UI',Roboto,Arial,sans-serif;fill:#444}\n"
           + "svg .lg{font-size:12px;fill:#333}svg .mk{font-size:10px;fill:#b3361b}\n"
           + "svg .gr{stroke:#e8eaef;stroke-width:1}\n"
           + ".note{color:var(--mute);font-size:12.5px;margin:4px 0 8px}\n"
-          + ".grid2{display:grid;grid-template-columns:repeat(auto-fit,minmax(560px,1fr));"
-          + "gap:8px 24px}\n";
+          + ".grid2{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(520px,100%),1fr));"
+          + "gap:8px 24px}\n"
+          // narrow screens: less padding and larger body text; charts keep their layout (their
+          // labels are placed for their own font size)
+          + "@media (max-width:900px){main{padding:14px 10px 40px}"
+          + "section{padding:14px 12px}body{font-size:15px}h1{font-size:22px}}\n";
 
   private HtmlStyle() {}
 }

@@ -9,14 +9,14 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * An FTL CDF chart as inline SVG: one line per series (a concurrency level of one run) over a log
- * time axis, the fraction of requests with an FTL at or below x on the vertical axis.
+ * A TTFT CDF chart as inline SVG: one line per series (a concurrency level of one run) over a log
+ * time axis, the fraction of requests with a TTFT at or below x on the vertical axis.
  */
 final class SvgCdf {
   static final List<String> PALETTE =
       List.of(
           "#2f7fc1", "#3aa655", "#f2b04c", "#e4572e", "#8e6cc0", "#17a2b8", "#6c757d", "#c2185b");
-  private static final int WIDTH = 640;
+  private static final int WIDTH = 720;
   private static final int HEIGHT = 330;
 
   private SvgCdf() {}
@@ -43,7 +43,8 @@ final class SvgCdf {
       }
     }
     int left = 56;
-    int right = WIDTH - 150;
+    // the legend right of the plot: 22 characters of 12 px text fit in 190 units
+    int right = WIDTH - 190;
     int top = 16;
     int bottom = HEIGHT - 34;
     SvgAxis.Scale x = SvgAxis.log(min, max, left, right);
@@ -125,7 +126,8 @@ final class SvgCdf {
               Html.text(entry.getKey())));
       index++;
     }
-    svg.append(SvgComponentBars.label((left + right) / 2, HEIGHT - 2, "FTL (log scale)", "middle"));
+    svg.append(
+        SvgComponentBars.label((left + right) / 2, HEIGHT - 2, "TTFT (log scale)", "middle"));
     return svg.append("</svg>").toString();
   }
 }

@@ -117,10 +117,13 @@ final class SvgComponentBars {
     return new StringBuilder(
         String.format(
             Locale.ROOT,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" role=\"img\""
-                + " aria-label=%s>",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" class=\"%s\""
+                + " role=\"img\" aria-label=%s>",
             width,
             height,
+            // charts keep about their drawn size: scaled up to a wide page, their text would be
+            // huge (HtmlStyle: svg.cdf, svg.wide)
+            width < WIDTH ? "cdf" : "wide",
             Html.attr(title)));
   }
 

@@ -3,6 +3,7 @@ package dev.tokentrace.report.render.html;
 import dev.tokentrace.report.model.Numbers;
 import dev.tokentrace.report.model.ReportEvidence;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -16,8 +17,12 @@ import java.util.Locale;
 final class SvgTimeline {
   static final String BATCH = "#2f7fc1";
   static final String QUEUE = "#e4572e";
-  static final String KV = "#888888";
+  static final String KV = "#555555";
   private static final int HEIGHT = 280;
+  private static final int LABEL_ROWS = 4;
+
+  /** Width of one character of a band label (10 px text, HtmlStyle's svg .mk), with margin. */
+  private static final double LABEL_CHAR_WIDTH = 7;
 
   private SvgTimeline() {}
 
@@ -38,10 +43,13 @@ final class SvgTimeline {
     int bottom = HEIGHT - 34;
     SvgAxis.Scale x = new SvgAxis.Scale(0, span, left, right, false);
     SvgAxis.Scale y = SvgAxis.linear(0, max, bottom, top);
-    SvgAxis.Scale kv = new SvgAxis.Scale(0, 100, bottom, top, false);
+    // the KV axis ends at a round value above the largest use, so 0.3 % is a visible line, not
+    // one lying on the floor of a 0-100 % axis
+    double kvTop = kvTop(points);
+    SvgAxis.Scale kv = new SvgAxis.Scale(0, kvTop, bottom, top, false);
     StringBuilder svg = SvgComponentBars.open(HEIGHT, "Batch size and queue of " + instance);
     legend(svg, left);
-    axes(svg, x, y, top, bottom, left, right);
+    axes(svg, x, y, kvTop, top, bottom, left, right);
     bands(svg, x, start, slow, instance, top, bottom);
     svg.append(line(points, x, y, start, true, BATCH, "batch size (largest in slice)"));
     svg.append(line(points, x, y, start, false, QUEUE, "queue (largest in slice)"));
@@ -59,7 +67,7 @@ final class SvgTimeline {
     String[][] items = {
       {BATCH, "batch size / running"},
       {QUEUE, "queue / waiting"},
-      {KV, "KV cache % (right)"},
+      {KV, "KV cache % (right axis)"},
       {"#e4572e33", "slow request (#rank)"}
     };
     int at = left;
@@ -81,6 +89,7 @@ final class SvgTimeline {
       StringBuilder svg,
       SvgAxis.Scale x,
       SvgAxis.Scale y,
+      double kvTop,
       int top,
       int bottom,
       int left,
@@ -105,10 +114,13 @@ final class SvgTimeline {
       svg.append(
           SvgComponentBars.label(left - 6, (int) y.at(tick) + 4, SvgAxis.plain(tick), "end"));
     }
-    for (int pct = 0; pct <= 100; pct += 50) {
+    for (double share : new double[] {0, 0.5, 1}) {
       svg.append(
           SvgComponentBars.label(
-              right + 8, (int) (bottom - (bottom - top) * pct / 100.0) + 4, pct + "%", "start"));
+              right + 8,
+              (int) (bottom - (bottom - top) * share) + 4,
+              SvgAxis.plain(kvTop * share) + "%",
+              "start"));
     }
   }
 
@@ -120,6 +132,10 @@ final class SvgTimeline {
       String instance,
       int top,
       int bottom) {
+    // each band's #rank label goes to the first of a few rows where it does not overlap the
+    // labels already placed; a label that fits nowhere is left out (the band keeps its tooltip)
+    double[] rowEnds = new double[LABEL_ROWS];
+    Arrays.fill(rowEnds, Double.NEGATIVE_INFINITY);
     for (int rank = 0; rank < slow.size(); rank++) {
       ReportEvidence.SlowRequest request = slow.get(rank);
       if (!instance.equals(request.instance())
@@ -139,7 +155,7 @@ final class SvgTimeline {
               Locale.ROOT,
               "<rect x=\"%s\" y=\"%d\" width=\"%s\" height=\"%d\" fill=\"#e4572e\""
                   + " fill-opacity=\"0.13\" stroke=\"#e4572e\" stroke-opacity=\"0.5\"><title>#%d %s:"
-                  + " E2E %s ms, %s</title></rect><text x=\"%s\" y=\"%d\" class=\"mk\">#%d</text>",
+                  + " E2E %s ms, %s</title></rect>",
               Html.num(x1),
               top,
               Html.num(x2 - x1),
@@ -147,10 +163,22 @@ final class SvgTimeline {
               rank + 1,
               Html.text(request.requestKey()),
               Numbers.ms(request.clientE2eMs()),
-              Html.text(request.dominant()),
-              Html.num(x1 + 2),
-              top + 11 + 11 * (rank % 3),
-              rank + 1));
+              Html.text(request.dominant())));
+      String label = "#" + (rank + 1);
+      double labelWidth = LABEL_CHAR_WIDTH * label.length() + 4;
+      for (int row = 0; row < LABEL_ROWS; row++) {
+        if (x1 + 2 >= rowEnds[row]) {
+          rowEnds[row] = x1 + 2 + labelWidth;
+          svg.append(
+              String.format(
+                  Locale.ROOT,
+                  "<text x=\"%s\" y=\"%d\" class=\"mk\">%s</text>",
+                  Html.num(x1 + 2),
+                  top + 11 + 12 * row,
+                  label));
+          break;
+        }
+      }
     }
   }
 
@@ -197,7 +225,7 @@ final class SvgTimeline {
       path.append(path.length() == 0 ? "M" : " L")
           .append(Html.num(x.at(mid)))
           .append(' ')
-          .append(Html.num(kv.at(Math.min(point.kvMaxPct(), 100))));
+          .append(Html.num(kv.at(Math.min(point.kvMaxPct(), kv.max()))));
     }
     return path.length() == 0
         ? ""
@@ -205,8 +233,24 @@ final class SvgTimeline {
             + path
             + "\" fill=\"none\" stroke=\""
             + KV
-            + "\" stroke-width=\"1.4\" stroke-dasharray=\"4 3\"><title>KV cache use, %</title>"
+            + "\" stroke-width=\"2\" stroke-dasharray=\"5 3\"><title>KV cache use, %</title>"
             + "</path>";
+  }
+
+  /** The KV axis' top: the smallest of 1, 2, 5, 10, 20, 50, 100 % above the largest use. */
+  static double kvTop(List<ReportEvidence.TimelinePoint> points) {
+    double max = 0;
+    for (ReportEvidence.TimelinePoint point : points) {
+      if (point.kvMaxPct() != null) {
+        max = Math.max(max, point.kvMaxPct());
+      }
+    }
+    for (double top : new double[] {1, 2, 5, 10, 20, 50}) {
+      if (max <= top * 0.9) {
+        return top;
+      }
+    }
+    return 100;
   }
 
   private static String vertical(double x, int top, int bottom, String css) {

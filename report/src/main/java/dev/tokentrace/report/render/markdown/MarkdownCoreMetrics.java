@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class MarkdownCoreMetrics {
   private static final Map<String, String> METRIC_LABELS =
-      Map.of("ftl", "FTL", "mlt", "MLT", "tpot", "TPOT (server)", "e2e", "E2E");
+      Map.of("ftl", "TTFT", "mlt", "ITL", "tpot", "TPOT (server)", "e2e", "E2E");
   private static final List<String> METRIC_ORDER = List.of("ftl", "mlt", "tpot", "e2e");
 
   private MarkdownCoreMetrics() {}
@@ -112,7 +112,7 @@ final class MarkdownCoreMetrics {
     boolean baseline = level.concurrency() == level.baselineConcurrency();
     table.row(
         Integer.toString(level.concurrency()),
-        "FTL",
+        "TTFT",
         Long.toString(level.requests()),
         Numbers.ms(level.ftlP50Ms()),
         Numbers.ms(level.ftlP90Ms()),
@@ -122,7 +122,7 @@ final class MarkdownCoreMetrics {
         throughput == null ? "n/a" : Numbers.rate(throughput.outputTokensPerS()));
     table.row(
         "",
-        "MLT",
+        "ITL",
         "",
         Numbers.ms(level.mltP50Ms()),
         Numbers.ms(level.mltP90Ms()),

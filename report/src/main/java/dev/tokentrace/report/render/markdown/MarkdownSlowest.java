@@ -34,7 +34,7 @@ final class MarkdownSlowest {
         new MarkdownTable(
             "request",
             ">E2E ms",
-            ">FTL ms",
+            ">TTFT ms",
             "dominant",
             ">running",
             ">waiting",

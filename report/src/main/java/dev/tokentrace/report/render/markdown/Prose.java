@@ -60,7 +60,7 @@ final class Prose {
   }
 
   /**
-   * A sentence continued after a comma: "FTL P50 goes" stays, "Only concurrency" becomes "only".
+   * A sentence continued after a comma: "TTFT P50 goes" stays, "Only concurrency" becomes "only".
    */
   static String uncapitalized(String text) {
     if (text.length() > 1 && Character.isUpperCase(text.charAt(1))) {

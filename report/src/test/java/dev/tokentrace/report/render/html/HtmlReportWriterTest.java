@@ -8,10 +8,13 @@ import dev.tokentrace.report.ReportFormat;
 import dev.tokentrace.report.ReportService;
 import dev.tokentrace.report.ReportSettings;
 import dev.tokentrace.report.model.Inline;
+import dev.tokentrace.report.model.ReportEvidence;
 import dev.tokentrace.report.model.Text;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.DatabaseSettings;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,6 +59,29 @@ final class HtmlReportWriterTest {
         .contains("<li>Join: 10 of 12 client requests have a server record (83.3%); 4 attributed.")
         .contains("<code>tokentrace sql unmatched_requests --param kind=client_only</code>")
         .endsWith("</script>\n</body></html>\n");
+    // a table of contents linking every section, in page order; charts keep their drawn size
+    assertThat(html)
+        .contains(
+            "<nav class=\"toc\" aria-label=\"Contents\"><a href=\"#bottleneck\">Bottleneck</a>"
+                + "<a href=\"#attribution\">")
+        .contains("<a href=\"#reproducibility\">Reproducibility</a></nav>")
+        .contains("viewBox=\"0 0 1000 ")
+        .contains("class=\"wide\" role=\"img\"")
+        .contains(">TTFT P50 ms</th>");
+  }
+
+  @Test
+  void theKvAxisEndsAboveTheLargestUseSoSmallUseStaysVisible() {
+    Instant t = Instant.parse("2026-03-01T12:00:00Z");
+    List<ReportEvidence.TimelinePoint> low = List.of(point(t, 0.3), point(t.plusSeconds(1), 0.2));
+    assertThat(SvgTimeline.kvTop(low)).isEqualTo(1.0);
+    List<ReportEvidence.TimelinePoint> high = List.of(point(t, 93.0));
+    assertThat(SvgTimeline.kvTop(high)).isEqualTo(100.0);
+  }
+
+  private static ReportEvidence.TimelinePoint point(Instant start, double kvPct) {
+    return new ReportEvidence.TimelinePoint(
+        "vllm", "gpu-0", 0, start, start.plusSeconds(1), 1, 4, 4.0, 0, kvPct);
   }
 
   @Test

@@ -63,20 +63,20 @@ final class MarkdownReportWriterTest {
         .contains(
             "| metric        | requests | P50 ms | P90 ms | P95 ms | P99 ms | mean ms |\n"
                 + "| ------------- | -------: | -----: | -----: | -----: | -----: | ------: |\n"
-                + "| FTL           |       10 |   65.0 |  276.0 |  303.0 |  324.6 |   110.0 |\n"
-                + "| MLT           |       10 |   10.4 |   23.6 |   34.0 |   42.4 |    13.3 |\n"
+                + "| TTFT          |       10 |   65.0 |  276.0 |  303.0 |  324.6 |   110.0 |\n"
+                + "| ITL           |       10 |   10.4 |   23.6 |   34.0 |   42.4 |    13.3 |\n"
                 + "| TPOT (server) |        4 |    4.5 |   15.5 |   17.7 |   19.5 |     7.7 |\n"
                 + "| E2E           |       10 |  280.0 |  511.0 |  560.5 |  600.1 |   307.0 |\n")
-        .contains("never E2E / tokens, which folds FTL in")
+        .contains("never E2E / tokens, which folds TTFT in")
         .contains(
             "`bench-1` (2 levels): 1.1 req/s, 27.3 output tokens/s over 9.2 s.\n\n"
                 + "| level | metric | requests |  P50 |   P90 |   P95 | change | req/s | out tok/s |\n"
                 + "| ----: | ------ | -------: | ---: | ----: | ----: | -----: | ----: | --------: |\n"
-                + "|     1 | FTL    |        5 | 55.0 |  84.0 |  92.0 |   base |  0.81 |      25.3 |\n"
-                + "|       | MLT    |          | 16.7 |  35.2 |  39.8 |        |       |           |\n"
+                + "|     1 | TTFT   |        5 | 55.0 |  84.0 |  92.0 |   base |  0.81 |      25.3 |\n"
+                + "|       | ITL    |          | 16.7 |  35.2 |  39.8 |        |       |           |\n"
                 + "|       | TPOT   |          | 12.0 |  18.4 |  19.2 |        |       |           |\n"
-                + "|     8 | FTL    |        5 | 75.0 | 306.0 | 318.0 | +36.4% |  0.61 |      11.4 |\n"
-                + "|       | MLT    |          | 10.0 |  11.8 |  12.1 | -40.0% |       |           |\n"
+                + "|     8 | TTFT   |        5 | 75.0 | 306.0 | 318.0 | +36.4% |  0.61 |      11.4 |\n"
+                + "|       | ITL    |          | 10.0 |  11.8 |  12.1 | -40.0% |       |           |\n"
                 + "|       | TPOT   |          |  3.3 |   4.7 |   4.8 |        |       |           |\n")
         .contains("No baseline given: `tokentrace report --baseline OTHER.duckdb` compares these")
         .contains(
@@ -92,7 +92,7 @@ final class MarkdownReportWriterTest {
             "## Bottleneck\n\n"
                 + "Decode takes the largest share, 57.1% of the end-to-end time of 4 attributed requests (P50 250.0 ms,\n"
                 + "P95 485.0 ms), and is the largest component in 2 of them. Next is prefill with 23.8% (P95 264.0 ms).\n"
-                + "FTL P50 goes from 55.0 ms at concurrency 1 to 75.0 ms at concurrency 8 (+36.4%), within the 50%\n"
+                + "TTFT P50 goes from 55.0 ms at concurrency 1 to 75.0 ms at concurrency 8 (+36.4%), within the 50%\n"
                 + "threshold: compute, not queueing, sets the latency. Network and serving outside the engine add 6.9%\n"
                 + "(P50 31.0 ms). These figures rest on 4 of 12 client requests (join rate 83.3%); see the data-quality\n"
                 + "notes.\n")
@@ -109,12 +109,12 @@ final class MarkdownReportWriterTest {
         .contains("- Rejected input: 1 client row, 1 server line (table `rejects`).\n")
         .contains(
             "- `bench-1`: Decode takes 57.1% of the end-to-end time, prefill 23.8% (4 of 10 requests"
-                + " attributed).\n  FTL P50 goes from 55.0 ms at concurrency 1 to 75.0 ms at 8"
+                + " attributed).\n  TTFT P50 goes from 55.0 ms at concurrency 1 to 75.0 ms at 8"
                 + " (+36.4%): compute, not queueing. Its 1\n")
         .contains(
-            "| request | E2E ms | FTL ms | dominant | running | waiting | KV % | batch | at s |\n"
-                + "| ------- | -----: | -----: | -------- | ------: | ------: | ---: | ----: | ---: |\n"
-                + "| r5      |  610.0 |  100.0 | decode   |     n/a |     n/a |  n/a |   n/a |  n/a |\n")
+            "| request | E2E ms | TTFT ms | dominant | running | waiting | KV % | batch | at s |\n"
+                + "| ------- | -----: | ------: | -------- | ------: | ------: | ---: | ----: | ---: |\n"
+                + "| r5      |  610.0 |   100.0 | decode   |     n/a |     n/a |  n/a |   n/a |  n/a |\n")
         .contains(
             "- Per-token speed (`bench-1`): decode takes 57.1% of the end-to-end time in `bench-1`"
                 + " with no sign\n")
@@ -161,9 +161,9 @@ final class MarkdownReportWriterTest {
             "## Bottleneck\n\n"
                 + "No request can be split into components: the server data for 2 of 2 client requests is text-log\n"
                 + "arrivals only, which carry no queue, prefill or decode times; export per-request traces (vLLM\n"
-                + "--otlp-traces-endpoint) to attribute latency. Seen from the client, FTL is P50 60.0 ms and P95 69.0\n"
-                + "ms over 2 requests. Only concurrency 4 was measured, so the seed's FTL rule (concurrency 1 against\n"
-                + "8) cannot tell queueing from compute; add runs at both levels.\n")
+                + "--otlp-traces-endpoint) to attribute latency. Seen from the client, TTFT is P50 60.0 ms and P95 69.0\n"
+                + "ms over 2 requests. Only concurrency 4 was measured, so the +50% TTFT rule (concurrency 1 against 8)\n"
+                + "cannot tell queueing from compute; add runs at both levels.\n")
         .contains(
             "- Low confidence: 2 requests known only from text-log arrivals (vLLM text logs: 1 s timestamps, no\n"
                 + "  per-request durations); no server component is computed for them.\n");
@@ -195,7 +195,7 @@ final class MarkdownReportWriterTest {
                 level(16, 400.0, 300.0, true)));
     assertThat(render(data).replace('\n', ' '))
         .contains(
-            "FTL P50 goes from 100.0 ms at concurrency 1 to 180.0 ms at concurrency 8 (+80.0%), over the"
+            "TTFT P50 goes from 100.0 ms at concurrency 1 to 180.0 ms at concurrency 8 (+80.0%), over the"
                 + " 50% threshold: queueing, not compute, is the main problem; tune scheduling and the"
                 + " maximum batch size before buying faster GPUs.");
   }
@@ -221,7 +221,7 @@ final class MarkdownReportWriterTest {
         .contains(
             "(+80.0%), over the 50% threshold: under load, queueing, not compute, drives the"
                 + " first-token latency (decode still takes the largest share of the end-to-end"
-                + " time); tune scheduling and the maximum batch size for FTL.")
+                + " time); tune scheduling and the maximum batch size for TTFT.")
         .doesNotContain("main problem");
   }
 
@@ -333,7 +333,7 @@ final class MarkdownReportWriterTest {
                 + " the same ID); 1 client request attributed once, from the final attempt's"
                 + " record, the others listed as duplicates and not attributed")
         .contains(
-            "Clock, run `bench` on `gpu-0` (wall client clock): server minus client +10800041.0 ms,"
+            "Clock, run `bench` on `gpu-0` (wall client clock): server minus client +3.00 h,"
                 + " spread 1.5 ms, 8 of 9 ID-paired requests [zone]: the clocks differ by 180 min:"
                 + " a log time zone (or date) set wrong.");
   }
