@@ -28,7 +28,20 @@
 --   noisy      spread_ms beyond :max_spread_ms
 --   few_pairs  fewer than 5 pairs kept
 INSERT INTO clock_offsets BY NAME
-WITH settings AS (
+WITH arrivals_once AS (
+    -- one arrival logged by two files of one instance (vLLM's API server `Received request`, the
+    -- engine's `Added request`: docs/formats/vllm-wild.md#added-request) counts once: a row of
+    -- another file with the same key up to 2 s after an earlier row is its echo and left out
+    SELECT a.*, a.rowid AS arrival_rowid
+    FROM request_arrived a
+    WHERE NOT EXISTS (
+        SELECT 1 FROM request_arrived e
+        WHERE e.request_key = a.request_key AND e.instance = a.instance
+          AND e.source_path <> a.source_path
+          AND e.ts <= a.ts AND a.ts <= e.ts + INTERVAL 2 SECOND
+          AND (e.ts < a.ts OR e.source_path < a.source_path))
+),
+settings AS (
     SELECT coalesce(CAST(:outlier_mads AS DOUBLE), 3.0)            AS outlier_mads,
            coalesce(CAST(:min_window_ms AS DOUBLE), 10.0)          AS min_window_ms,
            coalesce(CAST(:zone_tolerance_ms AS DOUBLE), 120000.0)  AS zone_tolerance_ms,
@@ -60,7 +73,7 @@ text_arrival AS (
     SELECT request_key, min(instance) AS instance, min(engine) AS engine,
            min(epoch_us(ts)) AS arrival_us,
            CASE WHEN min(epoch_us(ts)) % 1000000 = 0 THEN 500.0 ELSE 0.0 END AS centring_ms
-    FROM request_arrived
+    FROM arrivals_once
     WHERE ts IS NOT NULL
     GROUP BY request_key
     HAVING count(*) = 1
@@ -76,7 +89,7 @@ server AS (
     WHERE NOT EXISTS (SELECT 1 FROM timing_arrival t WHERE t.request_key = a.request_key)
 ),
 retried AS (
-    SELECT request_key FROM request_arrived GROUP BY request_key HAVING count(*) > 1
+    SELECT request_key FROM arrivals_once GROUP BY request_key HAVING count(*) > 1
 ),
 pairs AS (
     -- wall: difference in whole microseconds first, so epoch magnitudes cost no precision

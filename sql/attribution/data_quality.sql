@@ -27,7 +27,20 @@
 -- with a flag, those whose offset is a whole number of quarter hours; clock_time_series: those
 -- aligned by time series (a steady server clock without ID pairs).
 -- Reads request_attribution: run the attribution first.
-WITH attribution AS (
+WITH arrivals_once AS (
+    -- one arrival logged by two files of one instance (vLLM's API server `Received request`, the
+    -- engine's `Added request`: docs/formats/vllm-wild.md#added-request) counts once: a row of
+    -- another file with the same key up to 2 s after an earlier row is its echo and left out
+    SELECT a.*, a.rowid AS arrival_rowid
+    FROM request_arrived a
+    WHERE NOT EXISTS (
+        SELECT 1 FROM request_arrived e
+        WHERE e.request_key = a.request_key AND e.instance = a.instance
+          AND e.source_path <> a.source_path
+          AND e.ts <= a.ts AND a.ts <= e.ts + INTERVAL 2 SECOND
+          AND (e.ts < a.ts OR e.source_path < a.source_path))
+),
+attribution AS (
     SELECT count(*) AS client_rows,
            count(*) FILTER (WHERE status = 'ok' AND NOT warmup) AS client_ok_rows,
            count(*) FILTER (WHERE warmup) AS warmup_rows,
@@ -76,7 +89,7 @@ timing_ids AS (
 arrival_ids AS (
     SELECT CASE WHEN k.request_key IS NOT NULL THEN NULL ELSE a.instance END AS scope,
            a.request_key
-    FROM request_arrived a
+    FROM arrivals_once a
     LEFT JOIN client_keys k ON k.request_key = a.request_key
 ),
 timing_keys AS (

@@ -39,7 +39,20 @@
 --   the two requests' decode times. Without it a burst of sends (many at one instant, equal times)
 --   is told apart by e2e alone.
 -- candidates: how many server requests passed for the client row, before keeping :max_candidates.
-WITH settings AS (
+WITH arrivals_once AS (
+    -- one arrival logged by two files of one instance (vLLM's API server `Received request`, the
+    -- engine's `Added request`: docs/formats/vllm-wild.md#added-request) counts once: a row of
+    -- another file with the same key up to 2 s after an earlier row is its echo and left out
+    SELECT a.*, a.rowid AS arrival_rowid
+    FROM request_arrived a
+    WHERE NOT EXISTS (
+        SELECT 1 FROM request_arrived e
+        WHERE e.request_key = a.request_key AND e.instance = a.instance
+          AND e.source_path <> a.source_path
+          AND e.ts <= a.ts AND a.ts <= e.ts + INTERVAL 2 SECOND
+          AND (e.ts < a.ts OR e.source_path < a.source_path))
+),
+settings AS (
     SELECT coalesce(CAST(:window_ms AS DOUBLE), 1000.0)              AS window_ms,
            coalesce(CAST(:output_token_tolerance AS INTEGER), 1)     AS output_tolerance,
            coalesce(CAST(:prompt_token_tolerance AS INTEGER), 32)    AS prompt_tolerance,
@@ -70,7 +83,7 @@ timing_kinds AS (
 ),
 arrivals AS (
     SELECT instance, request_key, count(*) AS arrival_rows
-    FROM request_arrived GROUP BY instance, request_key
+    FROM arrivals_once GROUP BY instance, request_key
 ),
 server AS (
     SELECT t.request_key, t.instance, t.arrival_ts, t.arrival_mono_s, t.prompt_tokens,

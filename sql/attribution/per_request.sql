@@ -88,7 +88,20 @@
 -- keys go through the windows of the rules (slow_joined). key_stats counts all of it in one
 -- aggregate over the keys (BENCHMARKS.md, "Correlation and report").
 INSERT INTO request_attribution BY NAME
-WITH settings AS (
+WITH arrivals_once AS (
+    -- one arrival logged by two files of one instance (vLLM's API server `Received request`, the
+    -- engine's `Added request`: docs/formats/vllm-wild.md#added-request) counts once: a row of
+    -- another file with the same key up to 2 s after an earlier row is its echo and left out
+    SELECT a.*, a.rowid AS arrival_rowid
+    FROM request_arrived a
+    WHERE NOT EXISTS (
+        SELECT 1 FROM request_arrived e
+        WHERE e.request_key = a.request_key AND e.instance = a.instance
+          AND e.source_path <> a.source_path
+          AND e.ts <= a.ts AND a.ts <= e.ts + INTERVAL 2 SECOND
+          AND (e.ts < a.ts OR e.source_path < a.source_path))
+),
+settings AS (
     SELECT coalesce(CAST(:negative_tolerance_ms AS DOUBLE), 5.0)  AS tolerance_ms,
            coalesce(CAST(:negative_tolerance_pct AS DOUBLE), 1.0) AS tolerance_pct,
            coalesce(CAST(:warmup_first_n AS INTEGER), 0)          AS warmup_first_n,
@@ -121,7 +134,7 @@ key_stats AS MATERIALIZED (
         SELECT request_key, rowid AS record_id FROM request_timing
         WHERE source_kind NOT IN ('perf_metrics', 'perf_time_events')
         UNION ALL BY NAME
-        SELECT request_key, rowid AS arrival_id FROM request_arrived
+        SELECT request_key, arrival_rowid AS arrival_id FROM arrivals_once
         UNION ALL BY NAME
         SELECT request_key, true AS aborted FROM request_aborted
         UNION ALL BY NAME

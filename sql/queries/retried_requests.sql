@@ -13,7 +13,20 @@
 -- told apart (sql/attribution/per_request.sql, retries; attributed_rows 1), else it is 'duplicate'
 -- too. An aborted key with a single arrival and a single record (the aborted attempt left no record,
 -- the retry did) is attributed, once; it is listed for review. Client rows with local IDs (never seen by the server) are left out.
-WITH client AS (
+WITH arrivals_once AS (
+    -- one arrival logged by two files of one instance (vLLM's API server `Received request`, the
+    -- engine's `Added request`: docs/formats/vllm-wild.md#added-request) counts once: a row of
+    -- another file with the same key up to 2 s after an earlier row is its echo and left out
+    SELECT a.*, a.rowid AS arrival_rowid
+    FROM request_arrived a
+    WHERE NOT EXISTS (
+        SELECT 1 FROM request_arrived e
+        WHERE e.request_key = a.request_key AND e.instance = a.instance
+          AND e.source_path <> a.source_path
+          AND e.ts <= a.ts AND a.ts <= e.ts + INTERVAL 2 SECOND
+          AND (e.ts < a.ts OR e.source_path < a.source_path))
+),
+client AS (
     SELECT request_key, count(*) AS client_rows, min(start_ts) AS client_first_start_ts,
            max(start_ts) AS client_last_start_ts
     FROM client_timing
@@ -22,7 +35,7 @@ WITH client AS (
 ),
 arrivals AS (
     SELECT request_key, count(*) AS server_arrivals, string_agg(DISTINCT instance, ',') AS instances
-    FROM request_arrived
+    FROM arrivals_once
     GROUP BY request_key
 ),
 timings AS (

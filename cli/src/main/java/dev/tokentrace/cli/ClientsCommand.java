@@ -1,14 +1,21 @@
 package dev.tokentrace.cli;
 
+import dev.tokentrace.correlate.client.ClientArtifacts;
 import dev.tokentrace.correlate.client.ClientLoadResult;
 import dev.tokentrace.correlate.client.ClientLoadSettings;
 import dev.tokentrace.correlate.client.ClientReadSettings;
 import dev.tokentrace.correlate.client.ClientTimingLoader;
+import dev.tokentrace.ingest.follow.Globs;
+import dev.tokentrace.ingest.follow.SourceSpec;
 import dev.tokentrace.store.Database;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -42,11 +49,14 @@ final class ClientsCommand implements Callable<Integer> {
   @Mixin DatabaseOptions database = new DatabaseOptions();
 
   @Parameters(
-      paramLabel = "FILE",
+      paramLabel = "FILE|DIR|GLOB",
       arity = "1..*",
-      description = "client timing files",
+      description =
+          "client timing files; a quoted glob ('runs/*.jsonl', ** spans directories); or a tool's"
+              + " output folder (AIPerf artifacts, GenAI-Perf export, GuideLLM report), whose"
+              + " per-request file is loaded with the concurrency its aggregate file records",
       showDefaultValue = Help.Visibility.NEVER)
-  List<Path> files = List.of();
+  List<String> files = List.of();
 
   @Option(
       names = "--format",
@@ -101,17 +111,19 @@ final class ClientsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    InputPaths.requireReadable(files);
+    PrintWriter err = spec.commandLine().getErr();
+    List<Path> paths = new ArrayList<>();
+    Integer level = expand(err, paths);
+    InputPaths.requireReadable(paths);
     ClientLoadSettings settings =
         ClientLoadSettings.from(
-            files,
+            paths,
             format,
             runId,
-            concurrency,
+            level,
             CommandLines.of(spec),
             maxRejectRatio,
             new ClientReadSettings(requestIdPrefix, logFormat, idColumn));
-    PrintWriter err = spec.commandLine().getErr();
     try (Database db = Database.open(database.settings())) {
       ClientLoadResult result =
           new ClientTimingLoader(db, Clock.systemUTC()).load(settings, replace);
@@ -120,5 +132,59 @@ final class ClientsCommand implements Callable<Integer> {
       err.flush();
       return result.toleranceExceeded() ? ExitCodes.REJECTS : ExitCodes.OK;
     }
+  }
+
+  /**
+   * Turns the arguments into files: a quoted glob into the files it matches now, a tool's output
+   * folder into its per-request file (saying what was found). Returns the concurrency level for
+   * rows without one: --concurrency when given, else the level the folders' aggregate files record.
+   */
+  private @Nullable Integer expand(PrintWriter err, List<Path> paths) {
+    List<String> problems = new ArrayList<>();
+    Set<Integer> levels = new TreeSet<>();
+    for (String argument : files) {
+      Path path = Path.of(argument);
+      if (!Files.exists(path) && new SourceSpec(argument, null).isGlob()) {
+        List<String> matched = Globs.match(argument);
+        if (matched.isEmpty()) {
+          problems.add(argument + ": no file matches this pattern");
+        }
+        matched.forEach(file -> paths.add(Path.of(file)));
+      } else if (Files.isDirectory(path)) {
+        try {
+          ClientArtifacts run = ClientArtifacts.find(path);
+          err.println("clients: " + run.describe());
+          paths.add(run.requests());
+          if (run.concurrency() != null) {
+            levels.add(run.concurrency());
+          }
+        } catch (IllegalArgumentException e) {
+          problems.add(e.getMessage());
+        }
+      } else {
+        paths.add(path);
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new UsageException(problems);
+    }
+    if (concurrency != null) {
+      if (!levels.isEmpty() && !levels.equals(Set.of(concurrency))) {
+        err.println(
+            "clients: --concurrency "
+                + concurrency
+                + " given; the aggregate file says "
+                + levels
+                + ": the option is used");
+      }
+      return concurrency;
+    }
+    if (levels.size() > 1) {
+      throw new UsageException(
+          "the folders' aggregate files record different concurrency levels "
+              + levels
+              + "; one 'clients' invocation is one run: load each folder on its own");
+    }
+    return levels.isEmpty() ? null : levels.iterator().next();
   }
 }

@@ -139,6 +139,11 @@ final class Rows {
 
   /** A request_arrived row (a vLLM Received request line). */
   Rows arrival(String key, String instance, Instant ts) {
+    return arrival(key, instance, ts, "server.log");
+  }
+
+  /** A request_arrived row of the file {@code path} (an API server or engine log). */
+  Rows arrival(String key, String instance, Instant ts, String path) {
     database
         .jdbi()
         .useHandle(
@@ -147,8 +152,9 @@ final class Rows {
                     .createUpdate(
                         "INSERT INTO request_arrived (engine, instance, ts, source_path, source_line,"
                             + " source_offset, request_id, request_key) VALUES ('vllm', :instance, :ts,"
-                            + " 'server.log', :line, 0, :key, :key)")
+                            + " :path, :line, 0, :key, :key)")
                     .bind("instance", instance)
+                    .bind("path", path)
                     .bind("ts", utc(ts))
                     .bind("line", ++line)
                     .bind("key", key)

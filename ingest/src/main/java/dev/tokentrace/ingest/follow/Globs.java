@@ -21,11 +21,11 @@ import org.jspecify.annotations.Nullable;
  * cannot be read are skipped. The paths keep the pattern's form (relative stays relative), as they
  * become {@code source.path}.
  */
-final class Globs {
+public final class Globs {
   private Globs() {}
 
   /** The regular files matching {@code pattern} now, sorted. */
-  static List<String> match(String pattern) {
+  public static List<String> match(String pattern) {
     String[] parts = pattern.split("/", -1);
     int fixed = 0;
     while (fixed < parts.length - 1 && !hasGlob(parts[fixed])) {
