@@ -232,7 +232,7 @@ final class GatewayLiveIT {
   /**
    * A real NGINX in front of {@code upstreamPort}, its config, logs and temp files in {@code dir}.
    */
-  private record Nginx(Process process, int port) implements AutoCloseable {
+  record Nginx(Process process, int port) implements AutoCloseable {
     static Nginx start(Path binary, Path dir, int upstreamPort) throws Exception {
       Files.createDirectories(dir);
       int port;
@@ -326,7 +326,7 @@ final class GatewayLiveIT {
     return Files.exists(file) ? Files.readString(file) : "";
   }
 
-  private static Optional<Path> executable(String name) {
+  static Optional<Path> executable(String name) {
     List<String> dirs =
         new ArrayList<>(
             List.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)));
@@ -338,7 +338,7 @@ final class GatewayLiveIT {
         .findFirst();
   }
 
-  private static Thread serve(Path served, StringWriter out) {
+  static Thread serve(Path served, StringWriter out) {
     CommandLine command = TokentraceMain.commandLine();
     command.setOut(new PrintWriter(out, true));
     command.setErr(new PrintWriter(new StringWriter(), true));
@@ -366,7 +366,7 @@ final class GatewayLiveIT {
     return thread;
   }
 
-  private static int awaitPort(StringWriter out, Thread server) throws InterruptedException {
+  static int awaitPort(StringWriter out, Thread server) throws InterruptedException {
     long deadline = System.nanoTime() + TIMEOUT.toNanos();
     while (System.nanoTime() < deadline && server.isAlive()) {
       Matcher matcher = SERVING.matcher(out.toString());
@@ -378,7 +378,7 @@ final class GatewayLiveIT {
     throw new AssertionError("simulate --serve did not start: " + out);
   }
 
-  private static void stop(Thread server) throws InterruptedException {
+  static void stop(Thread server) throws InterruptedException {
     server.interrupt();
     server.join(TIMEOUT.toMillis());
     assertThat(server.isAlive()).as("simulate --serve stopped").isFalse();
@@ -408,7 +408,7 @@ final class GatewayLiveIT {
   }
 
   /** The server files through the vLLM parser into the event tables, as ingest would (no Kafka). */
-  private static void ingest(Path db, Path served) throws IOException {
+  static void ingest(Path db, Path served) throws IOException {
     int year = Instant.now().atZone(ZoneOffset.UTC).getYear();
     ParseSettings settings = new ParseSettings("live", ZoneOffset.UTC, year);
     List<EngineEvent> events = new ArrayList<>();
@@ -435,7 +435,7 @@ final class GatewayLiveIT {
     }
   }
 
-  private static Map<String, double[]> truth(Path file) throws IOException {
+  static Map<String, double[]> truth(Path file) throws IOException {
     List<String> lines = Files.readAllLines(file);
     List<String> header = List.of(lines.get(0).split(","));
     Map<String, double[]> truth = new HashMap<>();
@@ -454,7 +454,7 @@ final class GatewayLiveIT {
     return truth;
   }
 
-  private static List<Map<String, Object>> rows(Path db, String sql) throws Exception {
+  static List<Map<String, Object>> rows(Path db, String sql) throws Exception {
     List<Map<String, Object>> rows = new ArrayList<>();
     try (Connection connection = DriverManager.getConnection("jdbc:duckdb:" + db);
         Statement statement = connection.createStatement();
@@ -471,13 +471,13 @@ final class GatewayLiveIT {
     return rows;
   }
 
-  private static double number(Map<String, Object> row, String column) {
+  static double number(Map<String, Object> row, String column) {
     Object value = row.get(column);
     assertThat(value).as(column).isNotNull();
     return ((Number) value).doubleValue();
   }
 
-  private static void run(String... args) {
+  static void run(String... args) {
     StringWriter err = new StringWriter();
     CommandLine command = TokentraceMain.commandLine();
     command.setErr(new PrintWriter(err, true));
@@ -485,15 +485,15 @@ final class GatewayLiveIT {
     assertThat(command.execute(args)).as(String.join(" ", args) + ": " + err).isZero();
   }
 
-  private static double max(List<Double> values) {
+  static double max(List<Double> values) {
     return values.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
   }
 
-  private static double min(List<Double> values) {
+  static double min(List<Double> values) {
     return values.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
   }
 
-  private static double median(List<Double> values) {
+  static double median(List<Double> values) {
     double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
     return sorted.length == 0 ? Double.NaN : sorted[(sorted.length - 1) / 2];
   }
