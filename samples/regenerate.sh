@@ -19,6 +19,9 @@ tt=./tokentrace
 #                   names (server_request_id)
 #   low-confidence  second-precision text logs or totals only: the report says low confidence and
 #                   computes no component
+#   gateway         production: no client file, the simulated gateway's NGINX log is the client
+#                   side; GatewayAccuracyIT checks it from the gateway's view (gateway_truth.csv).
+#                   Scenarios with a gateway (gateway_truth.csv) are also checked there, legs split
 # New scenarios go at the end: each takes the next seed, so inserting one would rewrite the rest.
 scenarios=(
   "vllm/v0.16-concurrency-sweep|vllm|exact|--scenario concurrency-sweep --format-version 0.16 --requests 32"
@@ -37,6 +40,8 @@ scenarios=(
   "sglang/v0.5.6-client-queue-bound|sglang|exact|--scenario client-queue-bound --format-version 0.5.6 --requests 40"
   "trtllm/v1.1-prefill-bound|trtllm|heuristic|--scenario prefill-bound --format-version 1.1 --requests 24"
   "sglang/v0.5.6-retries|sglang|exact|--scenario retries --format-version 0.5.6 --requests 48"
+  "vllm/v0.16-gateway-bottleneck|vllm|exact|--scenario gateway-bottleneck --format-version 0.16 --requests 40"
+  "vllm/v0.16-production|vllm|gateway|--scenario production --format-version 0.16 --requests 48"
 )
 
 seed=100
@@ -52,7 +57,7 @@ for entry in "${scenarios[@]}"; do
   zone=$(sed -n 's/^- start: .*, log time zone: \(.*\)$/\1/p' "$dir/SOURCE.md")
   printf 'year=%s\nzone=%s\naccuracy=%s\n' "$year" "$zone" "$accuracy" >"$dir/scenario.properties"
   mkdir -p "$dir/expected"
-  mapfile -t files < <(cd "$dir" && find . -type f ! -name 'client_*' ! -name truth.csv ! -name '*.md' \
+  mapfile -t files < <(cd "$dir" && find . -type f ! -name 'client_*' ! -name truth.csv ! -name gateway_truth.csv ! -name '*.md' \
       ! -name scenario.properties ! -path './expected/*' | sed 's|^\./||' | sort)
   (cd "$dir" && "$root/$tt" parse --engine "$engine" --instance "${engine}-$(basename "$name")" \
       --year "$year" --zone "$zone" "${files[@]}" >expected/events.jsonl 2>expected/parse-summary.txt) || {

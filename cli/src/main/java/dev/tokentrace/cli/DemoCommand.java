@@ -173,7 +173,7 @@ final class DemoCommand implements Callable<Integer> {
           loader.load(
               ClientLoadSettings.from(
                   List.of(scenario.clientFile()),
-                  "csv",
+                  scenario.clientFormat(),
                   scenario.id(),
                   null,
                   CommandLines.of(spec),

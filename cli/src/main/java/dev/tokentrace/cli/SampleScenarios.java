@@ -11,16 +11,25 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The checked-in scenarios under {@code samples/<engine>/<scenario>/}: which files are server
  * output (everything but the client file, {@code truth.csv}, docs and {@code expected/}) and which
- * is the client timing file. Only directories with a client file are scenarios: the
- * format-generation samples under {@code samples/<engine>/formats/} have none and are not found
- * here.
+ * is the client timing file. A scenario with a simulated gateway also has its NGINX access log
+ * ({@code client_nginx_access.log}, docs/formats/gateways.md#simulated-gateway); a production
+ * scenario has only that, and it is the client file. Only directories with a client file are
+ * scenarios: the format-generation samples under {@code samples/<engine>/formats/} have none and
+ * are not found here.
  */
 final class SampleScenarios {
   static final String CLIENT_FILE = "client_timings.csv";
+
+  /** The simulated gateway's access log in our NGINX log_format. */
+  static final String GATEWAY_LOG = "client_nginx_access.log";
+
+  /** The simulated gateway's truth: each attempt's two network legs. */
+  static final String GATEWAY_TRUTH = "gateway_truth.csv";
 
   /**
    * Parse settings the logs do not carry ({@code year}, {@code zone}), written by regenerate.sh.
@@ -34,6 +43,8 @@ final class SampleScenarios {
       Path dir,
       List<Path> serverFiles,
       Path clientFile,
+      String clientFormat,
+      @Nullable Path gatewayLog,
       Properties properties) {
     /** The instance name stamped on its events and the run id of its client file. */
     String id() {
@@ -51,6 +62,8 @@ final class SampleScenarios {
         continue;
       }
       for (Path dir : sorted(engineDir)) {
+        Path gateway = dir.resolve(GATEWAY_LOG);
+        boolean hasGateway = Files.isRegularFile(gateway);
         if (Files.isRegularFile(dir.resolve(CLIENT_FILE))) {
           scenarios.add(
               new Scenario(
@@ -59,6 +72,19 @@ final class SampleScenarios {
                   dir,
                   serverFiles(dir),
                   dir.resolve(CLIENT_FILE),
+                  "csv",
+                  hasGateway ? gateway : null,
+                  properties(dir)));
+        } else if (hasGateway) { // production: the gateway is the only client-side view
+          scenarios.add(
+              new Scenario(
+                  engine,
+                  dir.getFileName().toString(),
+                  dir,
+                  serverFiles(dir),
+                  gateway,
+                  "nginx",
+                  gateway,
                   properties(dir)));
         }
       }
@@ -83,6 +109,7 @@ final class SampleScenarios {
     String lower = name.toLowerCase(Locale.ROOT);
     return !lower.startsWith("client_")
         && !lower.equals("truth.csv")
+        && !lower.equals(GATEWAY_TRUTH)
         && !lower.equals(PROPERTIES)
         && !lower.endsWith(".md")
         && !lower.startsWith(".");

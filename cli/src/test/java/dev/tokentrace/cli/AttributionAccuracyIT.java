@@ -165,7 +165,7 @@ final class AttributionAccuracyIT {
     for (SampleScenarios.Scenario scenario : scenarios.values()) {
       assertThat(accuracyClass(scenario))
           .as(scenario.id() + " accuracy class (scenario.properties)")
-          .isIn("exact", ScenarioPipeline.HEURISTIC, "low-confidence");
+          .isIn("exact", ScenarioPipeline.HEURISTIC, "low-confidence", "gateway");
       perEngine.merge(scenario.engine(), 1L, Long::sum);
       if (accuracyClass(scenario).equals("exact")) {
         exactKinds.computeIfAbsent(kind(scenario), kind -> new TreeSet<>()).add(scenario.id());

@@ -67,8 +67,27 @@ final class ScenarioPipeline {
           new ClientTimingLoader(analysis, CLOCK)
               .load(
                   ClientLoadSettings.from(
-                      List.of(scenario.clientFile()), "csv", scenario.id(), null, COMMAND, null));
+                      List.of(scenario.clientFile()),
+                      scenario.clientFormat(),
+                      scenario.id(),
+                      null,
+                      COMMAND,
+                      null));
       assertThat(clients.messages()).as(scenario.id() + " client rows rejected").isEmpty();
+      if (scenario.gatewayLog() != null && !scenario.gatewayLog().equals(scenario.clientFile())) {
+        // the gateway in front of the server: a second vantage point (its own run)
+        ClientLoadResult gateway =
+            new ClientTimingLoader(analysis, CLOCK)
+                .load(
+                    ClientLoadSettings.from(
+                        List.of(scenario.gatewayLog()),
+                        "nginx",
+                        scenario.id() + "-gateway",
+                        null,
+                        COMMAND,
+                        null));
+        assertThat(gateway.messages()).as(scenario.id() + " gateway rows rejected").isEmpty();
+      }
       ReportData report = new ReportService(analysis, CLOCK).build(rules(scenario), COMMAND);
       return analysis
           .jdbi()
@@ -150,7 +169,10 @@ final class ScenarioPipeline {
                         ms(row, "network_ms"),
                         ms(row, "queue_ms"),
                         ms(row, "prefill_ms"),
-                        ms(row, "decode_ms"))))
+                        ms(row, "decode_ms")),
+                    row.getString("vantage"),
+                    ms(row, "network_client_gateway_ms"),
+                    ms(row, "network_gateway_engine_ms")))
         .list();
   }
 

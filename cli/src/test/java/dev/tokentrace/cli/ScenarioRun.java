@@ -41,7 +41,10 @@ record ScenarioRun(
       boolean included,
       @Nullable String exclusion,
       @Nullable String dominant,
-      Map<LatencyComponent, Double> components) {
+      Map<LatencyComponent, Double> components,
+      @Nullable String vantage,
+      @Nullable Double clientGatewayMs,
+      @Nullable Double gatewayEngineMs) {
     Attributed {
       components = Map.copyOf(components);
     }

@@ -222,6 +222,7 @@ final class LineAccountingTest {
         && !lower.startsWith(".")
         && !lower.equals("truth.csv")
         && !lower.equals("server_truth.csv")
+        && !lower.equals("gateway_truth.csv")
         && !lower.equals("scenario.properties")
         && !lower.endsWith(".md");
   }

@@ -24,6 +24,9 @@ final class Attempt implements RequestView {
   long sentUs = -1;
   long uplinkBaseUs;
   long downlinkBaseUs;
+  long gatewayUplinkUs;
+  long gatewayDownlinkUs;
+  long gatewayStartUs = -1;
   long arrivalDueUs = -1;
   long serverSeq = -1;
   long serverArrivalUs = -1;
@@ -253,6 +256,21 @@ final class Attempt implements RequestView {
   @Override
   public long[] clientTokenTimesUs() {
     return java.util.Arrays.copyOf(tokenTimes, tokenCount);
+  }
+
+  @Override
+  public long gatewayStartUs() {
+    return gatewayStartUs;
+  }
+
+  @Override
+  public long gatewayUplinkUs() {
+    return gatewayUplinkUs;
+  }
+
+  @Override
+  public long gatewayDownlinkUs() {
+    return gatewayDownlinkUs;
   }
 
   @Override

@@ -123,6 +123,9 @@ final class Client {
     attempt.sentUs = nowUs;
     network.sample(attempt);
     attempt.arrivalDueUs = nowUs + network.uplinkUs(attempt, nowUs);
+    if (network.gateway()) {
+      attempt.gatewayStartUs = nowUs + network.clientUplinkUs(attempt, nowUs);
+    }
     events.add(attempt.arrivalDueUs, Kind.SERVER_ARRIVAL, attempt);
     if (timeoutUs > 0) {
       events.add(nowUs + timeoutUs, Kind.CLIENT_TIMEOUT, attempt);

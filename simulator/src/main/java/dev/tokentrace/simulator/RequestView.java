@@ -98,6 +98,32 @@ public interface RequestView {
   /** Heartbeats the client received before the first token. */
   int heartbeats();
 
+  /**
+   * When the request reached the gateway (client send + the client's uplink leg); -1 without a
+   * gateway (docs/formats/gateways.md#simulated-gateway).
+   */
+  default long gatewayStartUs() {
+    return -1;
+  }
+
+  /** The gateway's one-way delay to the engine drawn for this attempt (0 without a gateway). */
+  default long gatewayUplinkUs() {
+    return 0;
+  }
+
+  /** The gateway's one-way delay from the engine drawn for this attempt (0 without a gateway). */
+  default long gatewayDownlinkUs() {
+    return 0;
+  }
+
+  /**
+   * When the last token passed the gateway on its way to the client: its server time plus the
+   * gateway's downlink; -1 without a gateway or before the last token.
+   */
+  default long gatewayEndUs() {
+    return gatewayStartUs() < 0 || lastTokenUs() < 0 ? -1 : lastTokenUs() + gatewayDownlinkUs();
+  }
+
   default long clientQueueUs() {
     return sentUs() - issuedUs();
   }

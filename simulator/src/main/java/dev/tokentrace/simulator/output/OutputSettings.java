@@ -22,6 +22,8 @@ import java.time.ZoneId;
  * @param maxLogLen vLLM {@code --max-log-len}: prompt characters and token IDs printed per request
  * @param tpSize tensor-parallel size (SGLang rank tags)
  * @param logMillis SGLang {@code SGLANG_LOG_MS=1} (v0.5.6+)
+ * @param clientFile the client's files ({@code client_timings.csv} and the client format's); false
+ *     for a production scenario, where only the gateway saw the requests
  */
 public record OutputSettings(
     EngineFormat format,
@@ -35,7 +37,8 @@ public record OutputSettings(
     Api api,
     int maxLogLen,
     int tpSize,
-    boolean logMillis) {
+    boolean logMillis,
+    boolean clientFile) {
   public OutputSettings {
     requireNonNull(format, "format is null");
     requireNonNull(start, "start is null");
@@ -48,5 +51,35 @@ public record OutputSettings(
     if (tpSize < 1) {
       throw new IllegalArgumentException("tpSize must be >= 1: " + tpSize);
     }
+  }
+
+  /** With the client's files. */
+  public OutputSettings(
+      EngineFormat format,
+      Instant start,
+      ZoneId zone,
+      boolean requestLogging,
+      boolean iterationLog,
+      boolean accessLog,
+      boolean otlp,
+      ClientFormat clientFormat,
+      Api api,
+      int maxLogLen,
+      int tpSize,
+      boolean logMillis) {
+    this(
+        format,
+        start,
+        zone,
+        requestLogging,
+        iterationLog,
+        accessLog,
+        otlp,
+        clientFormat,
+        api,
+        maxLogLen,
+        tpSize,
+        logMillis,
+        true);
   }
 }

@@ -55,14 +55,17 @@ public final class ScenarioWriter {
     try {
       Files.createDirectories(dir);
       Engines.open(simulation, output, dir, observers, files);
-      ClientCsvWriter csv =
-          new ClientCsvWriter(TextFile.create(dir.resolve("client_timings.csv")), output);
       TruthWriter truth = new TruthWriter(TextFile.create(dir.resolve("truth.csv")), output);
-      observers.add(csv);
       observers.add(truth);
-      files.add(csv);
       files.add(truth);
-      ClientFiles.open(simulation, output, dir, observers, files);
+      if (output.clientFile()) {
+        ClientCsvWriter csv =
+            new ClientCsvWriter(TextFile.create(dir.resolve("client_timings.csv")), output);
+        observers.add(csv);
+        files.add(csv);
+        ClientFiles.open(simulation, output, dir, observers, files);
+      }
+      GatewayFiles.open(simulation.network().gateway(), output, dir, observers, files);
       new Simulation(simulation, new FanOut(observers)).run();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write scenario into " + dir, e);

@@ -39,6 +39,9 @@ public final class Parameters {
   public static final String SHARED_PREFIX_TOKENS = "--shared-prefix-tokens";
   public static final String UPLINK_MS = "--uplink-ms";
   public static final String DOWNLINK_MS = "--downlink-ms";
+  public static final String GATEWAY_UPLINK_MS = "--gateway-uplink-ms";
+  public static final String GATEWAY_DOWNLINK_MS = "--gateway-downlink-ms";
+  public static final String CLIENT_FILE = "--client-file";
   public static final String SLOW_NETWORK_AT_S = "--slow-network-at-s";
   public static final String SLOW_NETWORK_DURATION_S = "--slow-network-duration-s";
   public static final String SLOW_NETWORK_EXTRA_MS = "--slow-network-extra-ms";
@@ -57,6 +60,9 @@ public final class Parameters {
   public static final String MAX_LOG_LEN = "--max-log-len";
   public static final String TP_SIZE = "--tp-size";
   public static final String LOG_MILLIS = "--log-millis";
+
+  /** The value of a distribution that is not there (no gateway). */
+  public static final String NONE = "none";
 
   /** The value that lets engine and format generation choose. */
   public static final String AUTO = "auto";
@@ -181,6 +187,26 @@ public final class Parameters {
               "DIST",
               "lognormal:1.5,0.3",
               "One-way server-to-client delay per request (ms)."),
+          p(
+              GATEWAY_UPLINK_MS,
+              "DIST",
+              NONE,
+              "A gateway (NGINX, Envoy) between client and server: its one-way delay to the server"
+                  + " per request (ms); --uplink-ms is then the client-to-gateway leg. Writes the"
+                  + " gateway's access logs, a JMeter JTL, wrk rows and gateway_truth.csv."
+                  + " none = no gateway."),
+          p(
+              GATEWAY_DOWNLINK_MS,
+              "DIST",
+              NONE,
+              "The gateway's one-way delay from the server per request (ms); set with"
+                  + " --gateway-uplink-ms."),
+          p(
+              CLIENT_FILE,
+              "BOOL",
+              "true",
+              "Write the client's files; false: production, only the gateway saw the requests"
+                  + " (needs a gateway)."),
           p(
               SLOW_NETWORK_AT_S,
               "S",

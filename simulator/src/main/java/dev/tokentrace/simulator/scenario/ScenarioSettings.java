@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.simulator.ArrivalMode;
 import dev.tokentrace.simulator.ClientSettings;
+import dev.tokentrace.simulator.Distribution;
 import dev.tokentrace.simulator.NetworkSettings;
 import dev.tokentrace.simulator.ServerSettings;
 import dev.tokentrace.simulator.SimulationSettings;
@@ -69,6 +70,21 @@ public record ScenarioSettings(
                 () ->
                     new SimulationSettings(
                         read.longValue(Parameters.SEED), workload, server, network, client));
+    if (output != null && network != null && !output.clientFile() && !network.gateway()) {
+      read.problem(
+          Parameters.CLIENT_FILE
+              + ": false needs a gateway (--gateway-uplink-ms and --gateway-downlink-ms), or no"
+              + " file would hold the client side");
+    }
+    if (network != null
+        && network.gateway()
+        && output != null
+        && output.clientFormat() != ClientFormat.CSV) {
+      read.problem(
+          Parameters.GATEWAY_UPLINK_MS
+              + ": a gateway is simulated with --client-format csv only (the gateway logs the"
+              + " X-Request-Id our CSV's IDs are sent as)");
+    }
     if (!read.problems().isEmpty() || simulation == null || output == null) {
       throw new IllegalArgumentException(String.join("\n", read.problems()));
     }
@@ -157,7 +173,15 @@ public record ScenarioSettings(
         read.distribution(Parameters.DOWNLINK_MS),
         read.number(Parameters.SLOW_NETWORK_AT_S),
         read.number(Parameters.SLOW_NETWORK_DURATION_S),
-        read.number(Parameters.SLOW_NETWORK_EXTRA_MS));
+        read.number(Parameters.SLOW_NETWORK_EXTRA_MS),
+        optionalDistribution(read, Parameters.GATEWAY_UPLINK_MS),
+        optionalDistribution(read, Parameters.GATEWAY_DOWNLINK_MS));
+  }
+
+  private static @Nullable Distribution optionalDistribution(Values read, String name) {
+    return Parameters.NONE.equalsIgnoreCase(read.text(name).strip())
+        ? null
+        : read.distribution(name);
   }
 
   private static ClientSettings client(Values read) {
@@ -195,6 +219,7 @@ public record ScenarioSettings(
         read.parse(Parameters.API, Api::of, Api.CHAT),
         read.integer(Parameters.MAX_LOG_LEN),
         read.integer(Parameters.TP_SIZE),
-        read.bool(Parameters.LOG_MILLIS, false));
+        read.bool(Parameters.LOG_MILLIS, false),
+        read.bool(Parameters.CLIENT_FILE, true));
   }
 }

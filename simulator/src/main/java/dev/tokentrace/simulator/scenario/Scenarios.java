@@ -2,8 +2,11 @@ package dev.tokentrace.simulator.scenario;
 
 import static dev.tokentrace.simulator.scenario.Parameters.ARRIVAL;
 import static dev.tokentrace.simulator.scenario.Parameters.CLIENT_COUNTS_HEARTBEATS;
+import static dev.tokentrace.simulator.scenario.Parameters.CLIENT_FILE;
 import static dev.tokentrace.simulator.scenario.Parameters.CONCURRENCY;
 import static dev.tokentrace.simulator.scenario.Parameters.DOWNLINK_MS;
+import static dev.tokentrace.simulator.scenario.Parameters.GATEWAY_DOWNLINK_MS;
+import static dev.tokentrace.simulator.scenario.Parameters.GATEWAY_UPLINK_MS;
 import static dev.tokentrace.simulator.scenario.Parameters.HEARTBEAT_S;
 import static dev.tokentrace.simulator.scenario.Parameters.KV_CAPACITY_TOKENS;
 import static dev.tokentrace.simulator.scenario.Parameters.MAX_BATCH;
@@ -166,6 +169,44 @@ public final class Scenarios {
                   "1",
                   CLIENT_COUNTS_HEARTBEATS,
                   "true",
+                  REQUESTS,
+                  "100")),
+          new Scenario(
+              "gateway-bottleneck",
+              "a gateway between a near client and the server adds about 80 ms each way on its"
+                  + " leg (a proxy in another region): the gateway-to-engine leg dominates short"
+                  + " requests; the gateway's access logs split network into its two legs",
+              values(
+                  GATEWAY_UPLINK_MS,
+                  "lognormal:80,0.2",
+                  GATEWAY_DOWNLINK_MS,
+                  "lognormal:80,0.2",
+                  PROMPT_TOKENS,
+                  "lognormal:128,0.3",
+                  OUTPUT_TOKENS,
+                  "fixed:8",
+                  CONCURRENCY,
+                  "2",
+                  REQUESTS,
+                  "100")),
+          new Scenario(
+              "production",
+              "production: no benchmark client, the gateway's access log is the only client-side"
+                  + " timing; an overloaded server (16 users, 4 slots) makes server queueing"
+                  + " dominant, seen from the gateway",
+              values(
+                  GATEWAY_UPLINK_MS,
+                  "lognormal:2,0.2",
+                  GATEWAY_DOWNLINK_MS,
+                  "lognormal:2,0.2",
+                  CLIENT_FILE,
+                  "false",
+                  CONCURRENCY,
+                  "16",
+                  MAX_BATCH,
+                  "4",
+                  OUTPUT_TOKENS,
+                  "lognormal:64,0.3",
                   REQUESTS,
                   "100")));
 
