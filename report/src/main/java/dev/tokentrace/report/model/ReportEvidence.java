@@ -86,7 +86,15 @@ public record ReportEvidence(
       @Nullable String engines,
       @Nullable String instances,
       @Nullable Instant firstStartTs,
-      @Nullable Instant lastEndTs) {}
+      @Nullable Instant lastEndTs,
+      @Nullable String vantage,
+      long gatewaySplitRequests,
+      long gatewayViewRequests,
+      long e2eOnlyRequests,
+      @Nullable Double clientGatewayP50Ms,
+      @Nullable Double clientGatewayP95Ms,
+      @Nullable Double gatewayEngineP50Ms,
+      @Nullable Double gatewayEngineP95Ms) {}
 
   /** One row of report/environment_instances. */
   public record Instance(

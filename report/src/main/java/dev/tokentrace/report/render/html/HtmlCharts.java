@@ -68,7 +68,49 @@ final class HtmlCharts {
           HtmlTable.Cell.share(row.share()),
           HtmlTable.Cell.count(row.dominantRequests()));
     }
-    return out.append(table.render()).append("</section>\n").toString();
+    return out.append(table.render()).append(vantage(data)).append("</section>\n").toString();
+  }
+
+  /**
+   * Which view each run was attributed from and the two network legs where a gateway logged the
+   * requests (docs/formats/gateways.md#three-vantage-points); nothing when every run is plain
+   * client + engine.
+   */
+  static String vantage(ReportData data) {
+    HtmlTable table =
+        new HtmlTable(
+            "t",
+            false,
+            "run",
+            "vantage",
+            ">attributed",
+            ">client↔gateway P50 ms",
+            ">P95 ms",
+            ">gateway↔engine P50 ms",
+            ">P95 ms");
+    for (ReportEvidence.RunOverview run : data.evidence().clientRuns()) {
+      if (run.vantage() == null || run.vantage().equals("client+engine")) {
+        continue;
+      }
+      table.row(
+          HtmlTable.Cell.text(run.runId()),
+          HtmlTable.Cell.text(run.vantage()),
+          HtmlTable.Cell.count(run.attributedRequests()),
+          HtmlTable.Cell.ms(run.clientGatewayP50Ms()),
+          HtmlTable.Cell.ms(run.clientGatewayP95Ms()),
+          HtmlTable.Cell.ms(run.gatewayEngineP50Ms()),
+          HtmlTable.Cell.ms(run.gatewayEngineP95Ms()));
+    }
+    if (table.isEmpty()) {
+      return "";
+    }
+    return "<h3>Vantage</h3><p class=\"note\">Where each run's requests were seen from."
+        + " client+gateway+engine: network split into client&#8596;gateway and gateway&#8596;engine"
+        + " (the proxy's work, retries, transport to the engine, its pre- and post-processing)."
+        + " gateway+engine: no client file, attributed from the gateway's view; nothing between"
+        + " the users and the gateway is in it. end-to-end only: no first token seen (wrk,"
+        + " JMeter, gateways).</p>"
+        + table.render();
   }
 
   static String ftlCdf(ReportData data) {

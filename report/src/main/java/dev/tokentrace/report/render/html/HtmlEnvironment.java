@@ -80,6 +80,7 @@ final class HtmlEnvironment {
             ">warm-up",
             ">errors",
             ">attributed",
+            "vantage",
             "levels",
             "instances");
     for (ReportEvidence.RunOverview run : evidence.clientRuns()) {
@@ -91,6 +92,7 @@ final class HtmlEnvironment {
           HtmlTable.Cell.count(run.warmupRequests()),
           HtmlTable.Cell.count(run.errorRequests()),
           HtmlTable.Cell.count(run.attributedRequests()),
+          HtmlTable.Cell.text(run.vantage()),
           HtmlTable.Cell.text(run.concurrencyLevels()),
           HtmlTable.Cell.text(run.instances()));
     }

@@ -95,7 +95,7 @@ final class MarkdownEnvironment {
     String format = run.clientFormats() == null ? "" : run.clientFormats() + " ";
     return String.format(
         Locale.ROOT,
-        "%s: %d %s%s, %s (%d warm-up, %d with errors), concurrency %s%s; %d attributed.",
+        "%s: %d %s%s, %s (%d warm-up, %d with errors), concurrency %s%s; %d attributed%s.",
         MarkdownText.code(run.runId()),
         run.files(),
         format,
@@ -105,7 +105,8 @@ final class MarkdownEnvironment {
         run.errorRequests(),
         run.concurrencyLevels() == null ? "unknown" : run.concurrencyLevels(),
         run.instances() == null ? "" : ", served by " + instances(run.instances()),
-        run.attributedRequests());
+        run.attributedRequests(),
+        run.vantage() == null ? "" : ", from " + run.vantage());
   }
 
   /** Instance names from the logs (comma-separated): each a code span, never markup. */

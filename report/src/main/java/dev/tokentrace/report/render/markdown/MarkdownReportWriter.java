@@ -100,6 +100,7 @@ public final class MarkdownReportWriter implements ReportRenderer {
           Long.toString(row.dominantRequests()));
     }
     out.append(table.render()).append('\n');
+    out.append(MarkdownVantage.section(data.evidence()));
     // levels are compared within a run only: with several runs, per run and level
     out.append(
         runs > 1

@@ -59,7 +59,7 @@ final class MarkdownReportWriterTest {
                 + " 2026-03-01T12:00:07Z\n  to 2026-03-01T12:00:30Z.\n")
         .contains(
             "- `bench-1`: 1 csv file, 12 requests (1 warm-up, 1 with errors), concurrency 1,8, served"
-                + " by `gpu-0`;\n  4 attributed.\n")
+                + " by `gpu-0`;\n  4 attributed, from client+engine.\n")
         .contains(
             "| metric        | requests | P50 ms | P90 ms | P95 ms | P99 ms | mean ms |\n"
                 + "| ------------- | -------: | -----: | -----: | -----: | -----: | ------: |\n"
