@@ -5,6 +5,8 @@ import dev.tokentrace.loadgen.Endpoint;
 import dev.tokentrace.loadgen.LoadRunner;
 import dev.tokentrace.loadgen.LoadSettings;
 import dev.tokentrace.loadgen.LoadSummary;
+import dev.tokentrace.loadgen.Matrix;
+import dev.tokentrace.loadgen.MatrixRunner;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -161,6 +163,26 @@ final class LoadgenCommand implements Callable<Integer> {
   Path out;
 
   @Option(
+      names = "--matrix",
+      arity = "1..*",
+      paramLabel = "DIM=V1,V2",
+      description =
+          "Sweep a matrix into one --out file, the cell recorded per request (columns max_tokens"
+              + " and cell): DIM is output, concurrency or prompt, e.g. --matrix"
+              + " output=64,512,2048 concurrency=1,4,8,16. A dimension not given takes"
+              + " --max-tokens, --concurrency or --prompt-tokens. --warmup requests run first;"
+              + " then each cell runs --rounds rounds of concurrency requests at a fixed"
+              + " concurrency. Not with --rate, --requests or --duration.")
+  @Nullable List<String> matrix;
+
+  @Option(
+      names = "--rounds",
+      paramLabel = "N",
+      defaultValue = "3",
+      description = "With --matrix: rounds per cell; a round is one request per concurrent user.")
+  int rounds;
+
+  @Option(
       names = "--itl-out",
       paramLabel = "FILE",
       description = "Also write each request's inter-token latencies (ms) here.")
@@ -170,6 +192,9 @@ final class LoadgenCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     LoadSettings settings = settings();
     PrintWriter err = spec.commandLine().getErr();
+    if (matrix != null) {
+      return sweep(settings, err);
+    }
     LoadSummary summary;
     try {
       summary = new LoadRunner(settings).run();
@@ -184,6 +209,54 @@ final class LoadgenCommand implements Callable<Integer> {
       return ExitCodes.INFRASTRUCTURE;
     }
     err.println("loadgen: " + summary.describe() + " -> " + settings.out());
+    err.flush();
+    return ExitCodes.OK;
+  }
+
+  /** --matrix: every cell into one file, a line per cell. */
+  private Integer sweep(LoadSettings settings, PrintWriter err) throws InterruptedException {
+    List<String> problems = new ArrayList<>();
+    if (rate != null || requests != null || duration != null) {
+      problems.add(
+          "--matrix runs each cell at a fixed concurrency for --rounds rounds: drop"
+              + " --rate, --requests and --duration");
+    }
+    Matrix sweep = null;
+    try {
+      sweep =
+          Matrix.parse(
+              matrix, promptTokens, maxTokens, concurrency != null ? concurrency : 1, rounds);
+    } catch (IllegalArgumentException e) {
+      problems.add(e.getMessage());
+    }
+    if (!problems.isEmpty()) {
+      throw new UsageException(problems);
+    }
+    err.println(
+        "loadgen: matrix of "
+            + sweep.cells().size()
+            + " cells, "
+            + rounds
+            + " rounds each, "
+            + warmup
+            + " warm-up requests first -> "
+            + settings.out());
+    List<MatrixRunner.CellSummary> cells;
+    try {
+      cells = new MatrixRunner(settings, sweep).run();
+    } catch (UncheckedIOException e) {
+      err.println("loadgen: " + e.getMessage() + ": " + e.getCause().getMessage());
+      err.flush();
+      return ExitCodes.INFRASTRUCTURE;
+    }
+    for (MatrixRunner.CellSummary cell : cells) {
+      if (cell.summary().unreachable()) {
+        err.println("loadgen: cannot connect to " + settings.url() + ": connection refused");
+        err.flush();
+        return ExitCodes.INFRASTRUCTURE;
+      }
+      err.println("loadgen: " + cell.cell().label() + ": " + cell.summary().describe());
+    }
     err.flush();
     return ExitCodes.OK;
   }

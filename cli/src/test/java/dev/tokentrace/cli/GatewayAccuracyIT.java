@@ -189,7 +189,7 @@ final class GatewayAccuracyIT {
     assertThat(dominantAgreed)
         .as("dominant agreement")
         .isGreaterThanOrEqualTo((int) Math.ceil(0.99 * truth.size()));
-    // REPORT-VANTAGE
+    assertThat(run.markdown()).as("the report names the vantage").contains("from gateway+engine");
     figure(id, "gateway", truth.size(), "gateway-engine", errors, injected, legs);
   }
 

@@ -38,6 +38,21 @@ public final class LoadRunner {
    * @throws java.io.UncheckedIOException naming the output file that could not be written
    */
   public LoadSummary run() throws InterruptedException {
+    try (ClientTimingsFile csv = ClientTimingsFile.create(settings.out(), false);
+        ItlCsv itls = ItlCsv.create(settings.itlOut())) {
+      return run(
+          csv,
+          itls,
+          new ClientTimingsFile.Columns(settings.promptTokens(), fixedConcurrency(), null));
+    }
+  }
+
+  /**
+   * Runs to the end into files a caller holds open (a {@link MatrixRunner} cell); returns this
+   * run's summary.
+   */
+  LoadSummary run(ClientTimingsFile csv, ItlCsv itls, ClientTimingsFile.Columns columns)
+      throws InterruptedException {
     ExecutorService pool = Executors.newCachedThreadPool(LoadRunner::daemon);
     HttpClient client =
         HttpClient.newBuilder()
@@ -46,10 +61,8 @@ public final class LoadRunner {
             .executor(pool)
             .build();
     RequestSender sender = new RequestSender(client, settings);
-    try (ClientTimingsFile csv =
-            ClientTimingsFile.create(settings.out(), settings.promptTokens(), fixedConcurrency());
-        ItlCsv itls = ItlCsv.create(settings.itlOut())) {
-      Recorder recorder = new Recorder(csv, itls);
+    try {
+      Recorder recorder = new Recorder(csv, itls, columns);
       if (settings.rate() == null) {
         closedLoop(sender, recorder);
       } else {
@@ -159,14 +172,16 @@ public final class LoadRunner {
   private final class Recorder {
     private final ClientTimingsFile csv;
     private final ItlCsv itls;
+    private final ClientTimingsFile.Columns columns;
 
-    Recorder(ClientTimingsFile csv, ItlCsv itls) {
+    Recorder(ClientTimingsFile csv, ItlCsv itls, ClientTimingsFile.Columns columns) {
       this.csv = csv;
       this.itls = itls;
+      this.columns = columns;
     }
 
     void record(Outcome outcome) {
-      csv.write(outcome);
+      csv.write(outcome, columns);
       itls.write(outcome);
       summary.add(outcome);
     }

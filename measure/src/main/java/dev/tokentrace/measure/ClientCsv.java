@@ -28,11 +28,24 @@ public final class ClientCsv {
   public static final List<String> OPTIONAL =
       List.of("client_queue_ms", "prompt_tokens", "concurrency", "status", "warmup");
 
+  /**
+   * Columns of a {@code loadgen --matrix} sweep (docs/formats/client-files.md#matrix-columns): the
+   * output length the request asked for and the label of its cell. Written after {@link #COLUMNS}
+   * only by a sweep, so every other file keeps the older header.
+   */
+  public static final List<String> MATRIX = List.of("max_tokens", "cell");
+
   /** Every column, in the order the writers write them. */
   public static final List<String> COLUMNS = concat(REQUIRED, OPTIONAL);
 
+  /** The columns of a sweep's file: {@link #COLUMNS}, then {@link #MATRIX}. */
+  public static final List<String> MATRIX_COLUMNS = concat(COLUMNS, MATRIX);
+
   /** The header line the writers write, without line end. */
   public static final String HEADER = String.join(",", COLUMNS);
+
+  /** The header line of a sweep's file. */
+  public static final String MATRIX_HEADER = String.join(",", MATRIX_COLUMNS);
 
   /**
    * RFC 4180 (Commons CSV): a field is quoted only when it must be (a comma, quote or line break),
@@ -61,12 +74,18 @@ public final class ClientCsv {
   /**
    * Appends one row, without line end, quoted as {@link #FORMAT} quotes.
    *
-   * @param values one per {@link #COLUMNS} entry, in that order; null is an empty field
+   * @param values one per {@link #COLUMNS} entry (or {@link #MATRIX_COLUMNS} in a sweep's file), in
+   *     that order; null is an empty field
    */
   public static <A extends Appendable> A appendRow(A out, @Nullable Object... values) {
-    if (values.length != COLUMNS.size()) {
+    if (values.length != COLUMNS.size() && values.length != MATRIX_COLUMNS.size()) {
       throw new IllegalArgumentException(
-          "a client CSV row has " + COLUMNS.size() + " fields, not " + values.length);
+          "a client CSV row has "
+              + COLUMNS.size()
+              + " fields ("
+              + MATRIX_COLUMNS.size()
+              + " in a matrix sweep), not "
+              + values.length);
     }
     try {
       for (int i = 0; i < values.length; i++) {

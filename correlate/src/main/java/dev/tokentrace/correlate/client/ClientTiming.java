@@ -45,7 +45,8 @@ public record ClientTiming(
     boolean warmup,
     IdKind idKind,
     ClientDetail detail,
-    @Nullable GatewayDetail gateway) {
+    @Nullable GatewayDetail gateway,
+    @Nullable MatrixCell matrix) {
   /**
    * The {@code client_timing} table: one column per stored value, in table order (columns added
    * after the first release are at the end: the Appender is positional).
@@ -93,7 +94,92 @@ public record ClientTiming(
               .optional(
                   "upstream_attempts", INTEGER, r -> gateway(r, GatewayDetail::upstreamAttempts))
               .optional("upstream_addr", VARCHAR, r -> gateway(r, GatewayDetail::upstreamAddr))
+              // NULL outside a loadgen --matrix sweep (sql/schema/007_client_matrix.sql)
+              .optional("max_tokens", INTEGER, r -> matrix(r, MatrixCell::maxTokens))
+              .optional("cell", VARCHAR, r -> matrix(r, MatrixCell::cell))
               .list());
+
+  private static @Nullable Object matrix(
+      Stored row, java.util.function.Function<MatrixCell, @Nullable Object> field) {
+    MatrixCell matrix = row.timing().matrix();
+    return matrix == null ? null : field.apply(matrix);
+  }
+
+  /**
+   * The cell of a {@code loadgen --matrix} sweep a request belongs to
+   * (docs/formats/client-files.md#matrix-columns): its label and the output length it asked for.
+   */
+  public record MatrixCell(String cell, @Nullable Integer maxTokens) {
+    public MatrixCell {
+      requireNonNull(cell, "cell is null");
+      if (cell.isBlank()) {
+        throw new IllegalArgumentException("cell is blank");
+      }
+      if (maxTokens != null && maxTokens < 1) {
+        throw new IllegalArgumentException("maxTokens must be >= 1: " + maxTokens);
+      }
+    }
+  }
+
+  /** A row without a matrix cell (every reader but our CSV's matrix columns). */
+  public ClientTiming(
+      SourcePosition source,
+      String requestId,
+      String requestKey,
+      @Nullable Instant startTs,
+      @Nullable Double startMonoS,
+      @Nullable Double ttftMs,
+      @Nullable Double e2eMs,
+      @Nullable Integer outputTokens,
+      @Nullable Double clientQueueMs,
+      @Nullable Integer promptTokens,
+      @Nullable Integer concurrency,
+      String status,
+      boolean warmup,
+      IdKind idKind,
+      ClientDetail detail,
+      @Nullable GatewayDetail gateway) {
+    this(
+        source,
+        requestId,
+        requestKey,
+        startTs,
+        startMonoS,
+        ttftMs,
+        e2eMs,
+        outputTokens,
+        clientQueueMs,
+        promptTokens,
+        concurrency,
+        status,
+        warmup,
+        idKind,
+        detail,
+        gateway,
+        null);
+  }
+
+  /** This row in a matrix cell. */
+  public ClientTiming inCell(@Nullable MatrixCell cell) {
+    return new ClientTiming(
+        source,
+        requestId,
+        requestKey,
+        startTs,
+        startMonoS,
+        ttftMs,
+        e2eMs,
+        outputTokens,
+        clientQueueMs,
+        promptTokens,
+        concurrency,
+        status,
+        warmup,
+        idKind,
+        detail,
+        gateway,
+        cell);
+  }
 
   private static @Nullable Object gateway(
       Stored row, java.util.function.Function<GatewayDetail, @Nullable Object> field) {
@@ -260,7 +346,8 @@ public record ClientTiming(
         warmup,
         idKind,
         detail,
-        gateway);
+        gateway,
+        matrix);
   }
 
   private static void nonNegative(String field, @Nullable Number value) {

@@ -171,20 +171,29 @@ final class CsvClientTimingReader implements ClientTimingReader {
     boolean warmup = ClientFields.flag("warmup", row.text("warmup"));
     row.notAbove("ttft_ms", "e2e_ms");
     row.notAbove("client_queue_ms", "ttft_ms");
+    // docs/formats/client-files.md#matrix-columns: a loadgen --matrix sweep's cell
+    Integer maxTokens = ClientFields.count("max_tokens", row.text("max_tokens"));
+    if (maxTokens != null && maxTokens < 1) {
+      throw new BadField("bad 'max_tokens' value " + ClientFields.quote(row.text("max_tokens")));
+    }
+    String cell = row.text("cell").strip();
+    ClientTiming.MatrixCell matrix =
+        cell.isEmpty() ? null : new ClientTiming.MatrixCell(cell, maxTokens);
     return new ClientTiming(
-        position,
-        requestId,
-        RequestKeys.normalize(requestId),
-        start,
-        null,
-        ttft,
-        e2e,
-        outputTokens,
-        queue,
-        promptTokens,
-        concurrency,
-        status,
-        warmup);
+            position,
+            requestId,
+            RequestKeys.normalize(requestId),
+            start,
+            null,
+            ttft,
+            e2e,
+            outputTokens,
+            queue,
+            promptTokens,
+            concurrency,
+            status,
+            warmup)
+        .inCell(matrix);
   }
 
   private static @Nullable Integer concurrency(String raw) throws BadField {

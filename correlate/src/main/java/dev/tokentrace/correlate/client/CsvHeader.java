@@ -47,7 +47,9 @@ record CsvHeader(List<String> names, Map<String, Integer> index, List<String> un
       }
       index.put(normalized, names.size());
       names.add(normalized);
-      if (!REQUIRED.contains(normalized) && !OPTIONAL.contains(normalized)) {
+      if (!REQUIRED.contains(normalized)
+          && !OPTIONAL.contains(normalized)
+          && !ClientCsv.MATRIX.contains(normalized)) {
         unknown.add(normalized);
       }
     }

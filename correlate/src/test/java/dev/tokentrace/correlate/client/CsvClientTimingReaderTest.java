@@ -45,6 +45,30 @@ final class CsvClientTimingReaderTest {
   }
 
   @Test
+  void readsTheCellOfAMatrixSweepAndNoCellInOlderFiles() throws Exception {
+    // docs/formats/client-files.md#matrix-columns
+    CollectingSink sink =
+        read(
+            HEADER + ",max_tokens,cell",
+            "p64-o8-c2-0,2026-03-01T12:00:00Z,10,20,8,0,64,2,ok,false,8,prompt=64 output=8"
+                + " concurrency=2",
+            "warmup-0,2026-03-01T12:00:00Z,10,20,8,0,64,2,ok,true,8,warm-up",
+            "p64-o8-c2-1,2026-03-01T12:00:00Z,10,20,8,0,64,2,ok,false,,");
+    assertThat(sink.rejections).isEmpty();
+    assertThat(sink.warnings).isEmpty();
+    assertThat(sink.rows.get(0).matrix())
+        .isEqualTo(new ClientTiming.MatrixCell("prompt=64 output=8 concurrency=2", 8));
+    assertThat(sink.rows.get(1).matrix().cell()).isEqualTo("warm-up");
+    assertThat(sink.rows.get(2).matrix()).isNull();
+    assertThat(read(HEADER, GOOD).rows.get(0).matrix()).isNull();
+    assertThat(
+            read(HEADER + ",max_tokens,cell", "r1,2026-03-01T12:00:00Z,10,20,5,,,,,,0,c")
+                .rejections)
+        .extracting(ClientRejection::reason)
+        .containsExactly("bad 'max_tokens' value \"0\"");
+  }
+
+  @Test
   void needsOnlyTheRequiredColumnsInAnyOrderAndCase() throws Exception {
     CollectingSink sink =
         read(" E2E_MS ,Request_Id,output_tokens,start_ts,TTFT_ms", "20,r1,5,1772366400123,10");

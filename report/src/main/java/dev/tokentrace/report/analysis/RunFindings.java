@@ -34,7 +34,11 @@ final class RunFindings {
   /** The client runs, in load order; without evidence, the runs the attribution rows name. */
   static List<String> runIds(ReportData data) {
     Set<String> ids = new LinkedHashSet<>();
-    data.evidence().clientRuns().forEach(run -> ids.add(run.runId()));
+    // a gateway log whose every row split a client run's network has no row of its own in the
+    // attribution (docs/formats/gateways.md#three-vantage-points): not a run of its own here
+    data.evidence().clientRuns().stream()
+        .filter(run -> run.requests() > 0)
+        .forEach(run -> ids.add(run.runId()));
     if (ids.isEmpty()) {
       data.components("run").forEach(row -> ids.add(Objects.toString(row.groupValue(), "")));
     }

@@ -58,6 +58,7 @@ final class EvidenceLoader {
             ReportEvidence.RequestRow.class,
             Map.of("limit", Integer.toString(ReportEvidence.REQUEST_ROWS))),
         QueryRows.list(handle, ReportQueries.ENVIRONMENT_CONFIG, ReportEvidence.ConfigRow.class),
-        QueryRows.list(handle, ReportQueries.ENVIRONMENT_LOAD, ReportEvidence.LoadRow.class));
+        QueryRows.list(handle, ReportQueries.ENVIRONMENT_LOAD, ReportEvidence.LoadRow.class),
+        QueryRows.list(handle, ReportQueries.MATRIX, ReportEvidence.MatrixRow.class));
   }
 }

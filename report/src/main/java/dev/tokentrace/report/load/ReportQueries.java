@@ -26,6 +26,9 @@ final class ReportQueries {
   /** Requests and tokens per second per run and level. */
   static final String THROUGHPUT = "report/throughput";
 
+  /** Per cell of a loadgen --matrix sweep: TTFT, ITL, TPOT, requests/s, output tokens/s. */
+  static final String MATRIX = "report/matrix";
+
   /** FTL quantile points per run and level, for CDF charts. */
   static final String FTL_CDF = "report/ftl_cdf";
 

@@ -33,7 +33,26 @@ public record ReportEvidence(
     List<TimelinePoint> timeline,
     List<RequestRow> requests,
     List<ConfigRow> config,
-    List<LoadRow> load) {
+    List<LoadRow> load,
+    List<MatrixRow> matrix) {
+  /** One row of report/matrix: one cell of a loadgen --matrix sweep. */
+  public record MatrixRow(
+      String runId,
+      String cell,
+      @Nullable Integer promptTokens,
+      @Nullable Integer maxTokens,
+      @Nullable Integer concurrency,
+      long requests,
+      @Nullable Double ttftP50Ms,
+      @Nullable Double ttftP95Ms,
+      @Nullable Double itlP50Ms,
+      @Nullable Double itlP95Ms,
+      @Nullable Double tpotP50Ms,
+      @Nullable Double tpotP95Ms,
+      @Nullable Double windowS,
+      @Nullable Double requestsPerS,
+      @Nullable Double outputTokensPerS) {}
+
   /** The most request rows a report holds (the slowest); {@code sql} has all. */
   public static final int REQUEST_ROWS = 5000;
 
@@ -350,6 +369,51 @@ public record ReportEvidence(
     requests = List.copyOf(requests);
     config = List.copyOf(config);
     load = List.copyOf(load);
+    matrix = List.copyOf(matrix);
+  }
+
+  /** Evidence without matrix rows (the shape before loadgen --matrix). */
+  public ReportEvidence(
+      String command,
+      List<RunOverview> runs,
+      List<Instance> instances,
+      List<Fact> facts,
+      List<Throughput> throughput,
+      List<ReportData.ConcurrencyLevel> concurrencyByInstance,
+      List<ContextBucket> mltVsContext,
+      List<PromptBucket> prefillVsPrompt,
+      List<BatchWindow> batchVsConcurrency,
+      List<WarmupPhase> warmup,
+      List<SlowRequest> slowest,
+      List<NoticeCount> notices,
+      List<NearNotice> noticesNearSlow,
+      List<NetworkOutlier> networkOutliers,
+      List<CdfPoint> ftlCdf,
+      List<TimelinePoint> timeline,
+      List<RequestRow> requests,
+      List<ConfigRow> config,
+      List<LoadRow> load) {
+    this(
+        command,
+        runs,
+        instances,
+        facts,
+        throughput,
+        concurrencyByInstance,
+        mltVsContext,
+        prefillVsPrompt,
+        batchVsConcurrency,
+        warmup,
+        slowest,
+        notices,
+        noticesNearSlow,
+        networkOutliers,
+        ftlCdf,
+        timeline,
+        requests,
+        config,
+        load,
+        List.of());
   }
 
   /** Evidence without the configuration and load rows (the shape before they existed). */
@@ -390,6 +454,7 @@ public record ReportEvidence(
         timeline,
         requests,
         List.of(),
+        List.of(),
         List.of());
   }
 
@@ -398,7 +463,7 @@ public record ReportEvidence(
     return new ReportEvidence(
         "", List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
         List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
-        List.of(), List.of());
+        List.of(), List.of(), List.of());
   }
 
   /** The client runs (kind clients), in load order. */

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import dev.tokentrace.report.model.ConfigComparison;
 import dev.tokentrace.report.model.Inline;
+import dev.tokentrace.report.model.MatrixRegressions;
 import dev.tokentrace.report.model.Report;
 import dev.tokentrace.report.model.ReportData;
 import dev.tokentrace.report.model.ReportEvidence;
@@ -73,6 +74,11 @@ public final class JsonReportWriter implements ReportRenderer {
             "by_run", data.metrics("run"),
             "by_run_and_concurrency", data.concurrency(),
             "throughput", evidence.throughput()));
+    document.put(
+        "matrix",
+        map(
+            "cells", evidence.matrix(),
+            "regressions", MatrixRegressions.of(evidence.matrix())));
     document.put("baseline", baseline(report));
     document.put(
         "attribution",

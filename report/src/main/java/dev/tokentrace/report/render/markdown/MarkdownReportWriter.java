@@ -33,6 +33,7 @@ public final class MarkdownReportWriter implements ReportRenderer {
     out.append(Prose.paragraph(preamble(data)));
     out.append(MarkdownEnvironment.section(report));
     out.append(MarkdownCoreMetrics.section(report));
+    out.append(MarkdownMatrix.section(data.evidence()));
     out.append(MarkdownBaseline.section(report));
     out.append(attribution(data, report.runs().size()));
     out.append("## Bottleneck\n\n");
