@@ -86,6 +86,11 @@ final class LoadgenMatrixIT {
 
     Path markdown = dir.resolve("report.md");
     Path json = dir.resolve("report.json");
+    Path html = dir.resolve("report.html");
+    run("report", "--db", db.toString(), "--format", "html", "--out", html.toString());
+    assertThat(Files.readString(html))
+        .contains("<section id=\"matrix\"><h2>Sweep matrix</h2>")
+        .contains("ITL P50 \u00d7");
     run("report", "--db", db.toString(), "--out", markdown.toString());
     run("report", "--db", db.toString(), "--format", "json", "--out", json.toString());
     String report = Files.readString(markdown);

@@ -66,6 +66,7 @@ public final class HtmlReportWriter implements ReportRenderer {
     body.append(HtmlCharts.timelines(data));
     body.append(HtmlSections.findings(findings));
     body.append(HtmlDetails.coreMetrics(report));
+    body.append(HtmlMatrix.section(data));
     body.append(HtmlDetails.slowest(data));
     body.append(HtmlSections.suggestions(report.suggestions()));
     body.append(HtmlSections.baseline(report));
