@@ -3,6 +3,7 @@ package dev.tokentrace.cli;
 import dev.tokentrace.ingest.Ingest;
 import dev.tokentrace.ingest.IngestSettings;
 import dev.tokentrace.ingest.IngestSummary;
+import dev.tokentrace.ingest.Resume;
 import dev.tokentrace.ingest.SourceFile;
 import dev.tokentrace.ingest.follow.FollowSettings;
 import dev.tokentrace.ingest.follow.FollowSummary;
@@ -15,6 +16,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
@@ -42,7 +44,8 @@ import picocli.CommandLine.Spec;
           + " shipper's checkpoints) in --kafka-data-dir, so a restart resumes exactly.",
       "Rejected lines go to the rejects table and topic with path, line and reason.",
       "Batch runs are idempotent: a file already loaded (same instance and content) is skipped,"
-          + " a file a killed run was loading is loaded again whole, --replace reloads.",
+          + " a file a killed run was loading resumes after the records it stored (loaded again"
+          + " whole if its content changed since), --replace reloads.",
       ""
     })
 final class IngestCommand implements Callable<Integer> {
@@ -71,7 +74,7 @@ final class IngestCommand implements Callable<Integer> {
       description =
           "load files again that are loaded already (their stored rows are removed first)."
               + " Without it a file whose content is loaded for its instance is skipped, and a"
-              + " file a killed run was loading is loaded again whole")
+              + " file a killed run was loading resumes after what that run stored")
   boolean replace;
 
   @Parameters(
@@ -113,14 +116,17 @@ final class IngestCommand implements Callable<Integer> {
     }
     try (Ingest ingest = Ingest.open(settings(kafka.settings()))) {
       printBroker(ingest, err);
-      if (toLoad.stream().anyMatch(d -> d.action() == LoadedFiles.Action.RELOAD)) {
+      if (toLoad.stream().anyMatch(d -> d.action() != LoadedFiles.Action.LOAD)) {
         // Records a killed run left in the topics go in first, so that removing the file's rows
-        // below removes them too (a configured broker keeps them; the embedded one has none).
+        // below removes them too, and a resumed file counts them as stored (a configured broker
+        // keeps them; the embedded one has none).
         ingest.sink(database.sinkSettings());
       }
-      ledger.begin(toLoad, removed -> err.println("ingest: " + removed));
+      Map<SourceFile, Resume> resume =
+          ledger.begin(toLoad, removed -> err.println("ingest: " + removed));
       List<SourceFile> loading = toLoad.stream().map(LoadedFiles.Decision::file).toList();
-      IngestSummary summary = ingest.run(loading, database.sinkSettings());
+      IngestSummary summary = ingest.run(loading, resume, database.sinkSettings());
+      summary.ship().resumed().forEach(note -> err.println("ingest: " + note));
       summary.ship().failedFiles().forEach(problem -> err.println("ingest: " + problem));
       ledger.finish(
           toLoad.stream()
