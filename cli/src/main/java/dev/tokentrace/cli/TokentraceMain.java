@@ -47,6 +47,8 @@ public final class TokentraceMain {
   private TokentraceMain() {}
 
   public static void main(String[] args) {
+    // before any command: native libraries from the cache, none left in the temp directory
+    NativeLibraries.prepare();
     int code = commandLine().execute(args);
     System.exit(code);
   }
