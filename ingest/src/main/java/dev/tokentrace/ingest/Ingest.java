@@ -207,10 +207,12 @@ public final class Ingest implements AutoCloseable {
    * the file), and returns what it wrote.
    */
   public SinkSummary sink(SinkSettings sinkSettings) {
-    try (KafkaToDuckDb sink = KafkaToDuckDb.open(sinkSettings, kafka, clock)) {
+    try (KafkaToDuckDb sink = openSink(sinkSettings)) {
       SinkSummary summary = sink.runUntilCaughtUp();
       checkBroker();
       return summary;
+    } catch (RuntimeException e) {
+      throw KafkaToDuckDb.unreachableIfTimedOut(e, kafka, settings.adminTimeout());
     }
   }
 
@@ -232,7 +234,7 @@ public final class Ingest implements AutoCloseable {
       List<SourceFile> files, Map<SourceFile, Resume> resume, SinkSettings sinkSettings) {
     requireNonNull(resume, "resume is null");
     long started = System.nanoTime();
-    try (KafkaToDuckDb sink = KafkaToDuckDb.open(sinkSettings, kafka, clock)) {
+    try (KafkaToDuckDb sink = openSink(sinkSettings)) {
       FutureTask<SinkSummary> sinking = new FutureTask<>(sink::runUntilStopped);
       new Thread(sinking, "tokentrace-sink").start();
       ShipSummary shipped = null;
@@ -267,7 +269,7 @@ public final class Ingest implements AutoCloseable {
    * on one thread, {@link KafkaToDuckDb#stop()} from another, then close it on the first.
    */
   public KafkaToDuckDb openSink(SinkSettings sinkSettings) {
-    return KafkaToDuckDb.open(sinkSettings, kafka, clock);
+    return KafkaToDuckDb.open(sinkSettings, kafka, clock, settings.adminTimeout());
   }
 
   /**
