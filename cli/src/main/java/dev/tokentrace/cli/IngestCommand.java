@@ -1,25 +1,22 @@
 package dev.tokentrace.cli;
 
+import dev.tokentrace.ingest.FollowIngestSummary;
 import dev.tokentrace.ingest.Ingest;
 import dev.tokentrace.ingest.IngestSettings;
 import dev.tokentrace.ingest.IngestSummary;
 import dev.tokentrace.ingest.Resume;
 import dev.tokentrace.ingest.SourceFile;
 import dev.tokentrace.ingest.follow.FollowSettings;
-import dev.tokentrace.ingest.follow.FollowSummary;
 import dev.tokentrace.ingest.follow.Follower;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
 import dev.tokentrace.ingest.sink.LiveSink;
 import dev.tokentrace.ingest.sink.LoadedFiles;
-import dev.tokentrace.ingest.sink.SinkSummary;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Help;
@@ -174,29 +171,28 @@ final class IngestCommand implements Callable<Integer> {
         lake.enabled()
             ? ingest.openLakeSink(lake.settings(database.settings()))
             : ingest.openSink(database.sinkSettings());
-    try (sink) {
-      FutureTask<SinkSummary> sinking = new FutureTask<>(sink::runUntilStopped);
-      new Thread(sinking, "tokentrace-sink").start();
-      FollowSummary shipped;
-      try (StatusLine ship =
-              StatusLine.start(
-                  err,
-                  follow.status,
-                  new StatusLine.Ship(follower::progress, parse.maxRejectRatio));
-          StatusLine sunk =
-              StatusLine.start(err, follow.status, new StatusLine.Sink(sink::progress))) {
-        shipped = follower.run();
-      } finally {
-        // What was committed is all there is to write: the sink drains it (up to the ends of the
-        // shipper's transactions, visible or not yet), then stops.
-        sink.stopWhenCaughtUp(follower.committedEnds());
-      }
-      SinkSummary written = await(sinking);
-      err.println("ingest: sink " + written.describe() + " -> " + sink.target());
-      int code = ShipCommand.report(shipped, parse.maxRejectRatio, err);
-      err.flush();
-      return code;
-    }
+    String target = sink.target();
+    FollowIngestSummary summary =
+        ingest.follow(
+            follower,
+            sink,
+            (running, live) -> {
+              StatusLine ship =
+                  StatusLine.start(
+                      err,
+                      follow.status,
+                      new StatusLine.Ship(running::progress, parse.maxRejectRatio));
+              StatusLine sunk =
+                  StatusLine.start(err, follow.status, new StatusLine.Sink(live::progress));
+              return () -> {
+                ship.close();
+                sunk.close();
+              };
+            });
+    err.println("ingest: sink " + summary.sunk().describe() + " -> " + target);
+    int code = ShipCommand.report(summary.shipped(), parse.maxRejectRatio, err);
+    err.flush();
+    return code;
   }
 
   private Path brokerDataDir() {
@@ -220,21 +216,6 @@ final class IngestCommand implements Callable<Integer> {
               + ingest.broker().startupTime().toMillis()
               + " ms)");
       err.flush();
-    }
-  }
-
-  private static SinkSummary await(FutureTask<SinkSummary> sinking) {
-    try {
-      return sinking.get();
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException) {
-        throw (RuntimeException) cause;
-      }
-      throw new IllegalStateException("duckdb sink failed: " + cause, cause);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for the duckdb sink", e);
     }
   }
 }

@@ -6,6 +6,7 @@ import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.ingest.follow.FollowSettings;
+import dev.tokentrace.ingest.follow.FollowSummary;
 import dev.tokentrace.ingest.follow.Follower;
 import dev.tokentrace.ingest.kafka.EmbeddedBroker;
 import dev.tokentrace.ingest.kafka.EventProducer;
@@ -14,6 +15,7 @@ import dev.tokentrace.ingest.kafka.KafkaSettings;
 import dev.tokentrace.ingest.sink.KafkaToDuckDb;
 import dev.tokentrace.ingest.sink.KafkaToLake;
 import dev.tokentrace.ingest.sink.LakeSinkSettings;
+import dev.tokentrace.ingest.sink.LiveSink;
 import dev.tokentrace.ingest.sink.SinkSettings;
 import dev.tokentrace.ingest.sink.SinkSummary;
 import dev.tokentrace.ingest.tail.FileProblems;
@@ -254,6 +256,57 @@ public final class Ingest implements AutoCloseable {
       log.info("ingest: {}", summary.describe());
       return summary;
     }
+  }
+
+  /**
+   * Follows live files and sinks them in one process ({@code ingest --follow}; {@code sink} from
+   * {@link #openSink} or {@link #openLakeSink}, closed here): runs {@code follower} on the calling
+   * thread and the sink on its own until the follower ends ({@link Follower#stop()} from another
+   * thread, or {@code --once}); then the sink drains what the follower committed, up to the ends of
+   * its transactions whether their markers are visible yet or not
+   * (docs/follow.md#draining-the-last-transaction), and stops. {@code watch} is started once both
+   * run (the CLI's status lines) and closed when the follower ends.
+   */
+  public FollowIngestSummary follow(Follower follower, LiveSink sink, FollowWatch watch) {
+    requireNonNull(follower, "follower is null");
+    requireNonNull(sink, "sink is null");
+    requireNonNull(watch, "watch is null");
+    try (sink) {
+      FutureTask<SinkSummary> sinking = new FutureTask<>(sink::runUntilStopped);
+      new Thread(sinking, "tokentrace-sink").start();
+      FollowSummary shipped = null;
+      try (AutoCloseableWatch running = watch.start(follower, sink)::close) {
+        shipped = follower.run();
+      } finally {
+        // What was committed is all there is to write: the sink drains it, then stops.
+        sink.stopWhenCaughtUp(follower.committedEnds());
+        if (shipped == null) {
+          awaitQuietly(sinking);
+        }
+      }
+      return new FollowIngestSummary(shipped, await(sinking));
+    }
+  }
+
+  /** Something that runs while {@link #follow} does, e.g. progress lines. */
+  @FunctionalInterface
+  public interface FollowWatch {
+    /** Starts watching; the returned handle is closed when the follower ends. */
+    Running start(Follower follower, LiveSink sink);
+
+    /** A started watch. */
+    @FunctionalInterface
+    interface Running {
+      void close();
+    }
+
+    /** Watches nothing. */
+    FollowWatch NONE = (follower, sink) -> () -> {};
+  }
+
+  private interface AutoCloseableWatch extends AutoCloseable {
+    @Override
+    void close();
   }
 
   /**
