@@ -330,7 +330,7 @@ public final class Ingest implements AutoCloseable {
    * member of the consumer group {@link LakeSinkSettings#group()}.
    */
   public KafkaToLake openLakeSink(LakeSinkSettings lakeSettings) {
-    return KafkaToLake.open(lakeSettings, kafka, clock);
+    return KafkaToLake.open(lakeSettings, kafka, clock, settings.adminTimeout());
   }
 
   /** Stops the embedded broker, if one was started. */
