@@ -33,8 +33,9 @@ CREATE TABLE IF NOT EXISTS run_files (
 -- What batch `ingest` loaded, per file and instance, so that a second run skips a file already
 -- loaded (same instance, same SHA-256) and a run killed half-way is made whole on the next one:
 -- state 'loading' is committed before the first line is shipped and becomes 'loaded' once the
--- sink holds every record of the file; a file still 'loading' has its rows removed and is loaded
--- again (exactly once, whatever part of it the killed run had committed).
+-- sink holds every record of the file; a file still 'loading' with the same SHA-256 is resumed after
+-- the records the killed run stored (docs/follow.md#batch-resume), one whose content changed has its
+-- rows removed and is loaded again.
 CREATE TABLE IF NOT EXISTS ingest_files (
     source_path  VARCHAR   NOT NULL,
     instance     VARCHAR   NOT NULL,

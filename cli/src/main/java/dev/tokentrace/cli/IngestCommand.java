@@ -1,23 +1,22 @@
 package dev.tokentrace.cli;
 
+import dev.tokentrace.ingest.FollowIngestSummary;
 import dev.tokentrace.ingest.Ingest;
 import dev.tokentrace.ingest.IngestSettings;
 import dev.tokentrace.ingest.IngestSummary;
+import dev.tokentrace.ingest.Resume;
 import dev.tokentrace.ingest.SourceFile;
 import dev.tokentrace.ingest.follow.FollowSettings;
-import dev.tokentrace.ingest.follow.FollowSummary;
 import dev.tokentrace.ingest.follow.Follower;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
 import dev.tokentrace.ingest.sink.LiveSink;
 import dev.tokentrace.ingest.sink.LoadedFiles;
-import dev.tokentrace.ingest.sink.SinkSummary;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Help;
@@ -42,7 +41,8 @@ import picocli.CommandLine.Spec;
           + " shipper's checkpoints) in --kafka-data-dir, so a restart resumes exactly.",
       "Rejected lines go to the rejects table and topic with path, line and reason.",
       "Batch runs are idempotent: a file already loaded (same instance and content) is skipped,"
-          + " a file a killed run was loading is loaded again whole, --replace reloads.",
+          + " a file a killed run was loading resumes after the records it stored (loaded again"
+          + " whole if its content changed since), --replace reloads.",
       ""
     })
 final class IngestCommand implements Callable<Integer> {
@@ -71,7 +71,7 @@ final class IngestCommand implements Callable<Integer> {
       description =
           "load files again that are loaded already (their stored rows are removed first)."
               + " Without it a file whose content is loaded for its instance is skipped, and a"
-              + " file a killed run was loading is loaded again whole")
+              + " file a killed run was loading resumes after what that run stored")
   boolean replace;
 
   @Parameters(
@@ -113,14 +113,17 @@ final class IngestCommand implements Callable<Integer> {
     }
     try (Ingest ingest = Ingest.open(settings(kafka.settings()))) {
       printBroker(ingest, err);
-      if (toLoad.stream().anyMatch(d -> d.action() == LoadedFiles.Action.RELOAD)) {
+      if (toLoad.stream().anyMatch(d -> d.action() != LoadedFiles.Action.LOAD)) {
         // Records a killed run left in the topics go in first, so that removing the file's rows
-        // below removes them too (a configured broker keeps them; the embedded one has none).
+        // below removes them too, and a resumed file counts them as stored (a configured broker
+        // keeps them; the embedded one has none).
         ingest.sink(database.sinkSettings());
       }
-      ledger.begin(toLoad, removed -> err.println("ingest: " + removed));
+      Map<SourceFile, Resume> resume =
+          ledger.begin(toLoad, removed -> err.println("ingest: " + removed));
       List<SourceFile> loading = toLoad.stream().map(LoadedFiles.Decision::file).toList();
-      IngestSummary summary = ingest.run(loading, database.sinkSettings());
+      IngestSummary summary = ingest.run(loading, resume, database.sinkSettings());
+      summary.ship().resumed().forEach(note -> err.println("ingest: " + note));
       summary.ship().failedFiles().forEach(problem -> err.println("ingest: " + problem));
       ledger.finish(
           toLoad.stream()
@@ -168,29 +171,28 @@ final class IngestCommand implements Callable<Integer> {
         lake.enabled()
             ? ingest.openLakeSink(lake.settings(database.settings()))
             : ingest.openSink(database.sinkSettings());
-    try (sink) {
-      FutureTask<SinkSummary> sinking = new FutureTask<>(sink::runUntilStopped);
-      new Thread(sinking, "tokentrace-sink").start();
-      FollowSummary shipped;
-      try (StatusLine ship =
-              StatusLine.start(
-                  err,
-                  follow.status,
-                  new StatusLine.Ship(follower::progress, parse.maxRejectRatio));
-          StatusLine sunk =
-              StatusLine.start(err, follow.status, new StatusLine.Sink(sink::progress))) {
-        shipped = follower.run();
-      } finally {
-        // What was committed is all there is to write: the sink drains it (up to the ends of the
-        // shipper's transactions, visible or not yet), then stops.
-        sink.stopWhenCaughtUp(follower.committedEnds());
-      }
-      SinkSummary written = await(sinking);
-      err.println("ingest: sink " + written.describe() + " -> " + sink.target());
-      int code = ShipCommand.report(shipped, parse.maxRejectRatio, err);
-      err.flush();
-      return code;
-    }
+    String target = sink.target();
+    FollowIngestSummary summary =
+        ingest.follow(
+            follower,
+            sink,
+            (running, live) -> {
+              StatusLine ship =
+                  StatusLine.start(
+                      err,
+                      follow.status,
+                      new StatusLine.Ship(running::progress, parse.maxRejectRatio));
+              StatusLine sunk =
+                  StatusLine.start(err, follow.status, new StatusLine.Sink(live::progress));
+              return () -> {
+                ship.close();
+                sunk.close();
+              };
+            });
+    err.println("ingest: sink " + summary.sunk().describe() + " -> " + target);
+    int code = ShipCommand.report(summary.shipped(), parse.maxRejectRatio, err);
+    err.flush();
+    return code;
   }
 
   private Path brokerDataDir() {
@@ -214,21 +216,6 @@ final class IngestCommand implements Callable<Integer> {
               + ingest.broker().startupTime().toMillis()
               + " ms)");
       err.flush();
-    }
-  }
-
-  private static SinkSummary await(FutureTask<SinkSummary> sinking) {
-    try {
-      return sinking.get();
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException) {
-        throw (RuntimeException) cause;
-      }
-      throw new IllegalStateException("duckdb sink failed: " + cause, cause);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for the duckdb sink", e);
     }
   }
 }

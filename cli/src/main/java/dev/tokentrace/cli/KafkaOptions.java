@@ -45,17 +45,6 @@ final class KafkaOptions {
       defaultValue = "30s")
   Duration connectTimeout = Follower.DEFAULT_CONNECT_TIMEOUT;
 
-  @Option(
-      names = "--verbose",
-      description =
-          "print Kafka's own log messages and stack traces (by default a failure is one line)")
-  void verbose(boolean verbose) {
-    if (verbose) {
-      System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "warn");
-      System.setProperty("tokentrace.debug", "true");
-    }
-  }
-
   KafkaSettings settings() {
     return KafkaSettings.from(bootstrapServers, partitions, topicPrefix, kafkaConfig);
   }

@@ -2,7 +2,7 @@ package dev.tokentrace.cli;
 
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.InstanceNames;
-import dev.tokentrace.ingest.tail.LineSplitter;
+import dev.tokentrace.parse.LineSplitter;
 import dev.tokentrace.parse.ParseSettings;
 import java.time.ZoneId;
 import org.jspecify.annotations.Nullable;

@@ -65,9 +65,9 @@ final class ReportCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     // a report of a file that does not exist is a typo, never a new empty database (exit 2); the
-    // file is opened for writing because the report stores a recomputed attribution in it
+    // file is opened READ_ONLY, and an attribution the report recomputes stays in memory
     DuckDbFiles.requireExisting(database.db);
-    try (Database db = Database.open(database.settings())) {
+    try (Database db = Database.openReadOnly(database.settings(), Attributor.TABLES_WRITTEN)) {
       AttributionSettings chosen = rules(db);
       ReportSettings settings = ReportSettings.from(format, chosen, baseline);
       ReportService service = new ReportService(db, Clock.systemUTC());
@@ -108,7 +108,9 @@ final class ReportCommand implements Callable<Integer> {
           "report: recomputing the attribution with "
               + Attributor.describe(chosen)
               + ": "
-              + attributor.whyNotCurrent(chosen));
+              + attributor.whyNotCurrent(chosen)
+              + " (in memory: the file is opened read-only and stays as it is; 'correlate' stores"
+              + " an attribution)");
     }
     err.flush();
     return chosen;

@@ -4,7 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.ingest.SourceFile;
-import dev.tokentrace.ingest.tail.LineSplitter;
+import dev.tokentrace.parse.LineSplitter;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Parsers;
 import java.io.ByteArrayOutputStream;

@@ -1,9 +1,12 @@
 package dev.tokentrace.cli;
 
+import dev.tokentrace.ingest.kafka.KafkaUnavailableException;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
 /**
  * The {@code tokentrace} command. Finds out why an LLM inference server is slow: parses vLLM,
@@ -46,7 +49,22 @@ import picocli.CommandLine.Command;
 public final class TokentraceMain {
   private TokentraceMain() {}
 
+  /** Accepted by every command (inherited), before or after the command's name. */
+  @Option(
+      names = "--verbose",
+      scope = ScopeType.INHERIT,
+      description =
+          "print stack traces and Kafka's own log messages (by default a failure is one line)")
+  void verbose(boolean verbose) {
+    if (verbose) {
+      System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "warn");
+      System.setProperty("tokentrace.debug", "true");
+    }
+  }
+
   public static void main(String[] args) {
+    // before any command: native libraries from the cache, none left in the temp directory
+    NativeLibraries.prepare();
     int code = commandLine().execute(args);
     System.exit(code);
   }
@@ -74,11 +92,17 @@ public final class TokentraceMain {
       err.flush();
       return ExitCodes.USAGE;
     }
+    if (e instanceof KafkaUnavailableException && !Boolean.getBoolean("tokentrace.debug")) {
+      // an unreachable cluster is one line: which servers, how long, what became of the data
+      err.println(name + ": " + e.getMessage());
+      err.flush();
+      return ExitCodes.INFRASTRUCTURE;
+    }
     err.println(name + ": " + describe(e));
     if (Boolean.getBoolean("tokentrace.debug")) {
       e.printStackTrace(err);
     } else {
-      err.println("(run with TOKENTRACE_JAVA_OPTS=-Dtokentrace.debug=true for the stack trace)");
+      err.println("(--verbose prints the stack trace)");
     }
     err.flush();
     return ExitCodes.INFRASTRUCTURE;

@@ -96,7 +96,10 @@ final class BatchIntegrityIT {
 
     Run retry = ingest(db, small.toString(), log.toString());
     assertThat(retry.code()).as(retry.err()).isZero();
-    assertThat(retry.err()).contains("did not finish: loaded again whole");
+    assertThat(retry.err())
+        .contains("did not finish: resumed after what it stored")
+        .containsPattern(
+            java.util.regex.Pattern.quote(log.toString()) + ": resumed from line \\d+: [1-9]");
     List<String> expected = new ArrayList<>();
     for (int i = 0; i < lines; i++) {
       expected.add(LogWriter.id("k", i));
@@ -112,6 +115,32 @@ final class BatchIntegrityIT {
     assertThat(counts.values().stream().filter(n -> n != 1).count())
         .as("ids stored twice")
         .isZero();
+  }
+
+  @Test
+  void aFileLoadedInPartResumesFromTheFirstLineNotStoredAndStoresTheRestOnce() throws Exception {
+    Path log = writeLog(dir.resolve("part.log"), "p", 300);
+    Path db = dir.resolve("p.duckdb");
+    assertThat(ingest(db, log.toString()).code()).isZero();
+    // what a run killed after committing lines 1-120 leaves: a prefix of the file, still 'loading'
+    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:" + db);
+        Statement statement = connection.createStatement()) {
+      for (String table : List.of("request_arrived", "request_finished", "engine_stats")) {
+        statement.execute("DELETE FROM " + table + " WHERE source_line > 120");
+      }
+      statement.execute("UPDATE ingest_files SET state = 'loading'");
+    }
+    assertThat(idCounts(db)).hasSize(120);
+
+    Run resumed = ingest(db, log.toString());
+
+    assertThat(resumed.code()).as(resumed.err()).isZero();
+    assertThat(resumed.err())
+        .contains("did not finish: resumed after what it stored")
+        .contains(log + ": resumed from line 121: 120 events and 0 rejects");
+    assertThat(idCounts(db)).hasSize(300).allSatisfy((id, n) -> assertThat(n).isOne());
+    Run again = ingest(db, log.toString());
+    assertThat(again.err()).contains("already loaded");
   }
 
   @Test

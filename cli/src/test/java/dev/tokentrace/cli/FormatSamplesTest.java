@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.fail;
 
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.json.EventJson;
-import dev.tokentrace.ingest.tail.LineSplitter;
 import dev.tokentrace.ingest.tail.ParseCounts;
 import dev.tokentrace.ingest.tail.SourceParser;
 import dev.tokentrace.ingest.tail.TailOutput;
+import dev.tokentrace.parse.LineSplitter;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Parsers;
 import dev.tokentrace.parse.Rejection;

@@ -44,6 +44,31 @@ final class KafkaFailuresIT {
   }
 
   @Test
+  void sinkGivesUpOnAnUnreachableClusterAfterTheConnectTimeoutWithOneLine() throws Exception {
+    try (ChildJvm sink =
+        ChildJvm.start(
+            dir,
+            "sink-unreachable",
+            "256m",
+            "sink",
+            "--bootstrap-servers",
+            "127.0.0.1:" + closedPort(),
+            "--connect-timeout",
+            "3s",
+            "--db",
+            dir.resolve("sink.duckdb").toString())) {
+      assertThat(sink.waitFor()).as(sink.output()).isEqualTo(ExitCodes.INFRASTRUCTURE);
+      assertThat(sink.stderr().lines().filter(line -> !line.isBlank()))
+          .as(sink.output())
+          .singleElement()
+          .asString()
+          .startsWith("sink: kafka: the cluster at 127.0.0.1:")
+          .contains("is unreachable")
+          .contains("--connect-timeout");
+    }
+  }
+
+  @Test
   void aMissingTruststoreIsAConfigurationErrorNamingTheSetting() throws Exception {
     Path log = log();
     Path config = dir.resolve("kafka.properties");

@@ -133,6 +133,32 @@ final class ReportCommandTest {
   }
 
   @Test
+  void recomputesInMemoryAndNeverWritesTheFileEvenAReadOnlyOne() throws Exception {
+    Path copy = dir.resolve("read-only.duckdb");
+    Files.copy(db, copy);
+    byte[] bytes = read(copy);
+    java.nio.file.attribute.FileTime modified = Files.getLastModifiedTime(copy);
+    Files.setPosixFilePermissions(
+        copy, java.nio.file.attribute.PosixFilePermissions.fromString("r--r--r--"));
+
+    SqlRuns.Result recomputed =
+        SqlRuns.run("report", "--db", copy.toString(), "--warmup-first", "3");
+
+    assertThat(recomputed.code()).as(recomputed.err()).isZero();
+    assertThat(recomputed.err())
+        .contains("report: recomputing the attribution with")
+        .contains("in memory: the file is opened read-only and stays as it is");
+    assertThat(recomputed.out()).contains("## Latency attribution");
+    assertThat(read(copy)).as("the file's bytes").isEqualTo(bytes);
+    assertThat(Files.getLastModifiedTime(copy)).as("the file's mtime").isEqualTo(modified);
+    assertThat(dir.resolve("read-only.duckdb.wal")).doesNotExist();
+    // nothing of the recomputation was stored: the next report still finds the stored rules
+    SqlRuns.Result again = SqlRuns.run("report", "--db", copy.toString());
+    assertThat(again.code()).as(again.err()).isZero();
+    assertThat(again.err()).contains("report: reusing the attribution of");
+  }
+
+  @Test
   void refusesABaselineThatDoesNotExist() {
     SqlRuns.Result result = report("--baseline", dir.resolve("missing.duckdb").toString());
     assertThat(result.code()).isEqualTo(ExitCodes.USAGE);

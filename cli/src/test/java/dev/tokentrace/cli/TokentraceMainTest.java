@@ -49,6 +49,35 @@ final class TokentraceMainTest {
     assertThat(captured.toString(StandardCharsets.UTF_8)).doesNotContain("picocli WARN");
   }
 
+  @ParameterizedTest
+  @MethodSource("commands")
+  void everyCommandAcceptsVerbose(String command) {
+    try {
+      assertThat(run(command, "--verbose", "--help")).as(stderr.toString()).isZero();
+      assertThat(stdout.toString()).contains("--verbose");
+    } finally {
+      System.clearProperty("tokentrace.debug");
+      System.clearProperty("org.slf4j.simpleLogger.log.org.apache.kafka");
+    }
+  }
+
+  @Test
+  void aFailureIsOneLineAndItsStackTraceComesWithVerbose() throws Exception {
+    Path db = Files.writeString(dir.resolve("not-a-database.duckdb"), "not a duckdb file\n");
+    assertThat(run("sql", "--db", db.toString(), "-e", "SELECT 1"))
+        .isEqualTo(ExitCodes.INFRASTRUCTURE);
+    assertThat(stderr.toString()).doesNotContain("\tat ").contains("--verbose");
+    stderr.getBuffer().setLength(0);
+    try {
+      assertThat(run("sql", "--verbose", "--db", db.toString(), "-e", "SELECT 1"))
+          .isEqualTo(ExitCodes.INFRASTRUCTURE);
+      assertThat(stderr.toString()).contains("\tat ");
+    } finally {
+      System.clearProperty("tokentrace.debug");
+      System.clearProperty("org.slf4j.simpleLogger.log.org.apache.kafka");
+    }
+  }
+
   @Test
   void unknownCommandIsAUsageError() {
     assertThat(run("bogus")).isEqualTo(ExitCodes.USAGE);

@@ -3,7 +3,10 @@ package dev.tokentrace.ingest;
 import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.event.Engine;
+import dev.tokentrace.event.EngineEvent;
+import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.ingest.follow.FollowSettings;
+import dev.tokentrace.ingest.follow.FollowSummary;
 import dev.tokentrace.ingest.follow.Follower;
 import dev.tokentrace.ingest.kafka.EmbeddedBroker;
 import dev.tokentrace.ingest.kafka.EventProducer;
@@ -12,21 +15,25 @@ import dev.tokentrace.ingest.kafka.KafkaSettings;
 import dev.tokentrace.ingest.sink.KafkaToDuckDb;
 import dev.tokentrace.ingest.sink.KafkaToLake;
 import dev.tokentrace.ingest.sink.LakeSinkSettings;
+import dev.tokentrace.ingest.sink.LiveSink;
 import dev.tokentrace.ingest.sink.SinkSettings;
 import dev.tokentrace.ingest.sink.SinkSummary;
 import dev.tokentrace.ingest.tail.FileProblems;
 import dev.tokentrace.ingest.tail.LogFileReader;
 import dev.tokentrace.ingest.tail.ParseCounts;
 import dev.tokentrace.ingest.tail.SourceParser;
+import dev.tokentrace.ingest.tail.TailOutput;
 import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Parsers;
+import dev.tokentrace.parse.Rejection;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.function.BiFunction;
@@ -165,13 +172,21 @@ public final class Ingest implements AutoCloseable {
    * @throws IllegalStateException when Kafka fails to take the records
    */
   public ShipSummary ship(List<SourceFile> files) {
+    return ship(files, Map.of(), false);
+  }
+
+  private ShipSummary ship(
+      List<SourceFile> files, Map<SourceFile, Resume> resume, boolean fileOrdered) {
     long started = System.nanoTime();
     ParseCounts counts = ParseCounts.ZERO;
     List<String> failed = new ArrayList<>();
+    List<String> resumed = new ArrayList<>();
     long records;
-    try (EventProducer producer = EventProducer.open(kafka)) {
+    try (EventProducer producer =
+        fileOrdered ? EventProducer.openFileOrdered(kafka) : EventProducer.open(kafka)) {
       for (SourceFile file : files) {
-        counts = counts.plus(shipFile(file, producer, failed));
+        Resume point = resume.getOrDefault(file, Resume.NONE);
+        counts = counts.plus(shipFile(file, point, producer, failed, resumed));
       }
       producer.flush();
       records = producer.acknowledged();
@@ -179,7 +194,12 @@ public final class Ingest implements AutoCloseable {
     checkBroker();
     ShipSummary summary =
         new ShipSummary(
-            files.size(), failed, counts, records, Duration.ofNanos(System.nanoTime() - started));
+            files.size(),
+            failed,
+            counts,
+            records,
+            Duration.ofNanos(System.nanoTime() - started),
+            resumed);
     log.info("ship: {}", summary.describe());
     return summary;
   }
@@ -189,10 +209,12 @@ public final class Ingest implements AutoCloseable {
    * the file), and returns what it wrote.
    */
   public SinkSummary sink(SinkSettings sinkSettings) {
-    try (KafkaToDuckDb sink = KafkaToDuckDb.open(sinkSettings, kafka, clock)) {
+    try (KafkaToDuckDb sink = openSink(sinkSettings)) {
       SinkSummary summary = sink.runUntilCaughtUp();
       checkBroker();
       return summary;
+    } catch (RuntimeException e) {
+      throw KafkaToDuckDb.unreachableIfTimedOut(e, kafka, settings.adminTimeout());
     }
   }
 
@@ -201,13 +223,25 @@ public final class Ingest implements AutoCloseable {
    * in the DuckDB file.
    */
   public IngestSummary run(List<SourceFile> files, SinkSettings sinkSettings) {
+    return run(files, Map.of(), sinkSettings);
+  }
+
+  /**
+   * Like {@link #run(List, SinkSettings)}, for files an interrupted run loaded in part: each file
+   * in {@code resume} is parsed whole (the parser's state needs every line) but the records its
+   * {@link Resume} counts as stored are not shipped again. Each file's events go to one partition
+   * (docs/follow.md#batch-resume), which is what makes the stored part of a killed run a prefix.
+   */
+  public IngestSummary run(
+      List<SourceFile> files, Map<SourceFile, Resume> resume, SinkSettings sinkSettings) {
+    requireNonNull(resume, "resume is null");
     long started = System.nanoTime();
-    try (KafkaToDuckDb sink = KafkaToDuckDb.open(sinkSettings, kafka, clock)) {
+    try (KafkaToDuckDb sink = openSink(sinkSettings)) {
       FutureTask<SinkSummary> sinking = new FutureTask<>(sink::runUntilStopped);
       new Thread(sinking, "tokentrace-sink").start();
       ShipSummary shipped = null;
       try {
-        shipped = ship(files);
+        shipped = ship(files, resume, true);
       } finally {
         if (shipped == null) {
           // Shipping failed: end the sink (it keeps what it committed) before closing it.
@@ -225,6 +259,57 @@ public final class Ingest implements AutoCloseable {
   }
 
   /**
+   * Follows live files and sinks them in one process ({@code ingest --follow}; {@code sink} from
+   * {@link #openSink} or {@link #openLakeSink}, closed here): runs {@code follower} on the calling
+   * thread and the sink on its own until the follower ends ({@link Follower#stop()} from another
+   * thread, or {@code --once}); then the sink drains what the follower committed, up to the ends of
+   * its transactions whether their markers are visible yet or not
+   * (docs/follow.md#draining-the-last-transaction), and stops. {@code watch} is started once both
+   * run (the CLI's status lines) and closed when the follower ends.
+   */
+  public FollowIngestSummary follow(Follower follower, LiveSink sink, FollowWatch watch) {
+    requireNonNull(follower, "follower is null");
+    requireNonNull(sink, "sink is null");
+    requireNonNull(watch, "watch is null");
+    try (sink) {
+      FutureTask<SinkSummary> sinking = new FutureTask<>(sink::runUntilStopped);
+      new Thread(sinking, "tokentrace-sink").start();
+      FollowSummary shipped = null;
+      try (AutoCloseableWatch running = watch.start(follower, sink)::close) {
+        shipped = follower.run();
+      } finally {
+        // What was committed is all there is to write: the sink drains it, then stops.
+        sink.stopWhenCaughtUp(follower.committedEnds());
+        if (shipped == null) {
+          awaitQuietly(sinking);
+        }
+      }
+      return new FollowIngestSummary(shipped, await(sinking));
+    }
+  }
+
+  /** Something that runs while {@link #follow} does, e.g. progress lines. */
+  @FunctionalInterface
+  public interface FollowWatch {
+    /** Starts watching; the returned handle is closed when the follower ends. */
+    Running start(Follower follower, LiveSink sink);
+
+    /** A started watch. */
+    @FunctionalInterface
+    interface Running {
+      void close();
+    }
+
+    /** Watches nothing. */
+    FollowWatch NONE = (follower, sink) -> () -> {};
+  }
+
+  private interface AutoCloseableWatch extends AutoCloseable {
+    @Override
+    void close();
+  }
+
+  /**
    * A follower of live files ({@code ship --follow}): call {@link Follower#run()} on one thread and
    * {@link Follower#stop()} from another (a shutdown hook).
    */
@@ -237,7 +322,7 @@ public final class Ingest implements AutoCloseable {
    * on one thread, {@link KafkaToDuckDb#stop()} from another, then close it on the first.
    */
   public KafkaToDuckDb openSink(SinkSettings sinkSettings) {
-    return KafkaToDuckDb.open(sinkSettings, kafka, clock);
+    return KafkaToDuckDb.open(sinkSettings, kafka, clock, settings.adminTimeout());
   }
 
   /**
@@ -245,7 +330,7 @@ public final class Ingest implements AutoCloseable {
    * member of the consumer group {@link LakeSinkSettings#group()}.
    */
   public KafkaToLake openLakeSink(LakeSinkSettings lakeSettings) {
-    return KafkaToLake.open(lakeSettings, kafka, clock);
+    return KafkaToLake.open(lakeSettings, kafka, clock, settings.adminTimeout());
   }
 
   /** Stops the embedded broker, if one was started. */
@@ -256,11 +341,26 @@ public final class Ingest implements AutoCloseable {
     }
   }
 
-  private ParseCounts shipFile(SourceFile file, EventProducer producer, List<String> failed) {
+  private ParseCounts shipFile(
+      SourceFile file,
+      Resume resume,
+      EventProducer producer,
+      List<String> failed,
+      List<String> resumed) {
     LineParser parser = parsers.apply(file.engine(), file.parse());
-    SourceParser source = new SourceParser(file.path().toString(), file.engine(), parser, producer);
+    ResumingOutput output = new ResumingOutput(producer, resume);
+    SourceParser source = new SourceParser(file.path().toString(), file.engine(), parser, output);
     try {
       ParseCounts counts = source.readFile(file.path(), settings.maxLineBytes());
+      if (!resume.none()) {
+        String note = output.describe(file);
+        log.info("ship: {}", note);
+        if (output.overrun()) {
+          failed.add(note);
+        } else {
+          resumed.add(note);
+        }
+      }
       if (source.brokenAt() > 0) {
         String problem =
             file.path()
@@ -282,6 +382,79 @@ public final class Ingest implements AutoCloseable {
       failed.add(problem);
       source.finish();
       return source.counts();
+    }
+  }
+
+  /**
+   * Passes a file's records on, except the first ones a {@link Resume} counts as stored; notes the
+   * line of the first record it passes.
+   */
+  private static final class ResumingOutput implements TailOutput {
+    private final TailOutput target;
+    private final Resume resume;
+    private long eventsToSkip;
+    private long rejectsToSkip;
+    private long firstLine;
+
+    ResumingOutput(TailOutput target, Resume resume) {
+      this.target = target;
+      this.resume = resume;
+      this.eventsToSkip = resume.events();
+      this.rejectsToSkip = resume.rejects();
+    }
+
+    @Override
+    public void event(EngineEvent event) {
+      if (eventsToSkip > 0) {
+        eventsToSkip--;
+        return;
+      }
+      shipping(event.source().line());
+      target.event(event);
+    }
+
+    @Override
+    public void rejected(Rejection rejection, byte[] rawLine) {
+      if (rejectsToSkip > 0) {
+        rejectsToSkip--;
+        return;
+      }
+      shipping(rejection.position().line());
+      target.rejected(rejection, rawLine);
+    }
+
+    @Override
+    public void ignored(SourcePosition position, String rule) {
+      target.ignored(position, rule);
+    }
+
+    private void shipping(long line) {
+      if (firstLine == 0) {
+        firstLine = line;
+      }
+    }
+
+    /** More records are stored than the file yields now: the stored rows are not its prefix. */
+    boolean overrun() {
+      return eventsToSkip > 0 || rejectsToSkip > 0;
+    }
+
+    String describe(SourceFile file) {
+      String stored =
+          resume.events()
+              + " events and "
+              + resume.rejects()
+              + " rejects the interrupted run stored were not shipped again";
+      if (overrun()) {
+        return file.path()
+            + ": cannot resume: the file yields fewer records than are stored of it ("
+            + stored
+            + "); load it again with --replace";
+      }
+      if (firstLine == 0) {
+        return file.path() + ": resumed at its end: " + stored + ", nothing was left to ship";
+      }
+      return file.path() + ": resumed from line " + firstLine + ": " + stored;
     }
   }
 

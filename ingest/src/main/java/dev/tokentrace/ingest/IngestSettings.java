@@ -3,7 +3,7 @@ package dev.tokentrace.ingest;
 import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.ingest.kafka.KafkaSettings;
-import dev.tokentrace.ingest.tail.LineSplitter;
+import dev.tokentrace.parse.LineSplitter;
 import java.time.Duration;
 
 /**

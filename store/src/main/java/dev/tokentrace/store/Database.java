@@ -5,12 +5,18 @@ import static java.util.Objects.requireNonNull;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Properties;
 import org.duckdb.DuckDBConnection;
 import org.jdbi.v3.core.Jdbi;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,9 +33,12 @@ public final class Database implements AutoCloseable {
   private final Jdbi jdbi;
   private final String name;
 
+  /** Run on every connection before use (a search path), or null. */
+  private volatile @Nullable String session;
+
   private Database(DuckDBConnection connection, String name) {
     this.connection = connection;
-    this.jdbi = Jdbi.create(connection::duplicate);
+    this.jdbi = Jdbi.create(this::newConnection);
     this.name = name;
   }
 
@@ -95,6 +104,81 @@ public final class Database implements AutoCloseable {
     return database;
   }
 
+  /**
+   * Opens an existing database file READ_ONLY for a reader that computes something of its own (the
+   * {@code report} recomputing the attribution): an in-memory database attaches the file {@code
+   * READ_ONLY}; the {@code scratchTables} are copied (with their constraints) into memory, and
+   * every connection's search path finds those copies first, then the file's tables, so the same
+   * SQL reads and writes as on the file itself. The file is never written and holds no write lock
+   * (docs/storage.md#read-only-readers); what is written goes when this is closed. Its {@link
+   * #name()} is the file's.
+   *
+   * @throws IllegalArgumentException naming the path when there is no such file (or no file given)
+   * @throws IllegalStateException when DuckDB cannot open it or its schema version is not this
+   *     code's
+   */
+  public static Database openReadOnly(DatabaseSettings settings, Collection<String> scratchTables) {
+    requireNonNull(settings, "settings is null");
+    requireNonNull(scratchTables, "scratchTables is null");
+    Path file = settings.file();
+    if (file == null) {
+      throw new IllegalArgumentException("a read-only database needs a file");
+    }
+    DuckDbFiles.requireExisting(file);
+    String name = file.toString();
+    Properties properties = DuckDbFiles.reader(settings.memoryLimit(), settings.threads());
+    properties.remove("duckdb.read_only"); // the in-memory database is written; the file is not
+    Database database = connect("jdbc:duckdb:", name, properties);
+    try {
+      database.mirror(file, scratchTables);
+      SqlCatalog.migrations().requireLatest(database.connection, name);
+    } catch (SQLException | RuntimeException e) {
+      database.close();
+      throw e instanceof RuntimeException
+          ? (RuntimeException) e
+          : new IllegalStateException(name + ": cannot open it read-only: " + e.getMessage(), e);
+    }
+    log.debug("opened {} read-only, {} in memory", name, scratchTables);
+    return database;
+  }
+
+  /**
+   * The catalog name of the attached file in {@link #openReadOnly(DatabaseSettings, Collection)}.
+   */
+  private static final String STORED = "stored";
+
+  private void mirror(Path file, Collection<String> scratchTables) throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      String path = file.toAbsolutePath().toString().replace("'", "''");
+      statement.execute("ATTACH '" + path + "' AS " + STORED + " (READ_ONLY)");
+    }
+    Map<String, String> tables = new LinkedHashMap<>();
+    try (PreparedStatement select =
+        connection.prepareStatement(
+            "SELECT table_name, sql FROM duckdb_tables() WHERE database_name = ? AND schema_name"
+                + " = 'main' ORDER BY table_name")) {
+      select.setString(1, STORED);
+      try (ResultSet rows = select.executeQuery()) {
+        while (rows.next()) {
+          if (scratchTables.contains(rows.getString(1))) {
+            tables.put(rows.getString(1), rows.getString(2));
+          }
+        }
+      }
+    }
+    try (Statement statement = connection.createStatement()) {
+      for (Map.Entry<String, String> table : tables.entrySet()) {
+        String quoted = "\"" + table.getKey().replace("\"", "\"\"") + "\"";
+        statement.execute(table.getValue()); // its CREATE TABLE, into memory
+        statement.execute(
+            "INSERT INTO memory.main." + quoted + " SELECT * FROM " + STORED + ".main." + quoted);
+      }
+      // unqualified names: the copies in memory first, then the file's tables (rowid included)
+      session = "SET search_path = 'memory.main," + STORED + ".main'";
+      statement.execute(session);
+    }
+  }
+
   private static Database connect(String url, String name, Properties properties) {
     try {
       return new Database(
@@ -117,7 +201,17 @@ public final class Database implements AutoCloseable {
    */
   public DuckDBConnection newConnection() {
     try {
-      return (DuckDBConnection) connection.duplicate();
+      DuckDBConnection duplicate = (DuckDBConnection) connection.duplicate();
+      String sql = session;
+      if (sql != null) {
+        try (Statement statement = duplicate.createStatement()) {
+          statement.execute(sql);
+        } catch (SQLException e) {
+          duplicate.close();
+          throw e;
+        }
+      }
+      return duplicate;
     } catch (SQLException e) {
       throw new IllegalStateException("cannot open a connection to " + name, e);
     }

@@ -4,8 +4,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.SourcePosition;
-import dev.tokentrace.ingest.tail.LineSplitter;
 import dev.tokentrace.parse.LineParser;
+import dev.tokentrace.parse.LineSplitter;
 import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Parsers;

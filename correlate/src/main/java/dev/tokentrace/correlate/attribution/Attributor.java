@@ -39,6 +39,14 @@ import org.slf4j.LoggerFactory;
  * {@code runs}. Java orchestrates; every formula is in the SQL. Thread-safe.
  */
 public final class Attributor {
+  /**
+   * The tables {@link #run} writes: a reader that recomputes keeps them in memory ({@code
+   * Database.openReadOnly(settings, TABLES_WRITTEN)}) so the file stays as it is.
+   */
+  public static final List<String> TABLES_WRITTEN =
+      List.of(
+          "attribution_state", "request_attribution", "request_matches", "clock_offsets", "runs");
+
   /** {@code runs.kind} of an attribution run. */
   public static final String RUN_KIND = "correlate";
 

@@ -3,6 +3,7 @@ package dev.tokentrace.correlate.client;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.parse.LineSplitter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -51,8 +52,8 @@ final class AiperfClientTimingReader implements ClientTimingReader {
     String path = file.toString();
     boolean warned = false;
     try (InputStream in = Files.newInputStream(file)) {
-      Utf8Lines lines = new Utf8Lines(in, MAX_LINE_BYTES);
-      for (Utf8Lines.Line line = lines.next(); line != null; line = lines.next()) {
+      LineSplitter.Lines lines = LineSplitter.lines(in, MAX_LINE_BYTES);
+      for (LineSplitter.Line line = lines.next(); line != null; line = lines.next()) {
         SourcePosition position = new SourcePosition(path, line.number(), line.offset());
         String text = line.number() == 1 ? withoutBom(line.text()) : line.text();
         if (text.isBlank() && !line.tooLong()) {
@@ -84,7 +85,7 @@ final class AiperfClientTimingReader implements ClientTimingReader {
         + " profile_export_aiperf.json or .csv (the aggregate statistics)";
   }
 
-  private static ClientTiming timing(SourcePosition position, Utf8Lines.Line line, String text)
+  private static ClientTiming timing(SourcePosition position, LineSplitter.Line line, String text)
       throws BadField {
     if (line.tooLong()) {
       throw new BadField("line too long (over " + MAX_LINE_BYTES + " bytes)");

@@ -3,6 +3,7 @@ package dev.tokentrace.correlate.client;
 import dev.tokentrace.event.RequestKeys;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.measure.ClientCsv;
+import dev.tokentrace.parse.LineSplitter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -59,15 +60,16 @@ final class CsvClientTimingReader implements ClientTimingReader {
   public void read(Path file, ClientReaderOutput sink) {
     String path = file.toString();
     try (InputStream in = Files.newInputStream(file)) {
-      readLines(path, new Utf8Lines(in, MAX_LINE_BYTES), sink);
+      readLines(path, LineSplitter.lines(in, MAX_LINE_BYTES), sink);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + path, e);
     }
   }
 
-  private void readLines(String path, Utf8Lines lines, ClientReaderOutput sink) throws IOException {
+  private void readLines(String path, LineSplitter.Lines lines, ClientReaderOutput sink)
+      throws IOException {
     @Nullable CsvHeader header = null;
-    Utf8Lines.@Nullable Line line;
+    LineSplitter.@Nullable Line line;
     while ((line = lines.next()) != null) {
       SourcePosition position = new SourcePosition(path, line.number(), line.offset());
       String text = line.number() == 1 ? withoutBom(line.text()) : line.text();
@@ -89,7 +91,7 @@ final class CsvClientTimingReader implements ClientTimingReader {
   }
 
   private @Nullable CsvHeader header(
-      SourcePosition position, Utf8Lines.Line line, String text, ClientReaderOutput sink) {
+      SourcePosition position, LineSplitter.Line line, String text, ClientReaderOutput sink) {
     try {
       CsvHeader header = CsvHeader.of(fields(line, text, "header: "));
       if (!header.unknown().isEmpty()) {
@@ -108,7 +110,7 @@ final class CsvClientTimingReader implements ClientTimingReader {
 
   private void row(
       SourcePosition position,
-      Utf8Lines.Line line,
+      LineSplitter.Line line,
       String text,
       CsvHeader header,
       ClientReaderOutput sink) {
@@ -128,7 +130,7 @@ final class CsvClientTimingReader implements ClientTimingReader {
   }
 
   /** The fields of one line; {@code prefix} marks header problems. */
-  private static List<String> fields(Utf8Lines.Line line, String text, String prefix)
+  private static List<String> fields(LineSplitter.Line line, String text, String prefix)
       throws BadField {
     if (line.tooLong()) {
       throw new BadField(prefix + "line too long (over " + MAX_LINE_BYTES + " bytes)");

@@ -2,6 +2,7 @@ package dev.tokentrace.correlate.client;
 
 import dev.tokentrace.event.RequestKeys;
 import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.parse.LineSplitter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -58,8 +59,8 @@ abstract class GatewayLogReader implements ClientTimingReader {
       return;
     }
     try (InputStream in = Files.newInputStream(file)) {
-      Utf8Lines lines = new Utf8Lines(in, MAX_LINE_BYTES);
-      Utf8Lines.@Nullable Line line;
+      LineSplitter.Lines lines = LineSplitter.lines(in, MAX_LINE_BYTES);
+      LineSplitter.@Nullable Line line;
       while ((line = lines.next()) != null) {
         SourcePosition position = new SourcePosition(path, line.number(), line.offset());
         String text = line.text();

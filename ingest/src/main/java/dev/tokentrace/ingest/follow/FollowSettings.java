@@ -3,7 +3,7 @@ package dev.tokentrace.ingest.follow;
 import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.event.Engine;
-import dev.tokentrace.ingest.tail.LineSplitter;
+import dev.tokentrace.parse.LineSplitter;
 import dev.tokentrace.parse.ParseSettings;
 import java.time.Duration;
 import java.time.ZoneId;

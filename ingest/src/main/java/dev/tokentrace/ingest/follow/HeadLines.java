@@ -1,7 +1,7 @@
 package dev.tokentrace.ingest.follow;
 
 import dev.tokentrace.event.Engine;
-import dev.tokentrace.ingest.tail.LineSplitter;
+import dev.tokentrace.parse.LineSplitter;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Parsers;
 import java.time.LocalDate;

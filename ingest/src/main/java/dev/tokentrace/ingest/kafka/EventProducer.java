@@ -1,10 +1,13 @@
 package dev.tokentrace.ingest.kafka;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.ingest.tail.TailOutput;
 import dev.tokentrace.parse.Rejection;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.Callback;
@@ -13,6 +16,7 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.utils.Utils;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,6 +32,11 @@ import org.jspecify.annotations.Nullable;
  * commit its file checkpoint. Memory is bounded by the producer's {@code buffer.memory}: sends
  * block when it is full (back-pressure).
  *
+ * <p>{@link #openFileOrdered} sends the events of one source file to one partition (the one its
+ * rejects go to, keyed by the path) while keeping the request key: then what a sink has stored of a
+ * file is the first records it sent, in order, which is what lets a batch {@code ingest} killed
+ * half-way resume (docs/follow.md#batch-resume).
+ *
  * <p>Thread-safe as {@link KafkaProducer} is, but meant for one shipping thread.
  */
 public final class EventProducer implements TailOutput, AutoCloseable {
@@ -38,10 +47,14 @@ public final class EventProducer implements TailOutput, AutoCloseable {
   private final AtomicLong acknowledged = new AtomicLong();
   private final Callback eventsCallback;
   private final Callback rejectsCallback;
+  private final boolean fileOrdered;
+  private final Map<String, Integer> partitionOfPath = new HashMap<>();
+  private int eventPartitions;
 
-  private EventProducer(Producer<String, byte[]> producer, Topics topics) {
+  private EventProducer(Producer<String, byte[]> producer, Topics topics, boolean fileOrdered) {
     this.producer = producer;
     this.topics = topics;
+    this.fileOrdered = fileOrdered;
     this.eventsCallback = new Acknowledgement(topics.events());
     this.rejectsCallback = new Acknowledgement(topics.rejects());
   }
@@ -49,12 +62,47 @@ public final class EventProducer implements TailOutput, AutoCloseable {
   /** Connects to {@code settings.bootstrapServers()} (must be set). */
   public static EventProducer open(KafkaSettings settings) {
     requireNonNull(settings, "settings is null");
-    return new EventProducer(new KafkaProducer<>(settings.producerProperties()), settings.topics());
+    return new EventProducer(
+        new KafkaProducer<>(settings.producerProperties()), settings.topics(), false);
+  }
+
+  /**
+   * Like {@link #open}, but every event of one source path goes to one partition of the events
+   * topic, so the records of a file reach a sink in the order they were sent.
+   */
+  public static EventProducer openFileOrdered(KafkaSettings settings) {
+    requireNonNull(settings, "settings is null");
+    return new EventProducer(
+        new KafkaProducer<>(settings.producerProperties()), settings.topics(), true);
   }
 
   @Override
   public void event(EngineEvent event) {
-    send(EventRecords.event(topics, event), eventsCallback);
+    ProducerRecord<String, byte[]> record = EventRecords.event(topics, event);
+    if (fileOrdered) {
+      record =
+          new ProducerRecord<>(
+              record.topic(),
+              partitionOf(event.source().path()),
+              record.key(),
+              record.value(),
+              record.headers());
+    }
+    send(record, eventsCallback);
+  }
+
+  /** The partition Kafka's default partitioner gives the key {@code path}: murmur2, positive. */
+  private int partitionOf(String path) {
+    if (eventPartitions == 0) {
+      try {
+        eventPartitions = producer.partitionsFor(topics.events()).size();
+      } catch (KafkaException e) {
+        throw new IllegalStateException(
+            "kafka: cannot read the partitions of " + topics.events() + ": " + e.getMessage(), e);
+      }
+    }
+    return partitionOfPath.computeIfAbsent(
+        path, key -> Utils.toPositive(Utils.murmur2(key.getBytes(UTF_8))) % eventPartitions);
   }
 
   @Override

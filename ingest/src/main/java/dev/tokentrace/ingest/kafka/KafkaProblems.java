@@ -64,6 +64,15 @@ public final class KafkaProblems {
   /** One line for a cluster that did not answer within {@code waited}. */
   public static KafkaUnavailableException unreachable(
       String servers, Duration waited, String option, Throwable cause) {
+    return unreachable(servers, waited, option, "nothing was shipped since", cause);
+  }
+
+  /**
+   * One line for a cluster that did not answer within {@code waited}; {@code consequence} says what
+   * that means for the data (e.g. {@code nothing was written since}).
+   */
+  public static KafkaUnavailableException unreachable(
+      String servers, Duration waited, String option, String consequence, Throwable cause) {
     return new KafkaUnavailableException(
         "kafka: the cluster at "
             + servers
@@ -71,7 +80,8 @@ public final class KafkaProblems {
             + waited.toSeconds()
             + " s ("
             + option
-            + "); nothing was shipped since",
+            + "); "
+            + consequence,
         cause);
   }
 

@@ -2,7 +2,9 @@ package dev.tokentrace.ingest.sink;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tokentrace.ingest.kafka.KafkaProblems;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
+import dev.tokentrace.ingest.kafka.KafkaUnavailableException;
 import dev.tokentrace.ingest.kafka.Topics;
 import dev.tokentrace.parse.RejectRow;
 import dev.tokentrace.table.TableSchema;
@@ -51,7 +53,10 @@ import org.slf4j.LoggerFactory;
 public final class KafkaToDuckDb implements LiveSink {
   private static final Logger log = LoggerFactory.getLogger(KafkaToDuckDb.class);
 
-  /** How long describing the topics at startup may take (Kafka's own API timeout is 60 s). */
+  /**
+   * How long describing the topics at startup and the consumer's metadata calls may take unless the
+   * caller says ({@code --connect-timeout}; Kafka's own API timeout is 60 s).
+   */
   private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(30);
 
   /**
@@ -121,14 +126,33 @@ public final class KafkaToDuckDb implements LiveSink {
    *     the schema does not match, or a topic does not exist
    */
   public static KafkaToDuckDb open(SinkSettings settings, KafkaSettings kafka, Clock clock) {
+    return open(settings, kafka, clock, METADATA_TIMEOUT);
+  }
+
+  /**
+   * Like {@link #open(SinkSettings, KafkaSettings, Clock)}; describing the topics and each of the
+   * consumer's metadata calls (end offsets, positions) give up after {@code connectTimeout} with a
+   * {@link KafkaUnavailableException} naming the servers ({@code --connect-timeout}).
+   */
+  public static KafkaToDuckDb open(
+      SinkSettings settings, KafkaSettings kafka, Clock clock, Duration connectTimeout) {
     requireNonNull(settings, "settings is null");
     requireNonNull(kafka, "kafka is null");
     requireNonNull(clock, "clock is null");
-    TopicLayout layout = TopicLayout.describe(kafka, METADATA_TIMEOUT);
+    requireNonNull(connectTimeout, "connectTimeout is null");
+    TopicLayout layout;
+    try {
+      layout = TopicLayout.describe(kafka, connectTimeout);
+    } catch (RuntimeException e) {
+      throw unreachableIfTimedOut(e, kafka, connectTimeout);
+    }
     SinkDatabase database = SinkDatabase.open(settings);
     Consumer<String, byte[]> consumer = null;
     try {
       Map<String, Object> properties = kafka.consumerProperties();
+      // a value the user configured (--kafka-config) wins
+      properties.putIfAbsent(
+          ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) connectTimeout.toMillis());
       consumer = new KafkaConsumer<>(properties);
       consumer.assign(layout.partitions());
       int maxPollRecords =
@@ -144,8 +168,25 @@ public final class KafkaToDuckDb implements LiveSink {
       throw failure;
     } catch (RuntimeException e) {
       closeQuietly(consumer, database, e);
-      throw e;
+      throw unreachableIfTimedOut(e, kafka, connectTimeout);
     }
+  }
+
+  /**
+   * {@code failure} as one line naming the servers when it is Kafka timing out, else as it is.
+   * Public for the callers that run the sink: a consumer call during the run can time out too.
+   */
+  public static RuntimeException unreachableIfTimedOut(
+      RuntimeException failure, KafkaSettings kafka, Duration waited) {
+    if (failure instanceof KafkaUnavailableException || !KafkaProblems.timedOut(failure)) {
+      return failure;
+    }
+    return KafkaProblems.unreachable(
+        String.valueOf(kafka.bootstrapServers()),
+        waited,
+        "--connect-timeout",
+        "what was committed before is in the DuckDB file",
+        failure);
   }
 
   /**

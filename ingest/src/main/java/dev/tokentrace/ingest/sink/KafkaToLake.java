@@ -105,6 +105,17 @@ public final class KafkaToLake implements LiveSink {
    * @throws IllegalStateException when a topic does not exist or Kafka does not answer
    */
   public static KafkaToLake open(LakeSinkSettings settings, KafkaSettings kafka, Clock clock) {
+    return open(settings, kafka, clock, METADATA_TIMEOUT);
+  }
+
+  /**
+   * Like {@link #open(LakeSinkSettings, KafkaSettings, Clock)}; describing the topics and the
+   * consumer's metadata calls give up after {@code connectTimeout} with one line naming the servers
+   * ({@code --connect-timeout}).
+   */
+  public static KafkaToLake open(
+      LakeSinkSettings settings, KafkaSettings kafka, Clock clock, Duration connectTimeout) {
+    requireNonNull(connectTimeout, "connectTimeout is null");
     requireNonNull(settings, "settings is null");
     requireNonNull(kafka, "kafka is null");
     requireNonNull(clock, "clock is null");
@@ -117,8 +128,10 @@ public final class KafkaToLake implements LiveSink {
             clock);
     Consumer<String, byte[]> consumer = null;
     try {
-      TopicLayout layout = TopicLayout.describe(kafka, METADATA_TIMEOUT);
+      TopicLayout layout = TopicLayout.describe(kafka, connectTimeout);
       Map<String, Object> properties = kafka.consumerProperties();
+      properties.putIfAbsent(
+          ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) connectTimeout.toMillis());
       properties.put(ConsumerConfig.GROUP_ID_CONFIG, settings.group());
       properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "tokentrace-lake-sink");
       consumer = new KafkaConsumer<>(properties);
@@ -134,7 +147,7 @@ public final class KafkaToLake implements LiveSink {
         }
       }
       writer.close();
-      throw e;
+      throw KafkaToDuckDb.unreachableIfTimedOut(e, kafka, connectTimeout);
     }
   }
 

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.event.EventTable;
 import dev.tokentrace.event.EventTables;
+import dev.tokentrace.ingest.Resume;
 import dev.tokentrace.ingest.SourceFile;
 import dev.tokentrace.parse.RejectRow;
 import dev.tokentrace.store.DatabaseSettings;
@@ -23,19 +24,22 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
  * The bookkeeping that makes batch {@code ingest} idempotent ({@code ingest_files}, schema/004):
  * which file (path, instance and SHA-256 of its content) is loaded, and which was being loaded when
  * a run died. {@link #plan} decides per file: skip it (the same content is loaded for this
- * instance), load it, or load it again after removing its rows (a run killed while loading it,
- * content changed since, or {@code --replace}); {@link #begin} commits that removal and the state
- * {@code loading} before the first line is shipped, {@link #finish} marks the files {@code loaded}
- * once the sink holds all their records. Each call opens the DuckDB file briefly, so the sink can
- * hold it in between. Not thread-safe.
+ * instance), load it, resume it (a run killed while loading it, same content: what it stored stays
+ * and the rest is shipped, docs/follow.md#batch-resume), or load it again after removing its rows
+ * (content changed since, or {@code --replace}); {@link #begin} commits that removal and the state
+ * {@code loading} before the first line is shipped and tells where each resumed file picks up,
+ * {@link #finish} marks the files {@code loaded} once the sink holds all their records. Each call
+ * opens the DuckDB file briefly, so the sink can hold it in between. Not thread-safe.
  */
 public final class LoadedFiles {
   private final Path db;
@@ -47,10 +51,14 @@ public final class LoadedFiles {
   /** What to do with one file, and why (said to the user). */
   public record Decision(SourceFile file, String sha256, long bytes, Action action, String why) {}
 
-  /** Per file: leave it, load it, or remove what is stored of it and load it again. */
+  /**
+   * Per file: leave it, load it, ship what an interrupted run did not store, or remove what is
+   * stored of it and load it again.
+   */
   public enum Action {
     SKIP,
     LOAD,
+    RESUME,
     RELOAD
   }
 
@@ -73,9 +81,12 @@ public final class LoadedFiles {
 
   /**
    * Removes the stored rows of every {@link Action#RELOAD} file and marks each file to load {@code
-   * loading}, in one transaction; {@code removed} hears {@code path: N rows removed}.
+   * loading}, in one transaction; {@code removed} hears {@code path: N rows removed}. Returns, for
+   * each {@link Action#RESUME} file, how many of its events and rejections are stored: call it
+   * after the records an interrupted run left in the topics are in the file.
    */
-  public void begin(List<Decision> decisions, Consumer<String> removed) {
+  public Map<SourceFile, Resume> begin(List<Decision> decisions, Consumer<String> removed) {
+    Map<SourceFile, Resume> resume = new HashMap<>();
     try (Connection connection = connect()) {
       connection.setAutoCommit(false);
       for (Decision decision : decisions) {
@@ -86,12 +97,16 @@ public final class LoadedFiles {
           long rows = removeRows(connection, decision.file());
           removed.accept(decision.file().path() + ": " + rows + " stored rows removed");
         }
+        if (decision.action() == Action.RESUME) {
+          resume.put(decision.file(), stored(connection, decision.file()));
+        }
         mark(connection, decision, "loading");
       }
       connection.commit();
     } catch (SQLException e) {
       throw failure("cannot prepare the files to load", e);
     }
+    return resume;
   }
 
   /** Every file begun is in the sink now: marks them {@code loaded}. */
@@ -136,16 +151,28 @@ public final class LoadedFiles {
           boolean sameContent = rows.getString(2).equals(sha256);
           String state = rows.getString(3);
           Instant when = rows.getTimestamp(4).toInstant();
+          if (samePath && replace) {
+            return new Decision(file, sha256, bytes, Action.RELOAD, "--replace: loaded again");
+          }
+          if (samePath && state.equals("loading") && sameContent) {
+            return new Decision(
+                file,
+                sha256,
+                bytes,
+                Action.RESUME,
+                "a run that was loading it ("
+                    + when
+                    + ") did not finish: resumed after what it stored");
+          }
           if (samePath && state.equals("loading")) {
             return new Decision(
                 file,
                 sha256,
                 bytes,
                 Action.RELOAD,
-                "a run that was loading it (" + when + ") did not finish: loaded again whole");
-          }
-          if (samePath && replace) {
-            return new Decision(file, sha256, bytes, Action.RELOAD, "--replace: loaded again");
+                "a run that was loading it ("
+                    + when
+                    + ") did not finish and its content changed since: loaded again whole");
           }
           if (sameContent && state.equals("loaded") && !replace) {
             return new Decision(
@@ -173,6 +200,38 @@ public final class LoadedFiles {
       }
     }
     return new Decision(file, sha256, bytes, Action.LOAD, "new");
+  }
+
+  /** The rows of a file's events (its instance) and rejections stored now. */
+  private static Resume stored(Connection connection, SourceFile file) throws SQLException {
+    long events = 0;
+    for (EventTable<?> table : EventTables.ALL) {
+      events +=
+          count(
+              connection,
+              "SELECT count(*) FROM " + table.name() + " WHERE source_path = ? AND instance = ?",
+              file.path().toString(),
+              file.parse().instance());
+    }
+    long rejects =
+        count(
+            connection,
+            "SELECT count(*) FROM " + RejectRow.TABLE.name() + " WHERE source_path = ?",
+            file.path().toString());
+    return new Resume(events, rejects);
+  }
+
+  private static long count(Connection connection, String sql, String... parameters)
+      throws SQLException {
+    try (PreparedStatement select = connection.prepareStatement(sql)) {
+      for (int i = 0; i < parameters.length; i++) {
+        select.setString(i + 1, parameters[i]);
+      }
+      try (ResultSet rows = select.executeQuery()) {
+        rows.next();
+        return rows.getLong(1);
+      }
+    }
   }
 
   private static long removeRows(Connection connection, SourceFile file) throws SQLException {

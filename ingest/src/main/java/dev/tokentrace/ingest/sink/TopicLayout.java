@@ -32,7 +32,8 @@ record TopicLayout(List<TopicPartition> partitions, Map<String, String> topicIds
   static TopicLayout describe(KafkaSettings kafka, Duration timeout) {
     List<String> topics = kafka.topics().all();
     Map<String, TopicDescription> descriptions;
-    try (Admin admin = Admin.create(kafka.adminProperties())) {
+    Admin admin = Admin.create(kafka.adminProperties());
+    try {
       descriptions =
           admin
               .describeTopics(topics)
@@ -51,6 +52,9 @@ record TopicLayout(List<TopicPartition> partitions, Map<String, String> topicIds
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("kafka: interrupted while describing topics", e);
+    } finally {
+      // bounded: a plain close waits for the calls an unreachable cluster never answers
+      admin.close(Duration.ofSeconds(1));
     }
     return of(topics, descriptions);
   }

@@ -1,5 +1,6 @@
 package dev.tokentrace.ingest.tail;
 
+import dev.tokentrace.parse.LineSplitter;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;

@@ -8,6 +8,7 @@ import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.event.UserText;
 import dev.tokentrace.parse.LineParser;
+import dev.tokentrace.parse.LineSplitter;
 import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
 import java.io.IOException;

@@ -2,6 +2,7 @@ package dev.tokentrace.ingest.tail;
 
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.parse.LineSplitter;
 import dev.tokentrace.parse.Rejection;
 
 /**

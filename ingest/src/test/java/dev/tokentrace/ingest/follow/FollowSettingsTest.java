@@ -3,7 +3,7 @@ package dev.tokentrace.ingest.follow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tokentrace.ingest.tail.LineSplitter;
+import dev.tokentrace.parse.LineSplitter;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.List;

@@ -53,7 +53,7 @@ final class HeadLinesTest {
     head.invalid(2, 6, "binary data (nul byte at byte 1)", new byte[] {0});
     StringBuilder seen = new StringBuilder();
     head.replay(
-        new dev.tokentrace.ingest.tail.LineSplitter.Receiver() {
+        new dev.tokentrace.parse.LineSplitter.Receiver() {
           @Override
           public void line(String text, long line, long offset) {
             seen.append(line).append(':').append(text).append(' ');

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.ingest.kafka.EmbeddedBroker;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
-import dev.tokentrace.ingest.tail.LineSplitter;
+import dev.tokentrace.parse.LineSplitter;
 import dev.tokentrace.parse.Parsers;
 import java.io.IOException;
 import java.io.OutputStream;

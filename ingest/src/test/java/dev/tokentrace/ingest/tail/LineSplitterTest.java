@@ -5,6 +5,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tokentrace.parse.LineSplitter;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;

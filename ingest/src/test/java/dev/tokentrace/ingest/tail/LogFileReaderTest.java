@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.ingest.TinyParser;
+import dev.tokentrace.parse.LineSplitter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -2,6 +2,7 @@ package dev.tokentrace.ingest.tail;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.tokentrace.parse.LineSplitter;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -7,6 +7,7 @@ import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.ingest.TinyParser;
 import dev.tokentrace.parse.LineParser;
+import dev.tokentrace.parse.LineSplitter;
 import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
 import org.junit.jupiter.api.Test;

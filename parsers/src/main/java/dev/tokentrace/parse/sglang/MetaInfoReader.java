@@ -1,5 +1,7 @@
 package dev.tokentrace.parse.sglang;
 
+import dev.tokentrace.parse.PythonRepr;
+
 /**
  * Reads a Python-repr {@code meta_info} dict (docs/formats/sglang.md#meta-info-keys) into a {@link
  * MetaInfo}: {@code {'id': 'r1', 'finish_reason': {'type': 'stop', 'matched': 2}, 'prompt_tokens':
@@ -8,8 +10,8 @@ package dev.tokentrace.parse.sglang;
 final class MetaInfoReader {
   private MetaInfoReader() {}
 
-  /** Reads the dict at the reader's position; check {@link PyRepr#failed()} afterwards. */
-  static MetaInfo read(PyRepr reader) {
+  /** Reads the dict at the reader's position; check {@link PythonRepr#failed()} afterwards. */
+  static MetaInfo read(PythonRepr reader) {
     MetaInfo meta = new MetaInfo();
     if (!reader.openDict()) {
       return meta;
@@ -25,24 +27,24 @@ final class MetaInfoReader {
     return meta;
   }
 
-  private static void value(PyRepr reader, MetaInfo.Key key, MetaInfo meta) {
-    PyRepr.Scalar scalar = reader.readScalar();
+  private static void value(PythonRepr reader, MetaInfo.Key key, MetaInfo meta) {
+    PythonRepr.Scalar scalar = reader.readScalar();
     String text = reader.string();
     if (key == MetaInfo.Key.ID) {
-      if (scalar == PyRepr.Scalar.STRING && text != null) {
+      if (scalar == PythonRepr.Scalar.STRING && text != null) {
         meta.id(text);
       }
-    } else if (scalar == PyRepr.Scalar.NUMBER) {
+    } else if (scalar == PythonRepr.Scalar.NUMBER) {
       meta.number(key, reader.number());
-    } else if (scalar != PyRepr.Scalar.NONE) {
+    } else if (scalar != PythonRepr.Scalar.NONE) {
       meta.bad(key);
     }
   }
 
   /** v0.3+ {@code {'type': 'abort', 'message': '...'}}, v0.2 a string, {@code None} while open. */
-  private static void finishReason(PyRepr reader, MetaInfo meta) {
+  private static void finishReason(PythonRepr reader, MetaInfo meta) {
     if (!reader.peek('{')) {
-      if (reader.readScalar() == PyRepr.Scalar.STRING && reader.string() != null) {
+      if (reader.readScalar() == PythonRepr.Scalar.STRING && reader.string() != null) {
         meta.finishReason(reader.string());
       }
       return;
@@ -52,7 +54,7 @@ final class MetaInfoReader {
       if (!name.equals("type") && !name.equals("message")) {
         continue;
       }
-      if (reader.readScalar() == PyRepr.Scalar.STRING && reader.string() != null) {
+      if (reader.readScalar() == PythonRepr.Scalar.STRING && reader.string() != null) {
         if (name.equals("type")) {
           meta.finishReason(reader.string());
         } else {

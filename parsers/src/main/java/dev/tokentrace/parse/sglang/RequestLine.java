@@ -3,6 +3,7 @@ package dev.tokentrace.parse.sglang;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.ParseOutput;
+import dev.tokentrace.parse.PythonRepr;
 import dev.tokentrace.parse.Rejection;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -93,7 +94,7 @@ final class RequestLine {
       SourcePosition source,
       ParseOutput sink,
       boolean last) {
-    PyRepr reader = new PyRepr(line, objStart);
+    PythonRepr reader = new PythonRepr(line, objStart);
     RequestObject obj = RequestObject.read(reader);
     if (!last && !complete(reader, false)) {
       return Outcome.INCOMPLETE;
@@ -119,7 +120,7 @@ final class RequestLine {
       SourcePosition source,
       ParseOutput sink,
       boolean last) {
-    PyRepr reader = new PyRepr(line, objStart);
+    PythonRepr reader = new PythonRepr(line, objStart);
     RequestObject obj = RequestObject.read(reader);
     MetaInfo meta = null;
     boolean hasOut = false;
@@ -149,7 +150,7 @@ final class RequestLine {
    * After the obj: skips the 2026 {@code , headers={...}}; then, for a Finish line, consumes {@code
    * , out=} and says whether it is there; for a Receive line says whether the text ends.
    */
-  private static boolean complete(PyRepr reader, boolean expectOut) {
+  private static boolean complete(PythonRepr reader, boolean expectOut) {
     if (reader.failed()) {
       return false;
     }
@@ -161,7 +162,7 @@ final class RequestLine {
   }
 
   /** {@code {..., 'meta_info': {...}}}; null when there is no meta_info or the text breaks. */
-  private static @Nullable MetaInfo readOut(PyRepr reader) {
+  private static @Nullable MetaInfo readOut(PythonRepr reader) {
     if (!reader.openDict()) {
       return null;
     }
@@ -178,7 +179,7 @@ final class RequestLine {
     for (String marker : META_MARKERS) {
       int at = line.lastIndexOf(marker);
       if (at >= from) {
-        PyRepr reader = new PyRepr(line, at + marker.length() - 1);
+        PythonRepr reader = new PythonRepr(line, at + marker.length() - 1);
         MetaInfo meta = MetaInfoReader.read(reader);
         return reader.failed() ? null : meta;
       }
@@ -192,8 +193,8 @@ final class RequestLine {
     if (at < from) {
       return null;
     }
-    PyRepr reader = new PyRepr(line, at + 5);
-    String rid = reader.readScalar() == PyRepr.Scalar.STRING ? reader.string() : null;
+    PythonRepr reader = new PythonRepr(line, at + 5);
+    String rid = reader.readScalar() == PythonRepr.Scalar.STRING ? reader.string() : null;
     return rid == null || rid.isBlank() ? null : rid;
   }
 
@@ -204,7 +205,7 @@ final class RequestLine {
 
   /** The fields of a {@code GenerateReqInput(...)} repr that are kept. */
   private record RequestObject(List<String> rids, @Nullable Integer maxNewTokens) {
-    static RequestObject read(PyRepr reader) {
+    static RequestObject read(PythonRepr reader) {
       List<String> rids = new ArrayList<>(1);
       Integer maxNewTokens = null;
       if (!reader.openCall()) {
@@ -220,7 +221,7 @@ final class RequestLine {
       return new RequestObject(reader.failed() ? List.of() : rids, maxNewTokens);
     }
 
-    private static void readRids(PyRepr reader, List<String> rids) {
+    private static void readRids(PythonRepr reader, List<String> rids) {
       if (reader.openList()) {
         while (reader.nextItem()) {
           addRid(reader, rids);
@@ -230,8 +231,8 @@ final class RequestLine {
       }
     }
 
-    private static void addRid(PyRepr reader, List<String> rids) {
-      if (reader.readScalar() == PyRepr.Scalar.STRING) {
+    private static void addRid(PythonRepr reader, List<String> rids) {
+      if (reader.readScalar() == PythonRepr.Scalar.STRING) {
         String rid = reader.string();
         if (rid != null && !rid.isBlank()) {
           rids.add(rid);
@@ -242,13 +243,13 @@ final class RequestLine {
     /**
      * {@code sampling_params={'max_new_tokens': 128, ...}}; null for None, a batch list or junk.
      */
-    private static @Nullable Integer maxNewTokens(PyRepr reader) {
+    private static @Nullable Integer maxNewTokens(PythonRepr reader) {
       if (!reader.peek('{') || !reader.openDict()) {
         return null;
       }
       Integer max = null;
       for (String key = reader.nextKey(); key != null; key = reader.nextKey()) {
-        if (key.equals("max_new_tokens") && reader.readScalar() == PyRepr.Scalar.NUMBER) {
+        if (key.equals("max_new_tokens") && reader.readScalar() == PythonRepr.Scalar.NUMBER) {
           double value = reader.number();
           max =
               value >= 0 && value <= Integer.MAX_VALUE && value == Math.rint(value)

@@ -1,5 +1,6 @@
 package dev.tokentrace.parse.vllm;
 
+import dev.tokentrace.parse.PythonRepr;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -61,7 +62,7 @@ final class ReceivedRequestLine {
       if (paramsEnd == PythonRepr.UNTERMINATED) {
         return new Parts(id, null, null);
       }
-      int max = PythonRepr.keywordInt(message, cursor, paramsEnd, "max_tokens");
+      int max = keywordInt(message, cursor, paramsEnd, "max_tokens");
       maxTokens = max >= 0 ? max : null;
       cursor = paramsEnd;
     } else {
@@ -105,5 +106,42 @@ final class ReceivedRequestLine {
       }
     }
     return -1;
+  }
+
+  /**
+   * The value of the keyword argument {@code name=} at the top level of the call {@code text[from,
+   * to)} (quoted strings and nested brackets skipped), as a non-negative int; -1 when it is absent,
+   * {@code None} or not an int.
+   */
+  private static int keywordInt(String text, int from, int to, String name) {
+    int depth = 0;
+    int cursor = from;
+    while (cursor < to) {
+      char c = text.charAt(cursor);
+      if (c == '\'' || c == '"') {
+        cursor = PythonRepr.skipString(text, cursor);
+        if (cursor == PythonRepr.UNTERMINATED || cursor > to) {
+          return -1;
+        }
+        continue;
+      }
+      if (c == '(' || c == '[' || c == '{') {
+        depth++;
+      } else if (c == ')' || c == ']' || c == '}') {
+        depth--;
+      } else if (depth == 1 && isKeywordAt(text, cursor, name)) {
+        int start = cursor + name.length() + 1;
+        return Decimals.integer(text, start, Ascii.digitsEnd(text, start));
+      }
+      cursor++;
+    }
+    return -1;
+  }
+
+  private static boolean isKeywordAt(String text, int at, String name) {
+    char before = text.charAt(at - 1);
+    return (before == ' ' || before == '(')
+        && text.startsWith(name, at)
+        && text.startsWith("=", at + name.length());
   }
 }

@@ -4,6 +4,7 @@ import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.RequestFinished;
 import dev.tokentrace.event.RequestKeys;
 import dev.tokentrace.parse.ParseOutput;
+import dev.tokentrace.parse.PythonRepr;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;

@@ -1,15 +1,20 @@
-package dev.tokentrace.ingest.tail;
+package dev.tokentrace.parse;
 
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Splits a byte stream into lines. Pure: the caller reads (a whole file, or a live file's new
@@ -30,7 +35,8 @@ import java.util.Objects;
  * </ul>
  *
  * <p>{@link #nextOffset()} and {@link #nextLineNumber()} say where the first undelivered line
- * starts: the resume point of a checkpoint. Not thread-safe.
+ * starts: the resume point of a checkpoint. {@link #lines} reads a whole stream line by line on top
+ * of the same splitting (the client timing readers). Not thread-safe.
  */
 public final class LineSplitter {
   /**
@@ -294,5 +300,88 @@ public final class LineSplitter {
       }
     }
     return -1;
+  }
+
+  /**
+   * Reads {@code in} to its end one {@link Line} at a time, split and checked as above ({@link
+   * #finish} at the end of the stream). Memory: one read buffer, the lines of one buffer, and a
+   * line up to {@code maxLineBytes}.
+   */
+  public static Lines lines(InputStream in, int maxLineBytes) {
+    return new Lines(in, new LineSplitter(maxLineBytes));
+  }
+
+  /**
+   * One line read by {@link Lines}: its text, or for a rejected line the lenient decoding of its
+   * first bytes (at most {@value #MAX_RAW_BYTES}) with what is wrong with it.
+   *
+   * @param invalidUtf8 the line is not valid UTF-8
+   * @param tooLong the line has more than {@code maxLineBytes} bytes
+   */
+  public record Line(long number, long offset, String text, boolean invalidUtf8, boolean tooLong) {}
+
+  /** Pull-style reading of a stream: {@link #next()} until it returns null. Not thread-safe. */
+  public static final class Lines {
+    private static final int READ_BUFFER = 64 * 1024;
+
+    private final InputStream in;
+    private final LineSplitter splitter;
+    private final byte[] buffer = new byte[READ_BUFFER];
+    private final ArrayDeque<Line> ready = new ArrayDeque<>();
+    private final Receiver receiver =
+        new Receiver() {
+          @Override
+          public void line(String text, long number, long offset) {
+            ready.add(new Line(number, offset, text, false, false));
+          }
+
+          @Override
+          public void invalid(long number, long offset, String reason, byte[] raw) {
+            ready.add(invalidLine(number, offset, reason, raw));
+          }
+        };
+    private boolean ended;
+
+    private Lines(InputStream in, LineSplitter splitter) {
+      this.in = Objects.requireNonNull(in, "in is null");
+      this.splitter = splitter;
+    }
+
+    /** The next line, or null at the end of the stream. */
+    public @Nullable Line next() throws IOException {
+      while (ready.isEmpty() && !ended) {
+        int read = in.read(buffer);
+        if (read < 0) {
+          ended = true;
+          splitter.finish(receiver);
+        } else {
+          splitter.feed(buffer, 0, read, receiver);
+        }
+      }
+      return ready.poll();
+    }
+
+    /**
+     * A NUL byte is binary junk in a log, but a client file's reader decides for itself: a line
+     * that is valid UTF-8 apart from it comes as text, as any other line.
+     */
+    private static Line invalidLine(long number, long offset, String reason, byte[] raw) {
+      boolean tooLong = reason.startsWith("line too long");
+      if (!tooLong && reason.startsWith("binary data")) {
+        try {
+          String text =
+              UTF_8
+                  .newDecoder()
+                  .onMalformedInput(CodingErrorAction.REPORT)
+                  .onUnmappableCharacter(CodingErrorAction.REPORT)
+                  .decode(ByteBuffer.wrap(raw))
+                  .toString();
+          return new Line(number, offset, text, false, false);
+        } catch (CharacterCodingException e) {
+          // not UTF-8 either: flagged as such below
+        }
+      }
+      return new Line(number, offset, new String(raw, UTF_8), !tooLong, tooLong);
+    }
   }
 }

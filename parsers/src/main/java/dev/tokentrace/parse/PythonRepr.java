@@ -1,10 +1,11 @@
-package dev.tokentrace.parse.sglang;
+package dev.tokentrace.parse;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * A pull reader over the Python-literal text SGLang prints for request objects: dataclass reprs
- * {@code GenerateReqInput(rid='a', ...)}, dicts with quoted ({@code 'k': v}, v0.4.1.post7+) or bare
+ * The one lexer of Python literals ({@code repr} output) in engine logs. As a pull reader (an
+ * instance) it reads the text SGLang prints for request objects: dataclass reprs {@code
+ * GenerateReqInput(rid='a', ...)}, dicts with quoted ({@code 'k': v}, v0.4.1.post7+) or bare
  * ({@code k: v}, v0.4.1 – v0.4.1.post6) keys, lists, strings in either quote style with backslash
  * escapes, numbers, {@code None}, and the truncation form {@code 'first' ... 'last'}
  * (docs/formats/sglang.md#request-lines).
@@ -14,12 +15,20 @@ import org.jspecify.annotations.Nullable;
  * strings the caller reads (a rid, a finish type) are materialized. Any syntax the reader cannot
  * follow sets {@link #failed()}; it never throws. Not thread-safe; one per line.
  *
+ * <p>Its static methods skip values by position without reading them, for vLLM's request lines
+ * (docs/formats/vllm.md#request-lines): quoted strings (prompt and output text, user data never
+ * kept), bracketed lists and calls such as {@code SamplingParams(...)}; all linear, so a request
+ * line with a multi-megabyte prompt costs one pass. Both use the same quoting and bracket rules.
+ *
  * <p>Longer than the house target on purpose: it is one small lexer, and splitting the quoting and
  * bracket rules across classes would hide how they interact.
  */
-final class PyRepr {
+public final class PythonRepr {
+  /** Returned by the static methods when the value does not end on this line (cut, or no repr). */
+  public static final int UNTERMINATED = -1;
+
   /** What {@link #readScalar} found. */
-  enum Scalar {
+  public enum Scalar {
     NUMBER,
     STRING,
     NONE,
@@ -36,29 +45,29 @@ final class PyRepr {
   private double number;
   private @Nullable String string;
 
-  PyRepr(String text, int start) {
+  public PythonRepr(String text, int start) {
     this.text = text;
     this.pos = start;
   }
 
-  boolean failed() {
+  public boolean failed() {
     return failed;
   }
 
-  int position() {
+  public int position() {
     return pos;
   }
 
-  double number() {
+  public double number() {
     return number;
   }
 
-  @Nullable String string() {
+  public @Nullable String string() {
     return string;
   }
 
   /** Consumes {@code literal} after optional spaces; false (nothing consumed) when absent. */
-  boolean accept(String literal) {
+  public boolean accept(String literal) {
     int p = skipSpaces(pos);
     if (text.startsWith(literal, p)) {
       pos = p + literal.length();
@@ -68,18 +77,18 @@ final class PyRepr {
   }
 
   /** True when only spaces are left. */
-  boolean atEnd() {
+  public boolean atEnd() {
     return skipSpaces(pos) >= text.length();
   }
 
   /** True when the next non-space character is {@code c}; consumes nothing. */
-  boolean peek(char c) {
+  public boolean peek(char c) {
     int p = skipSpaces(pos);
     return p < text.length() && text.charAt(p) == c;
   }
 
   /** Opens {@code Name(}; false and failed when the value is not a call. */
-  boolean openCall() {
+  public boolean openCall() {
     int p = skipSpaces(pos);
     int nameEnd = p;
     while (nameEnd < text.length() && isNameChar(text.charAt(nameEnd))) {
@@ -95,12 +104,12 @@ final class PyRepr {
   }
 
   /** Opens a dict; false and failed when the value is not one. */
-  boolean openDict() {
+  public boolean openDict() {
     return open('{');
   }
 
   /** Opens a list; false (not failed) when the value is not one. */
-  boolean openList() {
+  public boolean openList() {
     int p = skipSpaces(pos);
     if (p < text.length() && text.charAt(p) == '[') {
       pos = p + 1;
@@ -126,7 +135,7 @@ final class PyRepr {
    * (its closer is consumed) or on a syntax error ({@link #failed()}). Skips whatever is left of
    * the previous value first, so callers may read a value partly.
    */
-  @Nullable String nextKey() {
+  public @Nullable String nextKey() {
     if (!nextItem()) {
       return null;
     }
@@ -162,7 +171,7 @@ final class PyRepr {
    * Moves to the next element of the open container: true when one follows, false when the
    * container ended (closer consumed) or the text is broken.
    */
-  boolean nextItem() {
+  public boolean nextItem() {
     if (failed) {
       return false;
     }
@@ -194,7 +203,7 @@ final class PyRepr {
   }
 
   /** Reads a number, None or a string at the current position; anything else is skipped. */
-  Scalar readScalar() {
+  public Scalar readScalar() {
     int p = skipSpaces(pos);
     string = null;
     number = Double.NaN;
@@ -223,7 +232,7 @@ final class PyRepr {
    * Skips the rest of the current value: everything up to a {@code ,} or closer at depth 0, strings
    * and nested brackets included.
    */
-  void skipValue() {
+  public void skipValue() {
     int depth = 0;
     int p = pos;
     int length = text.length();
@@ -271,8 +280,15 @@ final class PyRepr {
     }
   }
 
-  /** Index after the closing quote of the string starting at {@code start}, or -1. */
   private int stringEnd(int start) {
+    return stringEnd(text, start);
+  }
+
+  /**
+   * Index after the closing quote of the string whose opening quote is at {@code start} (a
+   * backslash escapes the next character), or -1 when it does not end in {@code text}.
+   */
+  private static int stringEnd(String text, int start) {
     char quote = text.charAt(start);
     int length = text.length();
     for (int i = start + 1; i < length; i++) {
@@ -284,6 +300,97 @@ final class PyRepr {
       }
     }
     return -1;
+  }
+
+  /** The end of a quoted string starting at {@code at} ({@code '...'} or {@code "..."}). */
+  public static int skipString(String text, int at) {
+    if (at >= text.length()) {
+      return UNTERMINATED;
+    }
+    char quote = text.charAt(at);
+    if (quote != '\'' && quote != '"') {
+      return UNTERMINATED;
+    }
+    int end = stringEnd(text, at);
+    return end < 0 ? UNTERMINATED : end;
+  }
+
+  /** The end of a string or {@code None} at {@code at}. */
+  public static int skipStringOrNone(String text, int at) {
+    if (text.startsWith("None", at)) {
+      return at + 4;
+    }
+    return skipString(text, at);
+  }
+
+  /**
+   * The end of the bracketed value opening at {@code at} ({@code (}, {@code [} or <code>{</code>),
+   * skipping quoted strings inside it.
+   */
+  public static int skipBracketed(String text, int at) {
+    if (at >= text.length() || "([{".indexOf(text.charAt(at)) < 0) {
+      return UNTERMINATED;
+    }
+    int depth = 0;
+    int cursor = at;
+    while (cursor < text.length()) {
+      char c = text.charAt(cursor);
+      if (c == '\'' || c == '"') {
+        cursor = skipString(text, cursor);
+        if (cursor == UNTERMINATED) {
+          return UNTERMINATED;
+        }
+        continue;
+      }
+      if (c == '(' || c == '[' || c == '{') {
+        depth++;
+      } else if (c == ')' || c == ']' || c == '}') {
+        depth--;
+        if (depth == 0) {
+          return cursor + 1;
+        }
+      }
+      cursor++;
+    }
+    return UNTERMINATED;
+  }
+
+  /** The end of {@code Name(...)} at {@code at}, e.g. {@code SamplingParams(n=1, ...)}. */
+  public static int skipCall(String text, int at) {
+    int cursor = at;
+    while (cursor < text.length() && isCallNameChar(text.charAt(cursor))) {
+      cursor++;
+    }
+    if (cursor == at || cursor >= text.length() || text.charAt(cursor) != '(') {
+      return UNTERMINATED;
+    }
+    return skipBracketed(text, cursor);
+  }
+
+  /**
+   * The number of elements of the flat list {@code [1, 2, 3]} opening at {@code at} and ending
+   * before {@code end}: commas plus one, zero for {@code []}.
+   */
+  public static int countElements(String text, int at, int end) {
+    if (end - at <= 2) {
+      return 0;
+    }
+    int commas = 0;
+    for (int cursor = at + 1; cursor < end - 1; cursor++) {
+      if (text.charAt(cursor) == ',') {
+        commas++;
+      }
+    }
+    return commas + 1;
+  }
+
+  /** ASCII letters, digits, {@code _} and {@code .}: a (dotted) callable's name. */
+  private static boolean isCallNameChar(char c) {
+    return (c >= 'a' && c <= 'z')
+        || (c >= 'A' && c <= 'Z')
+        || (c >= '0' && c <= '9')
+        || c == '_'
+        || c == '.';
   }
 
   private String unescape(int start, int end) {
