@@ -38,6 +38,7 @@ import picocli.CommandLine.Command;
       ReportCommand.class,
       SqlCommand.class,
       CompactCommand.class,
+      ServeCommand.class,
       SimulateCommand.class,
       LoadgenCommand.class,
       BrokerCommand.class,
