@@ -1,16 +1,19 @@
 package dev.tokentrace.cli;
 
 import dev.tokentrace.exporter.DuckDbFileStore;
+import dev.tokentrace.exporter.LakeStore;
 import dev.tokentrace.exporter.MetricsExporter;
 import dev.tokentrace.exporter.StoreReader;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -43,6 +46,15 @@ final class ServeCommand implements Callable<Integer> {
   @Mixin DatabaseOptions database = new DatabaseOptions();
 
   @Option(
+      names = "--lake",
+      paramLabel = "DIR",
+      description =
+          "read the event tables and rejects from this lake (live, while sinks write); the"
+              + " attribution and client timings still come from --db when given (attached"
+              + " read-only for each poll)")
+  @Nullable Path lake;
+
+  @Option(
       names = "--port",
       paramLabel = "PORT",
       description = "port of /metrics (9464 is the usual exporter port; 0 picks a free one)",
@@ -73,7 +85,20 @@ final class ServeCommand implements Callable<Integer> {
     if (pollInterval.isZero() || pollInterval.isNegative()) {
       throw new UsageException("--poll-interval must be positive");
     }
-    StoreReader store = new DuckDbFileStore(database.settings());
+    StoreReader store;
+    if (lake != null) {
+      boolean dbGiven = spec.commandLine().getParseResult().hasMatchedOption("--db");
+      Path attribution = dbGiven ? database.db : null;
+      if (attribution == null) {
+        err.println(
+            "serve: no --db given: events from the lake only, no attributed requests (give --db"
+                + " FILE, the file correlate --lake writes, for the histograms)");
+        err.flush();
+      }
+      store = new LakeStore(lake, attribution, database.settings());
+    } else {
+      store = new DuckDbFileStore(database.settings());
+    }
     MetricsExporter exporter = new MetricsExporter(store, Clock.systemUTC());
     MetricsExporter.PollResult first = exporter.poll();
     if (!first.ok()) {
@@ -85,6 +110,9 @@ final class ServeCommand implements Callable<Integer> {
     try {
       server = exporter.serve(bind, port);
     } catch (IOException e) {
+      if (store instanceof LakeStore lakeStore) {
+        lakeStore.close();
+      }
       err.println("serve: cannot listen on " + bind + ":" + port + ": " + e.getMessage());
       err.flush();
       return ExitCodes.INFRASTRUCTURE;
@@ -110,6 +138,9 @@ final class ServeCommand implements Callable<Integer> {
         Thread.currentThread().interrupt(); // in-process callers stop the exporter this way
       } finally {
         server.close();
+        if (store instanceof LakeStore lakeStore) {
+          lakeStore.close();
+        }
       }
       out.println("serve: stopped");
       out.flush();
