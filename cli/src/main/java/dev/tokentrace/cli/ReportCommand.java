@@ -2,6 +2,7 @@ package dev.tokentrace.cli;
 
 import dev.tokentrace.correlate.attribution.AttributionSettings;
 import dev.tokentrace.correlate.attribution.Attributor;
+import dev.tokentrace.correlate.live.LakeEvents;
 import dev.tokentrace.report.ReportService;
 import dev.tokentrace.report.ReportSettings;
 import dev.tokentrace.store.Database;
@@ -62,12 +63,36 @@ final class ReportCommand implements Callable<Integer> {
       description = ReportSettings.BASELINE_DOC)
   @Nullable Path baseline;
 
+  @Option(
+      names = "--lake",
+      paramLabel = "DIR",
+      description =
+          "take the events and rejects from this lake: its committed files as of now replace the"
+              + " event tables of --db (which holds the client timings), then report as usual;"
+              + " the attribution is recomputed when the events changed")
+  @Nullable Path lake;
+
   @Override
   public Integer call() {
     // a report of a file that does not exist is a typo, never a new empty database (exit 2); the
     // file is opened for writing because the report stores a recomputed attribution in it
     DuckDbFiles.requireExisting(database.db);
     try (Database db = Database.open(database.settings())) {
+      if (lake != null) {
+        LakeEvents.Copied copied = LakeEvents.copy(lake, db);
+        spec.commandLine()
+            .getErr()
+            .println(
+                "report: event tables of "
+                    + db.name()
+                    + " replaced by the lake "
+                    + lake
+                    + ": "
+                    + copied.rows()
+                    + " rows from "
+                    + copied.files()
+                    + " files");
+      }
       AttributionSettings chosen = rules(db);
       ReportSettings settings = ReportSettings.from(format, chosen, baseline);
       ReportService service = new ReportService(db, Clock.systemUTC());
