@@ -78,6 +78,12 @@ public final class LakeEvents {
         connection.rollback();
         throw e;
       }
+      // DuckDB renumbers row ids when a checkpoint drops the deleted rows; the attribution's
+      // inputs fingerprint counts rows and the last row id, so settle them now, or the next
+      // round would see "new" inputs and attribute the same data again
+      connection.setAutoCommit(true);
+      current = "(checkpoint)";
+      statement.execute("CHECKPOINT");
     } catch (SQLException e) {
       throw new IllegalStateException(
           "lake "
