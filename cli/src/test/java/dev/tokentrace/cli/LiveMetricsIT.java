@@ -23,7 +23,7 @@ import picocli.CommandLine;
  * --follow --lake} and {@code serve --lake --db} run side by side while the lake grows, {@code sql}
  * and {@code report} run against the analysis file between rounds, and a real Prometheus scrapes
  * the exporter: its request count ends equal to the attribution's included rows although every
- * round rewrote them (one observation per request), and the engine gauges come from the lake
+ * round rewrote them (one observation per request), and the row counts come from the lake
  * (docs/live.md#live-attribution).
  */
 final class LiveMetricsIT {
@@ -55,7 +55,6 @@ final class LiveMetricsIT {
       ScenarioDatabase.loadClients(db, scenario, scenario.clientFile());
     }
     StringWriter followErr = new StringWriter();
-    StringWriter serveOut = new StringWriter();
     try (LakeFixture writer = new LakeFixture(lake)) {
       writer.commit(events.subList(0, events.size() / 2));
       Thread follower =
@@ -70,10 +69,11 @@ final class LiveMetricsIT {
               live.toString(),
               "--interval",
               "200ms");
-      Thread serve =
-          start(
-              serveOut,
-              new StringWriter(),
+      ChildJvm serve =
+          ChildJvm.start(
+              dir,
+              "serve",
+              "256m",
               "serve",
               "--lake",
               lake.toString(),
@@ -84,11 +84,11 @@ final class LiveMetricsIT {
               "--poll-interval",
               "200ms");
       try {
-        int port = awaitPort(serveOut, serve);
+        int port = servePort(serve);
         try (PrometheusServer prom =
             PrometheusServer.start(prometheus.get(), dir, "127.0.0.1:" + port)) {
           await(followErr, "round 1");
-          prom.awaitValue("max(tokentrace_engine_running_requests)", v -> v >= 0);
+          prom.awaitValue("max(tokentrace_store_event_rows)", v -> v > 0);
           assertThat(retry(() -> run("sql", "--db", live.toString(), "slowest_requests")))
               .contains("request");
           writer.commit(events.subList(events.size() / 2, events.size()));
@@ -105,9 +105,8 @@ final class LiveMetricsIT {
         }
       } finally {
         follower.interrupt();
-        serve.interrupt();
         follower.join(WAIT.toMillis());
-        serve.join(WAIT.toMillis());
+        serve.close();
       }
     }
   }
@@ -153,6 +152,18 @@ final class LiveMetricsIT {
       throw new IllegalStateException(String.join(" ", args) + " exit " + code + ": " + err);
     }
     return out.toString();
+  }
+
+  /**
+   * The port a serve child listens on. Serve runs in a JVM of its own, as deployed: DuckDB opens a
+   * file once per process, so in the test's JVM its ATTACH would meet correlate's open of the file.
+   */
+  private static int servePort(ChildJvm serve) throws Exception {
+    Matcher matcher =
+        LISTENING.matcher(
+            serve.await(line -> LISTENING.matcher(line).find(), ChildJvm.START_TIMEOUT, "serve"));
+    assertThat(matcher.find()).isTrue();
+    return Integer.parseInt(matcher.group(1));
   }
 
   private static Thread start(StringWriter out, StringWriter err, String... args) {
