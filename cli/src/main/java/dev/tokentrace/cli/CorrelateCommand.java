@@ -4,10 +4,12 @@ import dev.tokentrace.correlate.attribution.AttributionCsvWriter;
 import dev.tokentrace.correlate.attribution.AttributionResult;
 import dev.tokentrace.correlate.attribution.Attributor;
 import dev.tokentrace.correlate.attribution.DataQuality;
+import dev.tokentrace.correlate.live.LakeEvents;
 import dev.tokentrace.store.Database;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -61,10 +63,53 @@ final class CorrelateCommand implements Callable<Integer> {
         + " server never saw (SGLang bench, LLMPerf, TensorRT-LLM) join only with --match heuristic";
   }
 
+  @Option(
+      names = "--lake",
+      paramLabel = "DIR",
+      description =
+          "take the events and rejects from this lake: its committed files as of now replace the"
+              + " event tables of --db (client timings and attribution stay in --db), then"
+              + " attribute as usual")
+  @Nullable Path lake;
+
+  @Option(
+      names = "--follow",
+      description =
+          "keep attributing until SIGTERM or Ctrl-C: every --interval, when the lake's files or"
+              + " the client rows changed, attribute again (each round gives exactly the batch"
+              + " result on the data of that moment); --db is opened only for a round, so sql,"
+              + " report, clients and serve can use it between rounds")
+  boolean follow;
+
+  @Option(
+      names = "--interval",
+      paramLabel = "DURATION",
+      description = "with --follow: how often to look for new data",
+      converter = DurationConverter.class,
+      defaultValue = "5s")
+  Duration interval = Duration.ofSeconds(5);
+
   @Override
   public Integer call() {
+    if (follow) {
+      return new FollowCorrelation(spec, database.settings(), rules.settings(), lake, interval)
+          .run();
+    }
     PrintWriter err = spec.commandLine().getErr();
     try (Database db = Database.open(database.settings())) {
+      if (lake != null) {
+        LakeEvents.Copied copied = LakeEvents.copy(lake, db);
+        err.println(
+            "correlate: event tables of "
+                + db.name()
+                + " replaced by the lake "
+                + lake
+                + ": "
+                + copied.rows()
+                + " rows from "
+                + copied.files()
+                + " files");
+      }
       Attributor attributor = new Attributor(db, Clock.systemUTC());
       AttributionResult result = attributor.run(rules.settings(), CommandLines.of(spec));
       if (out != null) {

@@ -2,15 +2,20 @@ package dev.tokentrace.cli;
 
 import dev.tokentrace.correlate.attribution.AttributionSettings;
 import dev.tokentrace.correlate.attribution.Attributor;
+import dev.tokentrace.correlate.live.LakeEvents;
 import dev.tokentrace.report.ReportService;
 import dev.tokentrace.report.ReportSettings;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.DuckDbFiles;
+import dev.tokentrace.store.lake.LakeTables;
+import dev.tokentrace.table.TableSchema;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -62,12 +67,45 @@ final class ReportCommand implements Callable<Integer> {
       description = ReportSettings.BASELINE_DOC)
   @Nullable Path baseline;
 
+  @Option(
+      names = "--lake",
+      paramLabel = "DIR",
+      description =
+          "take the events and rejects from this lake: its committed files as of now replace the"
+              + " event tables of --db (which holds the client timings), then report as usual;"
+              + " the attribution is recomputed when the events changed")
+  @Nullable Path lake;
+
   @Override
   public Integer call() {
     // a report of a file that does not exist is a typo, never a new empty database (exit 2); the
     // file is opened READ_ONLY, and an attribution the report recomputes stays in memory
     DuckDbFiles.requireExisting(database.db);
-    try (Database db = Database.openReadOnly(database.settings(), Attributor.TABLES_WRITTEN)) {
+    // report never writes the file (docs/storage.md#read-only-readers): a recomputed attribution
+    // and,
+    // with --lake, the lake's event tables live in the in-memory database that attaches it
+    List<String> scratch = new ArrayList<>(Attributor.TABLES_WRITTEN);
+    if (lake != null) {
+      for (TableSchema<?> table : LakeTables.ALL) {
+        scratch.add(table.name());
+      }
+    }
+    try (Database db = Database.openReadOnly(database.settings(), scratch)) {
+      if (lake != null) {
+        LakeEvents.Copied copied = LakeEvents.copy(lake, db);
+        spec.commandLine()
+            .getErr()
+            .println(
+                "report: event tables read from the lake "
+                    + lake
+                    + " ("
+                    + copied.rows()
+                    + " rows from "
+                    + copied.files()
+                    + " files) in place of "
+                    + db.name()
+                    + "'s, in memory: the file is not written");
+      }
       AttributionSettings chosen = rules(db);
       ReportSettings settings = ReportSettings.from(format, chosen, baseline);
       ReportService service = new ReportService(db, Clock.systemUTC());

@@ -41,6 +41,7 @@ import picocli.CommandLine.ScopeType;
       ReportCommand.class,
       SqlCommand.class,
       CompactCommand.class,
+      ServeCommand.class,
       SimulateCommand.class,
       LoadgenCommand.class,
       BrokerCommand.class,

@@ -130,6 +130,23 @@ final class ArchitectureTest {
   }
 
   @Test
+  void theExporterOnlyReadsTheStore() {
+    check(
+        noClasses()
+            .that()
+            .resideInAPackage("dev.tokentrace.exporter..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                "dev.tokentrace.ingest..",
+                "dev.tokentrace.correlate..",
+                "dev.tokentrace.report..",
+                "dev.tokentrace.cli..",
+                "org.apache.kafka..")
+            .because("serve reads the store and nothing else (docs/design.md#modules)"));
+  }
+
+  @Test
   void measureDependsOnNoOtherModule() {
     check(
         noClasses()

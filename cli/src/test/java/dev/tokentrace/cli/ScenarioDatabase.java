@@ -103,6 +103,11 @@ final class ScenarioDatabase {
   /** Loads the scenario's server files and the given client file (as run {@code scenario.id()}). */
   static void load(Database database, SampleScenarios.Scenario scenario, Path clientFile) {
     EventTables.insert(database, parse(scenario));
+    loadClients(database, scenario, clientFile);
+  }
+
+  /** Loads only the given client file (as run {@code scenario.id()}), as {@link #load} does. */
+  static void loadClients(Database database, SampleScenarios.Scenario scenario, Path clientFile) {
     ClientLoadResult loaded =
         new ClientTimingLoader(database, CLOCK)
             .load(

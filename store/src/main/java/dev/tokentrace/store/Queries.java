@@ -2,6 +2,15 @@ package dev.tokentrace.store;
 
 /** Names of the SQL files Java runs, for {@link SqlCatalog#get}; one constant per file. */
 public final class Queries {
+  /** The included attributed requests in seconds, for the exporter's histograms. */
+  public static final String EXPORTER_ATTRIBUTED_REQUESTS = "exporter/attributed_requests";
+
+  /** The newest engine snapshot per instance, for the exporter's gauges. */
+  public static final String EXPORTER_ENGINE_STATE = "exporter/engine_state";
+
+  /** Row counts and newest timestamps per instance, rejects per engine, client rows per run. */
+  public static final String EXPORTER_PIPELINE_HEALTH = "exporter/pipeline_health";
+
   /** Recomputes {@code request_attribution} from client and server tables. */
   public static final String PER_REQUEST = "attribution/per_request";
 

@@ -1,0 +1,111 @@
+package dev.tokentrace.cli;
+
+import dev.tokentrace.correlate.attribution.AttributionResult;
+import dev.tokentrace.correlate.attribution.AttributionSettings;
+import dev.tokentrace.correlate.attribution.Attributor;
+import dev.tokentrace.correlate.live.LakeEvents;
+import dev.tokentrace.store.Database;
+import dev.tokentrace.store.DatabaseSettings;
+import dev.tokentrace.store.lake.LakeSnapshot;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code correlate --follow}: a round every interval; a round opens the analysis file, copies the
+ * lake's snapshot into it when the lake's files changed, and attributes again when the
+ * attribution's inputs (events, client rows, loads) differ from those of the stored attribution,
+ * then closes the file. Each round is the batch attribution of that moment's data, so once the data
+ * is complete the result is the batch result (docs/live.md#live-attribution).
+ */
+final class FollowCorrelation {
+  private final CommandSpec spec;
+  private final DatabaseSettings settings;
+  private final AttributionSettings rules;
+  private final @Nullable Path lake;
+  private final Duration interval;
+  private @Nullable String lakeSeen;
+  private @Nullable String lastProblem;
+  private int rounds;
+
+  FollowCorrelation(
+      CommandSpec spec,
+      DatabaseSettings settings,
+      AttributionSettings rules,
+      @Nullable Path lake,
+      Duration interval) {
+    if (interval.isZero() || interval.isNegative()) {
+      throw new UsageException("--interval must be positive");
+    }
+    this.spec = spec;
+    this.settings = settings;
+    this.rules = rules;
+    this.lake = lake;
+    this.interval = interval;
+  }
+
+  int run() {
+    PrintWriter err = spec.commandLine().getErr();
+    CountDownLatch stop = new CountDownLatch(1);
+    try (ShutdownHook hook = ShutdownHook.install("correlate", err, stop::countDown)) {
+      err.println(
+          "correlate: following "
+              + (lake == null ? "" : "the lake " + lake + " into ")
+              + settings.file()
+              + ", a round every "
+              + interval
+              + "; Ctrl-C to stop");
+      err.flush();
+      try {
+        do {
+          round(err);
+        } while (!stop.await(interval.toMillis(), TimeUnit.MILLISECONDS));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt(); // in-process callers stop it this way
+      }
+      err.println("correlate: stopped after " + rounds + " attribution round(s)");
+      err.flush();
+      hook.finished(ExitCodes.OK);
+      return ExitCodes.OK;
+    }
+  }
+
+  private void round(PrintWriter err) {
+    try (Database db = Database.open(settings)) {
+      String copiedNote = "";
+      if (lake != null) {
+        String now = LakeEvents.fingerprint(LakeSnapshot.scan(lake));
+        if (!now.equals(lakeSeen)) {
+          LakeEvents.Copied copied = LakeEvents.copy(lake, db);
+          lakeSeen = copied.fingerprint();
+          copiedNote = " (lake: " + copied.rows() + " rows from " + copied.files() + " files)";
+        }
+      }
+      Attributor attributor = new Attributor(db, Clock.systemUTC());
+      if (attributor.current(rules) != null) {
+        return; // the stored attribution was computed from these very inputs
+      }
+      AttributionResult result = attributor.run(rules, CommandLines.of(spec));
+      rounds++;
+      err.println(
+          "correlate: round " + rounds + copiedNote + ": " + result.dataQuality().summary());
+      err.flush();
+      if (lastProblem != null) {
+        lastProblem = null;
+      }
+    } catch (RuntimeException e) {
+      // a writer holds the file (clients, sink), or the lake is not there yet: the next round
+      String problem = TokentraceMain.describe(e);
+      if (!problem.equals(lastProblem)) {
+        err.println("correlate: " + problem + " (retrying every " + interval + ")");
+        err.flush();
+        lastProblem = problem;
+      }
+    }
+  }
+}

@@ -1,0 +1,102 @@
+package dev.tokentrace.exporter;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tokentrace.store.Database;
+import dev.tokentrace.store.DatabaseSettings;
+import dev.tokentrace.store.DuckDbFiles;
+import dev.tokentrace.store.lake.Lake;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The lake read through its reader API ({@link Lake#openReader}, {@link Lake#attachViews}): the
+ * event tables and rejects as views over the committed files as of each poll, readable while sinks
+ * write and compaction runs. The tables the lake does not hold (client timings and the attribution,
+ * which {@code clients} and {@code correlate} write to a DuckDB file) come from the optional {@code
+ * attribution} file, attached READ_ONLY for the poll and detached after it
+ * (docs/live.md#reading-a-lake).
+ */
+public final class LakeStore implements StoreReader, AutoCloseable {
+  /** Tables read from the DuckDB file beside the lake. */
+  static final List<String> FILE_TABLES = List.of("request_attribution", "client_timing");
+
+  private final Path lake;
+  private final @Nullable Path attribution;
+  private final Database reader;
+
+  /**
+   * @param attribution the DuckDB file {@code correlate} writes, or null for events only
+   * @throws IllegalArgumentException naming the directory when it is not a tokentrace lake
+   */
+  public LakeStore(Path lake, @Nullable Path attribution, DatabaseSettings limits) {
+    this.lake = requireNonNull(lake, "lake is null");
+    this.attribution = attribution;
+    this.reader = Lake.openReader(lake, limits);
+    if (attribution != null) {
+      // the reader's own (empty) tables of these names give way to views of the attached file
+      try (Connection connection = reader.newConnection();
+          Statement statement = connection.createStatement()) {
+        for (String table : FILE_TABLES) {
+          statement.execute("DROP TABLE " + table);
+        }
+      } catch (SQLException e) {
+        reader.close();
+        throw new IllegalStateException("lake " + lake + ": " + e.getMessage(), e);
+      }
+    }
+  }
+
+  @Override
+  public Session open() throws SQLException {
+    Connection connection = reader.newConnection();
+    try (Statement statement = connection.createStatement()) {
+      Lake.attachViews(connection, lake);
+      if (attribution != null) {
+        DuckDbFiles.requireExisting(attribution);
+        statement.execute(
+            "ATTACH '"
+                + attribution.toAbsolutePath().toString().replace("'", "''")
+                + "' AS attribution (READ_ONLY)");
+        for (String table : FILE_TABLES) {
+          statement.execute(
+              "CREATE OR REPLACE VIEW main." + table + " AS SELECT * FROM attribution." + table);
+        }
+      }
+    } catch (SQLException | RuntimeException e) {
+      connection.close();
+      throw e;
+    }
+    return new Session() {
+      @Override
+      public Connection connection() {
+        return connection;
+      }
+
+      @Override
+      public void close() throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+          if (attribution != null) {
+            statement.execute("DETACH DATABASE IF EXISTS attribution");
+          }
+        } finally {
+          connection.close();
+        }
+      }
+    };
+  }
+
+  @Override
+  public String describe() {
+    return "lake " + lake + (attribution == null ? "" : " with attribution from " + attribution);
+  }
+
+  @Override
+  public void close() {
+    reader.close();
+  }
+}

@@ -1,0 +1,406 @@
+package dev.tokentrace.exporter;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tokentrace.store.Queries;
+import dev.tokentrace.store.SqlCatalog;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.Unit;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.locks.Lock;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The metrics of {@code tokentrace serve} (docs/live.md#metrics). Each {@link #poll()} reads the
+ * store once: every included attributed request not observed before becomes one observation in each
+ * histogram (its key is remembered, so a request is never observed twice however often it is read
+ * again or re-attributed), and the engine gauges and pipeline health take the poll's values. A
+ * failed poll changes no histogram and no gauge; it is counted and said.
+ */
+public final class MetricsExporter {
+  private static final Logger log = LoggerFactory.getLogger(MetricsExporter.class);
+
+  /** The components of {@code tokentrace_request_component_seconds}, in report order. */
+  public static final List<String> COMPONENTS =
+      List.of("network", "client_queue", "server_queue", "prefill", "decode");
+
+  /**
+   * Bucket upper bounds in seconds: 0 (a small negative network time, kept by the attribution,
+   * falls here), then 1 ms × 1.5^k up to 128 s, then 300 s and 600 s. Neighbouring bounds differ by
+   * 50%, so histogram_quantile lands within one bucket of the exact percentile.
+   */
+  public static final double[] BUCKETS = buckets();
+
+  private final StoreReader store;
+  private final Clock clock;
+  private final ConsistentRegistry registry = new ConsistentRegistry();
+  private final Histogram components;
+  private final Histogram ttft;
+  private final Histogram itl;
+  private final Histogram e2e;
+  private final Counter polls;
+  private final Gauge storeUp;
+  private final Gauge lastSuccess;
+  private final Gauge pollSeconds;
+  private final Set<String> observed = new HashSet<>();
+  private volatile List<EngineRow> engines = List.of();
+  private volatile List<HealthRow> health = List.of();
+  private @Nullable String lastError;
+
+  public MetricsExporter(StoreReader store, Clock clock) {
+    this.store = requireNonNull(store, "store is null");
+    this.clock = requireNonNull(clock, "clock is null");
+    components =
+        Histogram.builder()
+            .name("tokentrace_request_component_seconds")
+            .help(
+                "Attributed requests' latency by component (network, client_queue, server_queue,"
+                    + " prefill, decode); one observation per included request")
+            .unit(Unit.SECONDS)
+            .labelNames("component", "run", "server_instance")
+            .classicUpperBounds(BUCKETS)
+            .classicOnly()
+            .register(registry);
+    ttft = requestHistogram("tokentrace_request_ttft_seconds", "Client time to first token");
+    itl =
+        requestHistogram(
+            "tokentrace_request_inter_token_seconds",
+            "Client mean inter-token latency of each request (time after the first token / tokens"
+                + " after the first)");
+    e2e = requestHistogram("tokentrace_request_e2e_seconds", "Client end-to-end latency");
+    engineGauge(
+        "tokentrace_engine_running_requests", "Requests running at the newest engine snapshot", 0);
+    engineGauge(
+        "tokentrace_engine_waiting_requests", "Requests waiting at the newest engine snapshot", 1);
+    engineGauge(
+        "tokentrace_engine_kv_cache_usage_ratio",
+        "KV-cache use (0 to 1) at the newest engine snapshot",
+        2);
+    engineGauge("tokentrace_engine_batch_size", "Batch size at the newest batch step", 3);
+    engineGauge(
+        "tokentrace_engine_snapshot_timestamp_seconds",
+        "Log time of the newest engine snapshot (engine_stats or batch_step)",
+        4);
+    GaugeWithCallback.builder()
+        .name("tokentrace_store_newest_event_timestamp_seconds")
+        .help(
+            "Log time of the newest event row of each instance; time() minus it is the row"
+                + " freshness")
+        .labelNames("server_instance", "engine")
+        .callback(
+            callback -> {
+              for (HealthRow row : health) {
+                if (row.kind.equals("event") && row.newestEpochSeconds != null) {
+                  callback.call(row.newestEpochSeconds, row.label, row.engine);
+                }
+              }
+            })
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("tokentrace_store_event_rows")
+        .help("Event rows in the store per instance")
+        .labelNames("server_instance", "engine")
+        .callback(
+            callback -> {
+              for (HealthRow row : health) {
+                if (row.kind.equals("event")) {
+                  callback.call(row.rows, row.label, row.engine);
+                }
+              }
+            })
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("tokentrace_store_client_rows")
+        .help("Client timing rows in the store per run")
+        .labelNames("run")
+        .callback(
+            callback -> {
+              for (HealthRow row : health) {
+                if (row.kind.equals("client")) {
+                  callback.call(row.rows, row.label);
+                }
+              }
+            })
+        .register(registry);
+    CounterWithCallback.builder()
+        .name("tokentrace_rejected_lines_total")
+        .help("Log lines the parsers rejected, as stored in the rejects table")
+        .labelNames("engine")
+        .callback(
+            callback -> {
+              for (HealthRow row : health) {
+                if (row.kind.equals("reject")) {
+                  callback.call(row.rows, row.engine);
+                }
+              }
+            })
+        .register(registry);
+    polls =
+        Counter.builder()
+            .name("tokentrace_exporter_polls_total")
+            .help("Reads of the store by the exporter, by result")
+            .labelNames("result")
+            .register(registry);
+    polls.initLabelValues("ok");
+    polls.initLabelValues("error");
+    storeUp =
+        Gauge.builder()
+            .name("tokentrace_exporter_store_up")
+            .help("1 when the last read of the store succeeded, else 0")
+            .register(registry);
+    lastSuccess =
+        Gauge.builder()
+            .name("tokentrace_exporter_last_success_timestamp_seconds")
+            .help("When the exporter last read the store successfully")
+            .unit(Unit.SECONDS)
+            .register(registry);
+    pollSeconds =
+        Gauge.builder()
+            .name("tokentrace_exporter_poll_duration_seconds")
+            .help("How long the last successful read of the store took")
+            .unit(Unit.SECONDS)
+            .register(registry);
+  }
+
+  private Histogram requestHistogram(String name, String help) {
+    return Histogram.builder()
+        .name(name)
+        .help(help + "; one observation per included attributed request")
+        .unit(Unit.SECONDS)
+        .labelNames("run", "server_instance")
+        .classicUpperBounds(BUCKETS)
+        .classicOnly()
+        .register(registry);
+  }
+
+  private void engineGauge(String name, String help, int column) {
+    GaugeWithCallback.builder()
+        .name(name)
+        .help(help)
+        .labelNames("server_instance", "engine")
+        .callback(
+            callback -> {
+              for (EngineRow row : engines) {
+                Double value = row.values[column];
+                if (value != null) {
+                  callback.call(value, row.instance, row.engine);
+                }
+              }
+            })
+        .register(registry);
+  }
+
+  /** The registry to expose (through {@link #serve} or another exporter). */
+  public PrometheusRegistry registry() {
+    return registry;
+  }
+
+  /** What one poll did. */
+  public record PollResult(
+      boolean ok, int newRequests, int knownRequests, @Nullable String error) {}
+
+  /**
+   * Reads the store once and applies what is new. Never throws for a store that cannot be read: the
+   * result says why, {@code tokentrace_exporter_store_up} goes to 0 and the last values stay.
+   */
+  public synchronized PollResult poll() {
+    long started = System.nanoTime();
+    List<Request> fresh = new ArrayList<>();
+    List<EngineRow> newEngines = new ArrayList<>();
+    List<HealthRow> newHealth = new ArrayList<>();
+    try (StoreReader.Session session = store.open()) {
+      Connection connection = session.connection();
+      // one transaction: the three reads see the same state of the store
+      connection.setAutoCommit(false);
+      try {
+        readRequests(connection, fresh);
+        readEngines(connection, newEngines);
+        readHealth(connection, newHealth);
+      } finally {
+        connection.rollback();
+      }
+    } catch (SQLException | RuntimeException e) {
+      polls.labelValues("error").inc();
+      storeUp.set(0);
+      String message = store.describe() + ": " + e.getMessage();
+      if (!message.equals(lastError)) {
+        log.warn("serve: cannot read {} (keeping the last values; retrying)", message);
+        lastError = message;
+      }
+      return new PollResult(false, 0, observed.size(), message);
+    }
+    Lock lock = registry.writeLock();
+    lock.lock();
+    try {
+      for (Request request : fresh) {
+        for (int i = 0; i < COMPONENTS.size(); i++) {
+          if (request.components[i] != null) {
+            components
+                .labelValues(COMPONENTS.get(i), request.run, request.instance)
+                .observe(request.components[i]);
+          }
+        }
+        observe(ttft, request, request.ttft);
+        observe(itl, request, request.itl);
+        observe(e2e, request, request.e2e);
+      }
+      engines = List.copyOf(newEngines);
+      health = List.copyOf(newHealth);
+      polls.labelValues("ok").inc();
+      storeUp.set(1);
+      lastSuccess.set(clock.millis() / 1000.0);
+      pollSeconds.set((System.nanoTime() - started) / 1e9);
+    } finally {
+      lock.unlock();
+    }
+    if (lastError != null) {
+      log.info("serve: reading {} again", store.describe());
+      lastError = null;
+    }
+    return new PollResult(true, fresh.size(), observed.size(), null);
+  }
+
+  private static void observe(Histogram histogram, Request request, @Nullable Double value) {
+    if (value != null) {
+      histogram.labelValues(request.run, request.instance).observe(value);
+    }
+  }
+
+  private void readRequests(Connection connection, List<Request> fresh) throws SQLException {
+    // the watermark: a key enters `observed` only with its request in `fresh`, applied below
+    Set<String> seenNow = new HashSet<>();
+    try (Statement statement = connection.createStatement();
+        ResultSet rows =
+            statement.executeQuery(SqlCatalog.get(Queries.EXPORTER_ATTRIBUTED_REQUESTS))) {
+      while (rows.next()) {
+        String run = rows.getString("run_id");
+        String key =
+            run
+                + '\u0000'
+                + rows.getString("client_source_path")
+                + '\u0000'
+                + rows.getLong("client_source_line");
+        if (observed.contains(key) || !seenNow.add(key)) {
+          continue;
+        }
+        Double[] parts = new Double[COMPONENTS.size()];
+        parts[0] = value(rows, "network_s");
+        parts[1] = value(rows, "client_queue_s");
+        parts[2] = value(rows, "server_queue_s");
+        parts[3] = value(rows, "prefill_s");
+        parts[4] = value(rows, "decode_s");
+        fresh.add(
+            new Request(
+                run,
+                rows.getString("instance"),
+                parts,
+                value(rows, "ttft_s"),
+                value(rows, "itl_s"),
+                value(rows, "e2e_s")));
+      }
+    }
+    observed.addAll(seenNow);
+  }
+
+  private static void readEngines(Connection connection, List<EngineRow> out) throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery(SqlCatalog.get(Queries.EXPORTER_ENGINE_STATE))) {
+      while (rows.next()) {
+        Double statsTs = epochSeconds(rows.getTimestamp("stats_ts"));
+        Double batchTs = epochSeconds(rows.getTimestamp("batch_ts"));
+        Double newest =
+            statsTs == null ? batchTs : batchTs == null ? statsTs : Math.max(statsTs, batchTs);
+        out.add(
+            new EngineRow(
+                String.valueOf(rows.getString("instance")),
+                String.valueOf(rows.getString("engine")),
+                new Double[] {
+                  value(rows, "running"),
+                  value(rows, "waiting"),
+                  value(rows, "kv_cache_usage_ratio"),
+                  value(rows, "batch_size"),
+                  newest
+                }));
+      }
+    }
+  }
+
+  private static void readHealth(Connection connection, List<HealthRow> out) throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery(SqlCatalog.get(Queries.EXPORTER_PIPELINE_HEALTH))) {
+      while (rows.next()) {
+        out.add(
+            new HealthRow(
+                rows.getString("kind"),
+                String.valueOf(rows.getString("instance")),
+                String.valueOf(rows.getString("engine")),
+                rows.getLong("rows"),
+                epochSeconds(rows.getTimestamp("newest_ts"))));
+      }
+    }
+  }
+
+  private static @Nullable Double value(ResultSet rows, String column) throws SQLException {
+    double value = rows.getDouble(column);
+    return rows.wasNull() || Double.isNaN(value) ? null : value;
+  }
+
+  private static @Nullable Double epochSeconds(@Nullable Timestamp ts) {
+    // event timestamps are UTC wall time (docs/design.md#events)
+    return ts == null
+        ? null
+        : ts.toLocalDateTime().toEpochSecond(java.time.ZoneOffset.UTC) + ts.getNanos() / 1e9;
+  }
+
+  /**
+   * Serves {@code /metrics} (and the library's own index page) on the address until the server is
+   * closed.
+   */
+  public HTTPServer serve(String bind, int port) throws IOException {
+    return HTTPServer.builder().hostname(bind).port(port).registry(registry).buildAndStart();
+  }
+
+  private static double[] buckets() {
+    List<Double> bounds = new ArrayList<>();
+    bounds.add(0.0);
+    double bound = 0.001;
+    for (int i = 0; i < 30; i++) {
+      bounds.add(bound);
+      bound *= 1.5;
+    }
+    bounds.add(300.0);
+    bounds.add(600.0);
+    return bounds.stream().mapToDouble(Double::doubleValue).toArray();
+  }
+
+  private record Request(
+      String run,
+      String instance,
+      @Nullable Double[] components,
+      @Nullable Double ttft,
+      @Nullable Double itl,
+      @Nullable Double e2e) {}
+
+  private record EngineRow(String instance, String engine, @Nullable Double[] values) {}
+
+  private record HealthRow(
+      String kind, String label, String engine, long rows, @Nullable Double newestEpochSeconds) {}
+}
