@@ -2,13 +2,22 @@ package dev.tokentrace.event;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.List;
 import java.util.Locale;
 
-/** The inference engines tokentrace reads. {@link #id()} is the stable name used everywhere. */
+/**
+ * The sources tokentrace reads: the three inference engines, and the GPU telemetry tools
+ * (nvidia-smi, DCGM exporter) whose events describe the GPUs an engine instance runs on
+ * (docs/formats/gpu.md#sources). {@link #id()} is the stable name used everywhere.
+ */
 public enum Engine {
   VLLM("vllm"),
   SGLANG("sglang"),
-  TRTLLM("trtllm");
+  TRTLLM("trtllm"),
+  GPU("gpu");
+
+  /** The inference servers, without the GPU telemetry source. */
+  public static final List<Engine> SERVERS = List.of(VLLM, SGLANG, TRTLLM);
 
   private final String id;
 
@@ -35,7 +44,13 @@ public enum Engine {
         return engine;
       }
     }
-    throw new IllegalArgumentException("unknown engine '" + id + "' (known: vllm, sglang, trtllm)");
+    throw new IllegalArgumentException(
+        "unknown engine '" + id + "' (known: vllm, sglang, trtllm, gpu)");
+  }
+
+  /** Whether this is an inference server (not the GPU telemetry source). */
+  public boolean isServer() {
+    return this != GPU;
   }
 
   @Override

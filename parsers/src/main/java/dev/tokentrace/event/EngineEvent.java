@@ -23,7 +23,9 @@ import org.jspecify.annotations.Nullable;
   @JsonSubTypes.Type(value = EngineStats.class, name = EngineStats.TYPE),
   @JsonSubTypes.Type(value = BatchStep.class, name = BatchStep.TYPE),
   @JsonSubTypes.Type(value = ServerNotice.class, name = ServerNotice.TYPE),
-  @JsonSubTypes.Type(value = ServerConfig.class, name = ServerConfig.TYPE)
+  @JsonSubTypes.Type(value = ServerConfig.class, name = ServerConfig.TYPE),
+  @JsonSubTypes.Type(value = GpuSample.class, name = GpuSample.TYPE),
+  @JsonSubTypes.Type(value = GpuProcess.class, name = GpuProcess.TYPE)
 })
 public sealed interface EngineEvent
     permits RequestArrived,
@@ -33,7 +35,9 @@ public sealed interface EngineEvent
         EngineStats,
         BatchStep,
         ServerNotice,
-        ServerConfig {
+        ServerConfig,
+        GpuSample,
+        GpuProcess {
 
   Engine engine();
 

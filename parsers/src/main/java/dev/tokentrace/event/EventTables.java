@@ -17,7 +17,9 @@ public final class EventTables {
           EngineStats.TABLE,
           BatchStep.TABLE,
           ServerNotice.TABLE,
-          ServerConfig.TABLE);
+          ServerConfig.TABLE,
+          GpuSample.TABLE,
+          GpuProcess.TABLE);
 
   private static final Map<Class<?>, EventTable<?>> BY_CLASS = new HashMap<>();
   private static final Map<String, EventTable<?>> BY_NAME = new HashMap<>();

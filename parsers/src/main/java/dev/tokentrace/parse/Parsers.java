@@ -6,6 +6,7 @@ import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.event.UserText;
+import dev.tokentrace.parse.gpu.GpuLineParser;
 import dev.tokentrace.parse.sglang.SglangLineParser;
 import dev.tokentrace.parse.trtllm.TrtLlmLineParser;
 import dev.tokentrace.parse.vllm.VllmLineParser;
@@ -46,6 +47,8 @@ public final class Parsers {
         return new SglangLineParser(settings);
       case TRTLLM:
         return new TrtLlmLineParser(settings);
+      case GPU:
+        return new GpuLineParser(settings);
       default:
         throw new IllegalStateException("unhandled engine: " + engine);
     }

@@ -129,7 +129,53 @@ final class EngineEventTest {
             new ServerConfig(Engine.VLLM, "vllm-0", TS, SOURCE, "args", "max_num_seqs", "256"),
             "{\"type\":\"server_config\",\"engine\":\"vllm\",\"instance\":\"vllm-0\","
                 + "\"ts\":\"2026-02-13T11:33:33.000Z\",\"source\":{\"path\":\"samples/x/server.log\","
-                + "\"line\":42,\"offset\":4096},\"section\":\"args\",\"key\":\"max_num_seqs\",\"value\":\"256\"}"));
+                + "\"line\":42,\"offset\":4096},\"section\":\"args\",\"key\":\"max_num_seqs\",\"value\":\"256\"}"),
+        Arguments.of(
+            new GpuSample(
+                Engine.GPU,
+                "vllm-0",
+                TS,
+                SOURCE,
+                "query-gpu",
+                null,
+                0,
+                "GPU-abc",
+                87.0,
+                40.0,
+                70000.0,
+                81920.0,
+                305.5,
+                1410.0,
+                61.0,
+                null,
+                "power.draw.average=[N/A]"),
+            "{\"type\":\"gpu_sample\",\"engine\":\"gpu\",\"instance\":\"vllm-0\","
+                + "\"ts\":\"2026-02-13T11:33:33.000Z\",\"source\":{\"path\":\"samples/x/server.log\","
+                + "\"line\":42,\"offset\":4096},\"tool\":\"query-gpu\",\"gpu_index\":0,"
+                + "\"gpu_uuid\":\"GPU-abc\",\"util_gpu_pct\":87.0,\"util_mem_pct\":40.0,"
+                + "\"mem_used_mib\":70000.0,\"mem_total_mib\":81920.0,\"power_w\":305.5,"
+                + "\"sm_clock_mhz\":1410.0,\"temp_c\":61.0,"
+                + "\"unavailable\":\"power.draw.average=[N/A]\"}"),
+        Arguments.of(
+            new GpuProcess(
+                Engine.GPU,
+                "vllm-0",
+                TS,
+                SOURCE,
+                "compute-apps",
+                null,
+                "GPU-abc",
+                4242L,
+                "python3",
+                null,
+                20480.0,
+                null,
+                null),
+            "{\"type\":\"gpu_process\",\"engine\":\"gpu\",\"instance\":\"vllm-0\","
+                + "\"ts\":\"2026-02-13T11:33:33.000Z\",\"source\":{\"path\":\"samples/x/server.log\","
+                + "\"line\":42,\"offset\":4096},\"tool\":\"compute-apps\","
+                + "\"gpu_uuid\":\"GPU-abc\",\"pid\":4242,\"process_name\":\"python3\","
+                + "\"used_mem_mib\":20480.0}"));
   }
 
   @ParameterizedTest
@@ -162,7 +208,7 @@ final class EngineEventTest {
   }
 
   @Test
-  void typeNamesAreTheEightOfTheDesign() {
+  void typeNamesAreTheTenOfTheDesign() {
     List<String> names =
         Arrays.stream(EngineEvent.class.getAnnotation(JsonSubTypes.class).value())
             .map(JsonSubTypes.Type::name)
@@ -176,7 +222,9 @@ final class EngineEventTest {
             "engine_stats",
             "batch_step",
             "server_notice",
-            "server_config");
+            "server_config",
+            "gpu_sample",
+            "gpu_process");
   }
 
   @Test

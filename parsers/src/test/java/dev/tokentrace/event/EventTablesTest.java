@@ -75,7 +75,27 @@ final class EventTablesTest {
             5),
         new ServerNotice(
             Engine.VLLM, "i", TS, SOURCE, "WARNING", ServerNotice.Kind.PREEMPTION, "preempted"),
-        new ServerConfig(Engine.VLLM, "i", TS, SOURCE, "args", "max_num_seqs", "256"));
+        new ServerConfig(Engine.VLLM, "i", TS, SOURCE, "args", "max_num_seqs", "256"),
+        new GpuSample(
+            Engine.GPU,
+            "i",
+            TS,
+            SOURCE,
+            "dcgm",
+            "h",
+            0,
+            "GPU-1",
+            1.0,
+            2.0,
+            3.0,
+            4.0,
+            5.0,
+            6.0,
+            -7.0,
+            8.0,
+            "power.draw=[N/A]"),
+        new GpuProcess(
+            Engine.GPU, "i", TS, SOURCE, "pmon", 1, "GPU-1", 42L, "python3", "C", 1.0, 2.0, 3.0));
   }
 
   @Test

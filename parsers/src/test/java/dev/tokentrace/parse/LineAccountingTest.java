@@ -11,6 +11,7 @@ import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.event.json.EventJson;
+import dev.tokentrace.parse.gpu.GpuFuzzCorpus;
 import dev.tokentrace.parse.sglang.SglangFuzzCorpus;
 import dev.tokentrace.parse.trtllm.TrtLlmFuzzCorpus;
 import dev.tokentrace.parse.vllm.VllmFuzzCorpus;
@@ -180,6 +181,8 @@ final class LineAccountingTest {
         return SglangFuzzCorpus.lines(FUZZ_ROUNDS);
       case TRTLLM:
         return TrtLlmFuzzCorpus.lines(FUZZ_ROUNDS);
+      case GPU:
+        return GpuFuzzCorpus.lines(FUZZ_ROUNDS);
       default:
         throw new IllegalStateException("unhandled engine: " + engine);
     }

@@ -5,6 +5,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import dev.tokentrace.event.BatchStep;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.EngineStats;
+import dev.tokentrace.event.GpuProcess;
+import dev.tokentrace.event.GpuSample;
 import dev.tokentrace.event.RequestAborted;
 import dev.tokentrace.event.RequestArrived;
 import dev.tokentrace.event.RequestFinished;
@@ -51,6 +53,10 @@ final class EventRecords {
       return notice.instance();
     } else if (event instanceof ServerConfig config) {
       return config.instance();
+    } else if (event instanceof GpuSample sample) {
+      return sample.instance();
+    } else if (event instanceof GpuProcess process) {
+      return process.instance();
     }
     throw new IllegalArgumentException("unknown event type " + event.getClass().getName());
   }

@@ -70,20 +70,21 @@ final class KafkaToDuckDbIT {
     SinkSummary summary = sinkAll(kafka, db());
 
     assertThat(summary.eventsWritten()).isEqualTo(400);
-    assertThat(summary.eventRows().values()).containsOnly(50L);
+    assertThat(summary.eventRows().values()).containsOnly(400L / TestEvents.TYPES);
     assertThat(summary.eventRows()).hasSize(TestEvents.TYPES);
     assertThat(summary.rejectRows()).isZero();
     try (Connection connection = connect(db())) {
       assertThat(TableRows.events(connection)).containsExactlyInAnyOrderElementsOf(events);
-      // event 17 is a request_timing at line 18: ts = BASE + 20.978 s, arrival_ts = BASE - 17 ms
+      // event 1 is a request_timing at line 2: ts = BASE + 1.234 s, arrival_ts = BASE - 1 ms
       assertThat(
               rows(
                   connection,
                   "SELECT CAST(ts AS VARCHAR), CAST(arrival_ts AS VARCHAR), prefill_ms, cached_tokens"
-                      + " FROM request_timing WHERE source_line = 18"))
-          .containsExactly(tuple("2026-02-13 11:33:53.978", "2026-02-13 11:33:32.983", 27.5, 0));
+                      + " FROM request_timing WHERE source_line = 2"))
+          .containsExactly(tuple("2026-02-13 11:33:34.234", "2026-02-13 11:33:32.999", 11.5, 0));
+      // request_arrived is every tenth event, and every fifth has no ts
       assertThat(rows(connection, "SELECT count(*) FROM request_arrived WHERE ts IS NULL"))
-          .containsExactly(tuple(10L));
+          .containsExactly(tuple(40L));
       assertThat(
               rows(
                   connection,

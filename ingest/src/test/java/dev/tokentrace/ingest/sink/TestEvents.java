@@ -4,6 +4,8 @@ import dev.tokentrace.event.BatchStep;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.EngineStats;
+import dev.tokentrace.event.GpuProcess;
+import dev.tokentrace.event.GpuSample;
 import dev.tokentrace.event.Phase;
 import dev.tokentrace.event.RequestAborted;
 import dev.tokentrace.event.RequestArrived;
@@ -18,12 +20,12 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Events of all eight types with every nullable field null in some of them, built from an index.
+ * Events of all ten types with every nullable field null in some of them, built from an index.
  * Timestamps have millisecond precision because that is what the JSON on the topic carries.
  */
 final class TestEvents {
   static final Instant BASE = Instant.parse("2026-02-13T11:33:33.000Z");
-  static final int TYPES = 8;
+  static final int TYPES = 10;
 
   private TestEvents() {}
 
@@ -35,7 +37,7 @@ final class TestEvents {
     return events;
   }
 
-  /** Event {@code i}: type {@code i % 8}, line {@code i + 1}, offset {@code 100 i}. */
+  /** Event {@code i}: type {@code i % 10}, line {@code i + 1}, offset {@code 100 i}. */
   static EngineEvent event(String path, int i) {
     Engine engine = Engine.values()[i % 3];
     String instance = "inst-" + (i % 2);
@@ -130,6 +132,40 @@ final class TestEvents {
             i % 2 == 0 ? "args" : "engine_config",
             i % 2 == 0 ? "max_num_seqs" : "model",
             "v-" + i);
+      case 7:
+        return new GpuSample(
+            Engine.GPU,
+            instance,
+            ts,
+            source,
+            i % 2 == 0 ? "dcgm" : "query-gpu",
+            i % 3 == 0 ? null : "host-" + i,
+            nullEvery(2, i, i % 8),
+            i % 4 == 0 ? null : "GPU-" + i,
+            decimal(2, i, 50.5),
+            decimal(3, i, 20),
+            decimal(4, i, 1024),
+            decimal(5, i, 81920),
+            decimal(6, i, 300.25),
+            decimal(2, i, 1410),
+            decimal(3, i, -5),
+            decimal(4, i, 0.5),
+            i % 2 == 0 ? "power.draw=[N/A]" : null);
+      case 8:
+        return new GpuProcess(
+            Engine.GPU,
+            instance,
+            ts,
+            source,
+            i % 2 == 0 ? "pmon" : "compute-apps",
+            nullEvery(2, i, i % 8),
+            i % 3 == 0 ? null : "GPU-" + i,
+            1000L + i,
+            i % 4 == 0 ? null : "python3",
+            i % 2 == 0 ? "C" : null,
+            decimal(3, i, 2048),
+            decimal(4, i, 30),
+            decimal(5, i, 10));
       default:
         return new ServerNotice(
             engine,
