@@ -25,7 +25,8 @@ import org.jspecify.annotations.Nullable;
   @JsonSubTypes.Type(value = ServerNotice.class, name = ServerNotice.TYPE),
   @JsonSubTypes.Type(value = ServerConfig.class, name = ServerConfig.TYPE),
   @JsonSubTypes.Type(value = GpuSample.class, name = GpuSample.TYPE),
-  @JsonSubTypes.Type(value = GpuProcess.class, name = GpuProcess.TYPE)
+  @JsonSubTypes.Type(value = GpuProcess.class, name = GpuProcess.TYPE),
+  @JsonSubTypes.Type(value = ServerHistogram.class, name = ServerHistogram.TYPE)
 })
 public sealed interface EngineEvent
     permits RequestArrived,
@@ -37,7 +38,8 @@ public sealed interface EngineEvent
         ServerNotice,
         ServerConfig,
         GpuSample,
-        GpuProcess {
+        GpuProcess,
+        ServerHistogram {
 
   Engine engine();
 

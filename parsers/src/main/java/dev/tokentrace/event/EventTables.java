@@ -19,7 +19,8 @@ public final class EventTables {
           ServerNotice.TABLE,
           ServerConfig.TABLE,
           GpuSample.TABLE,
-          GpuProcess.TABLE);
+          GpuProcess.TABLE,
+          ServerHistogram.TABLE);
 
   private static final Map<Class<?>, EventTable<?>> BY_CLASS = new HashMap<>();
   private static final Map<String, EventTable<?>> BY_NAME = new HashMap<>();

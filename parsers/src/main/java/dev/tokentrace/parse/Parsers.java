@@ -42,11 +42,11 @@ public final class Parsers {
   private static LineParser raw(Engine engine, ParseSettings settings) {
     switch (engine) {
       case VLLM:
-        return new VllmLineParser(settings);
+        return new MetricsRouter(engine, new VllmLineParser(settings), settings);
       case SGLANG:
-        return new SglangLineParser(settings);
+        return new MetricsRouter(engine, new SglangLineParser(settings), settings);
       case TRTLLM:
-        return new TrtLlmLineParser(settings);
+        return new MetricsRouter(engine, new TrtLlmLineParser(settings), settings);
       case GPU:
         return new GpuLineParser(settings);
       default:

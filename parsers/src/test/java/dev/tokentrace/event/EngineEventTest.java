@@ -175,7 +175,28 @@ final class EngineEventTest {
                 + "\"ts\":\"2026-02-13T11:33:33.000Z\",\"source\":{\"path\":\"samples/x/server.log\","
                 + "\"line\":42,\"offset\":4096},\"tool\":\"compute-apps\","
                 + "\"gpu_uuid\":\"GPU-abc\",\"pid\":4242,\"process_name\":\"python3\","
-                + "\"used_mem_mib\":20480.0}"));
+                + "\"used_mem_mib\":20480.0}"),
+        Arguments.of(
+            new ServerHistogram(
+                Engine.VLLM,
+                "vllm-0",
+                TS,
+                SOURCE,
+                "ttft",
+                "vllm:time_to_first_token_seconds",
+                1.0,
+                10L,
+                3000.0,
+                300.0,
+                480.0,
+                500.0,
+                "0.1:2,0.5:8,+Inf:10"),
+            "{\"type\":\"server_histogram\",\"engine\":\"vllm\",\"instance\":\"vllm-0\","
+                + "\"ts\":\"2026-02-13T11:33:33.000Z\",\"source\":{\"path\":\"samples/x/server.log\","
+                + "\"line\":42,\"offset\":4096},\"component\":\"ttft\","
+                + "\"metric\":\"vllm:time_to_first_token_seconds\",\"interval_s\":1.0,\"count\":10,"
+                + "\"sum_ms\":3000.0,\"p50_ms\":300.0,\"p90_ms\":480.0,\"p99_ms\":500.0,"
+                + "\"buckets\":\"0.1:2,0.5:8,+Inf:10\"}"));
   }
 
   @ParameterizedTest
@@ -208,7 +229,7 @@ final class EngineEventTest {
   }
 
   @Test
-  void typeNamesAreTheTenOfTheDesign() {
+  void typeNamesAreTheElevenOfTheDesign() {
     List<String> names =
         Arrays.stream(EngineEvent.class.getAnnotation(JsonSubTypes.class).value())
             .map(JsonSubTypes.Type::name)
@@ -224,7 +245,8 @@ final class EngineEventTest {
             "server_notice",
             "server_config",
             "gpu_sample",
-            "gpu_process");
+            "gpu_process",
+            "server_histogram");
   }
 
   @Test

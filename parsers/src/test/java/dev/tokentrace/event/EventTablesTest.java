@@ -95,7 +95,21 @@ final class EventTablesTest {
             8.0,
             "power.draw=[N/A]"),
         new GpuProcess(
-            Engine.GPU, "i", TS, SOURCE, "pmon", 1, "GPU-1", 42L, "python3", "C", 1.0, 2.0, 3.0));
+            Engine.GPU, "i", TS, SOURCE, "pmon", 1, "GPU-1", 42L, "python3", "C", 1.0, 2.0, 3.0),
+        new ServerHistogram(
+            Engine.SGLANG,
+            "i",
+            TS,
+            SOURCE,
+            "e2e",
+            "sglang:e2e_request_latency_seconds",
+            2.0,
+            4L,
+            1.5,
+            1.0,
+            2.0,
+            3.0,
+            "1:3,+Inf:4"));
   }
 
   @Test

@@ -12,6 +12,7 @@ import dev.tokentrace.event.RequestArrived;
 import dev.tokentrace.event.RequestFinished;
 import dev.tokentrace.event.RequestTiming;
 import dev.tokentrace.event.ServerConfig;
+import dev.tokentrace.event.ServerHistogram;
 import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.json.EventJson;
 import dev.tokentrace.parse.Rejection;
@@ -57,6 +58,8 @@ final class EventRecords {
       return sample.instance();
     } else if (event instanceof GpuProcess process) {
       return process.instance();
+    } else if (event instanceof ServerHistogram histogram) {
+      return histogram.instance();
     }
     throw new IllegalArgumentException("unknown event type " + event.getClass().getName());
   }

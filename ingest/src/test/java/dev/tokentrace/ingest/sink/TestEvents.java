@@ -12,6 +12,7 @@ import dev.tokentrace.event.RequestArrived;
 import dev.tokentrace.event.RequestFinished;
 import dev.tokentrace.event.RequestTiming;
 import dev.tokentrace.event.ServerConfig;
+import dev.tokentrace.event.ServerHistogram;
 import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.SourcePosition;
 import java.time.Instant;
@@ -20,12 +21,12 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Events of all ten types with every nullable field null in some of them, built from an index.
+ * Events of all eleven types with every nullable field null in some of them, built from an index.
  * Timestamps have millisecond precision because that is what the JSON on the topic carries.
  */
 final class TestEvents {
   static final Instant BASE = Instant.parse("2026-02-13T11:33:33.000Z");
-  static final int TYPES = 10;
+  static final int TYPES = 11;
 
   private TestEvents() {}
 
@@ -37,7 +38,7 @@ final class TestEvents {
     return events;
   }
 
-  /** Event {@code i}: type {@code i % 10}, line {@code i + 1}, offset {@code 100 i}. */
+  /** Event {@code i}: type {@code i % 11}, line {@code i + 1}, offset {@code 100 i}. */
   static EngineEvent event(String path, int i) {
     Engine engine = Engine.values()[i % 3];
     String instance = "inst-" + (i % 2);
@@ -166,6 +167,21 @@ final class TestEvents {
             decimal(3, i, 2048),
             decimal(4, i, 30),
             decimal(5, i, 10));
+      case 9:
+        return new ServerHistogram(
+            engine,
+            instance,
+            ts,
+            source,
+            i % 2 == 0 ? "ttft" : "e2e",
+            i % 2 == 0 ? "vllm:time_to_first_token_seconds" : "sglang:e2e_request_latency_seconds",
+            decimal(2, i, 1),
+            (long) i,
+            decimal(3, i, 1500.5),
+            decimal(4, i, 100),
+            decimal(5, i, 200),
+            decimal(6, i, 300),
+            "0.1:" + i + ",+Inf:" + (2 * i));
       default:
         return new ServerNotice(
             engine,

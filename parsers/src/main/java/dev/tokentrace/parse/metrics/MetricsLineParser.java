@@ -1,0 +1,301 @@
+package dev.tokentrace.parse.metrics;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tokentrace.event.Engine;
+import dev.tokentrace.event.EngineStats;
+import dev.tokentrace.event.ServerHistogram;
+import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.parse.LineParser;
+import dev.tokentrace.parse.ParseOutput;
+import dev.tokentrace.parse.ParseSettings;
+import dev.tokentrace.parse.Rejection;
+import dev.tokentrace.parse.exposition.ExpositionLine;
+import dev.tokentrace.parse.exposition.ExpositionParser;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One engine's {@code /metrics} text, one scrape after another (docs/formats/metrics.md): each
+ * scrape's gauges become one {@code engine_stats} and each latency histogram, from the second
+ * scrape on, one {@code server_histogram} with what it gained since the scrape before. A scrape
+ * starts at a {@code # tokentrace scrape <instant>} marker, or when a series repeats (scrapes saved
+ * back to back by another tool). Its events sit at its first line; its other lines are reported as
+ * folded into it. Not thread-safe; one instance per source.
+ */
+public final class MetricsLineParser implements LineParser {
+  static final String FOLDED = "metrics: sample folded into its scrape";
+  static final String METADATA = "metrics: exposition metadata";
+  static final String UNUSED = "metrics: metric not used";
+  static final String BASELINE = "metrics: first scrape (baseline of the histograms)";
+
+  private final Engine engine;
+  private final String instance;
+  private @Nullable Scrape scrape;
+  private @Nullable Instant markedTs;
+  private @Nullable SourcePosition markedAt;
+  private Map<String, HistogramDelta> previous = new HashMap<>();
+  private @Nullable Instant previousTs;
+  private boolean hasPrevious;
+
+  public MetricsLineParser(Engine engine, ParseSettings settings) {
+    this.engine = engine;
+    this.instance = settings.instance();
+  }
+
+  /** Whether {@code line} is {@code engine}'s metrics text rather than a log line. */
+  public static boolean claims(Engine engine, String line) {
+    return EngineMetrics.claims(engine, line);
+  }
+
+  @Override
+  public void parse(String line, SourcePosition position, ParseOutput sink) {
+    String text = line.strip();
+    if (text.startsWith(EngineMetrics.MARKER)) {
+      marker(text, line, position, sink);
+      return;
+    }
+    ExpositionParser.Result result = ExpositionParser.parse(text);
+    if (result instanceof ExpositionParser.Invalid invalid) {
+      reject(position, "metrics: " + invalid.reason(), line, sink);
+    } else if (result instanceof ExpositionParser.Sample sample) {
+      sample(sample.line(), line, position, sink);
+    } else if (text.isEmpty()) {
+      sink.ignored(position, METADATA);
+    } else {
+      String key = "#" + text;
+      if (scrape != null && scrape.seen.contains(key)) {
+        flush(sink);
+      }
+      start(position).seen.add(key);
+      report(position, METADATA, sink);
+    }
+  }
+
+  private void marker(String text, String line, SourcePosition position, ParseOutput sink) {
+    String stamp = text.substring(EngineMetrics.MARKER.length()).strip();
+    int blank = stamp.indexOf(' ');
+    Instant ts;
+    try {
+      ts = Instant.parse(blank < 0 ? stamp : stamp.substring(0, blank));
+    } catch (DateTimeParseException e) {
+      reject(position, "metrics: bad scrape marker time", line, sink);
+      return;
+    }
+    flush(sink);
+    if (markedAt != null) {
+      sink.ignored(markedAt, BASELINE); // a marker with no line after it
+    }
+    markedTs = ts;
+    markedAt = position;
+  }
+
+  private void sample(
+      ExpositionLine sample, String line, SourcePosition position, ParseOutput sink) {
+    String name = sample.name();
+    double value = sample.value();
+    String base = EngineMetrics.baseOf(name);
+    boolean gauge =
+        EngineMetrics.RUNNING.contains(name)
+            || EngineMetrics.WAITING.contains(name)
+            || EngineMetrics.KV_FRACTION.contains(name);
+    boolean histogram = EngineMetrics.HISTOGRAMS.containsKey(base) && !base.equals(name);
+    if ((gauge || histogram) && (!Double.isFinite(value) || value < 0)) {
+      reject(position, "metrics: " + name + " is " + value, line, sink);
+      return;
+    }
+    if (histogram && name.endsWith("_bucket") && Scrape.bound(sample.label("le")) == null) {
+      reject(position, "metrics: " + name + ": bad or missing le label", line, sink);
+      return;
+    }
+    String key = name + sample.labels();
+    if (scrape != null && scrape.seen.contains(key)) {
+      flush(sink);
+    }
+    Scrape current = start(position);
+    current.seen.add(key);
+    if (current.ts == null && sample.timestampMs() != null) {
+      current.ts = Instant.ofEpochMilli(sample.timestampMs());
+    }
+    if (gauge) {
+      current.gauge(name, value);
+    } else if (histogram) {
+      current.histogram(base, name, sample);
+    }
+    report(position, gauge || histogram ? FOLDED : UNUSED, sink);
+  }
+
+  /** The current scrape, started at {@code position} if none is open. */
+  private Scrape start(SourcePosition position) {
+    if (scrape == null) {
+      scrape = new Scrape(markedAt != null ? markedAt : position, markedTs);
+      markedAt = null;
+      markedTs = null;
+    }
+    return scrape;
+  }
+
+  /** Every line but a scrape's first gets its outcome now; the first gets the scrape's events. */
+  private void report(SourcePosition position, String rule, ParseOutput sink) {
+    Scrape current = scrape;
+    if (current == null || !current.first.equals(position)) {
+      sink.ignored(position, rule);
+    }
+  }
+
+  private void flush(ParseOutput sink) {
+    Scrape done = scrape;
+    scrape = null;
+    if (done == null) {
+      return;
+    }
+    boolean any = false;
+    if (done.gauges) {
+      sink.event(
+          new EngineStats(
+              engine,
+              instance,
+              done.ts,
+              done.first,
+              null,
+              null,
+              null,
+              null,
+              done.running,
+              done.waiting,
+              null,
+              done.kvPct,
+              null,
+              null));
+      any = true;
+    }
+    Map<String, HistogramDelta> perMetric = new TreeMap<>();
+    for (Map.Entry<String, HistogramDelta> series : done.series.entrySet()) {
+      HistogramDelta delta = series.getValue().minus(previous.get(series.getKey()));
+      perMetric
+          .computeIfAbsent(done.baseOf.get(series.getKey()), unused -> new HistogramDelta())
+          .add(delta);
+    }
+    if (hasPrevious) {
+      Double interval =
+          done.ts != null && previousTs != null && !done.ts.isBefore(previousTs)
+              ? Duration.between(previousTs, done.ts).toNanos() / 1e9
+              : null;
+      for (Map.Entry<String, HistogramDelta> metric : perMetric.entrySet()) {
+        sink.event(histogram(done, metric.getKey(), metric.getValue(), interval));
+        any = true;
+      }
+    }
+    if (!any) {
+      sink.ignored(done.first, BASELINE);
+    }
+    previous = done.series;
+    previousTs = done.ts;
+    hasPrevious = true;
+  }
+
+  private ServerHistogram histogram(
+      Scrape done, String metric, HistogramDelta delta, @Nullable Double interval) {
+    long count = Math.round(delta.count);
+    return new ServerHistogram(
+        engine,
+        instance,
+        done.ts,
+        done.first,
+        EngineMetrics.HISTOGRAMS.get(metric),
+        metric,
+        interval,
+        count,
+        count == 0 || !delta.hasSum ? null : delta.sum * 1000,
+        ms(delta.quantile(0.5)),
+        ms(delta.quantile(0.9)),
+        ms(delta.quantile(0.99)),
+        delta.bucketText());
+  }
+
+  private static @Nullable Double ms(@Nullable Double seconds) {
+    return seconds == null ? null : seconds * 1000;
+  }
+
+  private void reject(SourcePosition position, String reason, String line, ParseOutput sink) {
+    sink.rejected(Rejection.of(position, engine, reason, line));
+  }
+
+  @Override
+  public void finish(ParseOutput sink) {
+    flush(sink);
+    if (markedAt != null) {
+      sink.ignored(markedAt, BASELINE);
+      markedAt = null;
+    }
+  }
+
+  /** The gauges and histogram series of one scrape. */
+  private static final class Scrape {
+    final SourcePosition first;
+    @Nullable Instant ts;
+    final Set<String> seen = new HashSet<>();
+    final Map<String, HistogramDelta> series = new HashMap<>();
+    final Map<String, String> baseOf = new HashMap<>();
+    boolean gauges;
+    @Nullable Integer running;
+    @Nullable Integer waiting;
+    @Nullable Double kvPct;
+
+    Scrape(SourcePosition first, @Nullable Instant ts) {
+      this.first = first;
+      this.ts = ts;
+    }
+
+    /** Sums running and waiting over the series (data-parallel engines), keeps the fullest KV. */
+    void gauge(String name, double value) {
+      gauges = true;
+      if (EngineMetrics.RUNNING.contains(name)) {
+        running = (running == null ? 0 : running) + (int) Math.round(value);
+      } else if (EngineMetrics.WAITING.contains(name)) {
+        waiting = (waiting == null ? 0 : waiting) + (int) Math.round(value);
+      } else {
+        kvPct = Math.max(kvPct == null ? 0 : kvPct, value * 100);
+      }
+    }
+
+    void histogram(String base, String name, ExpositionLine sample) {
+      Map<String, String> labels = new TreeMap<>(sample.labels());
+      String le = labels.remove("le");
+      String key = base + labels;
+      HistogramDelta histogram = series.computeIfAbsent(key, unused -> new HistogramDelta());
+      baseOf.put(key, base);
+      if (name.endsWith("_bucket")) {
+        histogram.buckets.put(
+            requireNonNull(bound(le), "le checked by the caller"), sample.value());
+      } else if (name.endsWith("_sum")) {
+        histogram.sum = sample.value();
+        histogram.hasSum = true;
+      } else {
+        histogram.count = sample.value();
+      }
+    }
+
+    static @Nullable Double bound(@Nullable String le) {
+      if (le == null) {
+        return null;
+      }
+      if (le.equals("+Inf")) {
+        return Double.POSITIVE_INFINITY;
+      }
+      try {
+        double value = Double.parseDouble(le);
+        return Double.isFinite(value) && value >= 0 ? value : null;
+      } catch (NumberFormatException e) {
+        return null; // the caller rejects the line naming the label
+      }
+    }
+  }
+}

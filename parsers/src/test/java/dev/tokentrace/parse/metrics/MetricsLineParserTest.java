@@ -1,0 +1,222 @@
+package dev.tokentrace.parse.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tokentrace.event.Engine;
+import dev.tokentrace.event.EngineEvent;
+import dev.tokentrace.event.EngineStats;
+import dev.tokentrace.event.ServerHistogram;
+import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.parse.LineParser;
+import dev.tokentrace.parse.ParseOutput;
+import dev.tokentrace.parse.ParseSettings;
+import dev.tokentrace.parse.Parsers;
+import dev.tokentrace.parse.Rejection;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** Scrapes composed by us with the engines' metric names (docs/formats/metrics.md). */
+final class MetricsLineParserTest {
+  private static final ParseSettings SETTINGS = ParseSettings.of("vllm-0", 2026);
+  private static final String M = "{model_name=\"m\"}";
+
+  private static List<String> vllmScrape(String ts, int running, String kvName, int[] ttft) {
+    return List.of(
+        "# tokentrace scrape " + ts + " http://127.0.0.1:8000/metrics",
+        "# HELP vllm:num_requests_running Number of requests in model execution batches.",
+        "# TYPE vllm:num_requests_running gauge",
+        "vllm:num_requests_running" + M + " " + running,
+        "vllm:num_requests_waiting" + M + " 4",
+        kvName + M + " 0.25",
+        "vllm:prompt_tokens_total" + M + " 1000",
+        "# TYPE vllm:time_to_first_token_seconds histogram",
+        "vllm:time_to_first_token_seconds_bucket{le=\"0.1\",model_name=\"m\"} " + ttft[0],
+        "vllm:time_to_first_token_seconds_bucket{le=\"0.5\",model_name=\"m\"} " + ttft[1],
+        "vllm:time_to_first_token_seconds_bucket{le=\"+Inf\",model_name=\"m\"} " + ttft[2],
+        "vllm:time_to_first_token_seconds_sum" + M + " " + ttft[3],
+        "vllm:time_to_first_token_seconds_count" + M + " " + ttft[2]);
+  }
+
+  @Test
+  void gaugesMakeASnapshotPerScrapeAndHistogramsADeltaFromTheSecondOn() {
+    List<String> lines = new ArrayList<>();
+    lines.addAll(
+        vllmScrape("2026-12-01T10:00:00Z", 3, "vllm:gpu_cache_usage_perc", new int[] {0, 0, 0, 0}));
+    lines.addAll(
+        vllmScrape("2026-12-01T10:00:01Z", 5, "vllm:kv_cache_usage_perc", new int[] {2, 8, 10, 3}));
+    Outcomes out = run(Engine.VLLM, lines);
+
+    assertThat(out.events).hasSize(3);
+    EngineStats first = (EngineStats) out.events.get(0);
+    assertThat(first.engine()).isEqualTo(Engine.VLLM);
+    assertThat(first.ts()).isEqualTo(Instant.parse("2026-12-01T10:00:00Z"));
+    assertThat(first.running()).isEqualTo(3);
+    assertThat(first.waiting()).isEqualTo(4);
+    assertThat(first.kvUsagePct()).isEqualTo(25.0);
+    assertThat(first.source().line()).isEqualTo(1);
+    assertThat(((EngineStats) out.events.get(1)).running()).isEqualTo(5);
+    ServerHistogram ttft = (ServerHistogram) out.events.get(2);
+    assertThat(ttft.component()).isEqualTo("ttft");
+    assertThat(ttft.metric()).isEqualTo("vllm:time_to_first_token_seconds");
+    assertThat(ttft.intervalS()).isEqualTo(1.0);
+    assertThat(ttft.count()).isEqualTo(10);
+    assertThat(ttft.sumMs()).isEqualTo(3000.0);
+    // rank 5 of 10 lies in (0.1, 0.5] holding observations 3..8: 0.1 + 0.4 * 3/6
+    assertThat(ttft.p50Ms()).isCloseTo(300.0, org.assertj.core.data.Offset.offset(1e-9));
+    // rank 9.9 lies in the +Inf bucket: the largest finite bound
+    assertThat(ttft.p99Ms()).isEqualTo(500.0);
+    assertThat(ttft.buckets()).isEqualTo("0.1:2,0.5:8,+Inf:10");
+    assertThat(out.byLine)
+        .containsEntry(2L, "ignored: " + MetricsLineParser.METADATA)
+        .containsEntry(4L, "ignored: " + MetricsLineParser.FOLDED)
+        .containsEntry(7L, "ignored: " + MetricsLineParser.UNUSED);
+    assertThat(out.byLine).hasSize(lines.size());
+  }
+
+  @Test
+  void aCounterThatWentDownCountsFromZeroAfterTheRestart() {
+    List<String> lines = new ArrayList<>();
+    lines.addAll(
+        vllmScrape("2026-12-01T10:00:00Z", 1, "vllm:kv_cache_usage_perc", new int[] {5, 9, 9, 2}));
+    lines.addAll(
+        vllmScrape("2026-12-01T10:00:05Z", 1, "vllm:kv_cache_usage_perc", new int[] {1, 2, 3, 1}));
+    ServerHistogram delta = (ServerHistogram) run(Engine.VLLM, lines).events.get(2);
+    assertThat(delta.count()).isEqualTo(3);
+    assertThat(delta.intervalS()).isEqualTo(5.0);
+  }
+
+  @Test
+  void scrapesSavedWithoutMarkersSplitWhereASeriesRepeats() {
+    String bucket = "sglang:e2e_request_latency_seconds_bucket{le=\"1.0\",model_name=\"m\"} ";
+    String inf = "sglang:e2e_request_latency_seconds_bucket{le=\"+Inf\",model_name=\"m\"} ";
+    String count = "sglang:e2e_request_latency_seconds_count" + M + " ";
+    Outcomes out =
+        run(
+            Engine.SGLANG,
+            List.of(
+                "sglang:num_running_reqs" + M + " 7 1796119200000",
+                "sglang:num_queue_reqs" + M + " 2 1796119200000",
+                "sglang:token_usage" + M + " 0.5 1796119200000",
+                bucket + "1 1796119200000",
+                inf + "2 1796119200000",
+                count + "2 1796119200000",
+                "sglang:num_running_reqs" + M + " 8 1796119202000",
+                bucket + "4 1796119202000",
+                inf + "6 1796119202000",
+                count + "6 1796119202000"));
+    assertThat(out.events).hasSize(3);
+    assertThat(((EngineStats) out.events.get(0)).kvUsagePct()).isEqualTo(50.0);
+    EngineStats second = (EngineStats) out.events.get(1);
+    assertThat(second.running()).isEqualTo(8);
+    assertThat(second.source().line()).isEqualTo(7);
+    ServerHistogram e2e = (ServerHistogram) out.events.get(2);
+    assertThat(e2e.component()).isEqualTo("e2e");
+    assertThat(e2e.count()).isEqualTo(4);
+    assertThat(e2e.intervalS()).isEqualTo(2.0);
+    assertThat(e2e.sumMs()).isNull(); // no _sum line in this scrape
+  }
+
+  @Test
+  void readsTrtllmServeHistogramsUnderBothNames() {
+    Outcomes out =
+        run(
+            Engine.TRTLLM,
+            List.of(
+                "# tokentrace scrape 2026-12-01T10:00:00Z",
+                "request_queue_time_seconds_bucket{le=\"+Inf\"} 1",
+                "request_queue_time_seconds_count 1",
+                "# tokentrace scrape 2026-12-01T10:00:01Z",
+                "request_queue_time_seconds_bucket{le=\"+Inf\"} 3",
+                "request_queue_time_seconds_count 3",
+                "# tokentrace scrape 2026-12-01T10:00:02Z",
+                "trtllm_request_queue_time_seconds_bucket{le=\"+Inf\"} 3",
+                "trtllm_request_queue_time_seconds_count 3"));
+    assertThat(out.events).hasSize(2);
+    ServerHistogram queue = (ServerHistogram) out.events.get(0);
+    assertThat(queue.component()).isEqualTo("queue");
+    assertThat(queue.count()).isEqualTo(2);
+    assertThat(((ServerHistogram) out.events.get(1)).metric())
+        .isEqualTo("trtllm_request_queue_time_seconds");
+    assertThat(out.byLine.get(1L)).isEqualTo("ignored: " + MetricsLineParser.BASELINE);
+  }
+
+  @Test
+  void rejectsBadLinesWithTheirReason() {
+    Outcomes out =
+        run(
+            Engine.VLLM,
+            List.of(
+                "vllm:num_requests_running" + M + " NaN",
+                "vllm:num_requests_waiting{model_name=\"m} 1",
+                "vllm:e2e_request_latency_seconds_bucket{le=\"soon\"} 1",
+                "vllm:kv_cache_usage_perc" + M + " -0.5",
+                "# tokentrace scrape yesterday",
+                "vllm:num_requests_running" + M + " 1"));
+    assertThat(out.byLine)
+        .containsEntry(1L, "rejected: metrics: vllm:num_requests_running is NaN")
+        .containsEntry(2L, "rejected: metrics: label value not closed")
+        .containsEntry(
+            3L,
+            "rejected: metrics: vllm:e2e_request_latency_seconds_bucket: bad or missing le label")
+        .containsEntry(4L, "rejected: metrics: vllm:kv_cache_usage_perc is -0.5")
+        .containsEntry(5L, "rejected: metrics: bad scrape marker time")
+        .containsEntry(6L, "event engine_stats");
+  }
+
+  @Test
+  void aSavedScrapeIsDetectedAsItsEngineAndReadThroughTheEngineParser() {
+    List<String> lines =
+        vllmScrape("2026-12-01T10:00:00Z", 3, "vllm:kv_cache_usage_perc", new int[] {1, 1, 1, 1});
+    assertThat(Parsers.detect(lines, SETTINGS).engine()).contains(Engine.VLLM);
+    Outcomes out = new Outcomes();
+    LineParser parser = Parsers.create(Engine.VLLM, SETTINGS);
+    long number = 1;
+    for (String line : lines) {
+      parser.parse(line, new SourcePosition("metrics.prom", number++, 0), out);
+    }
+    parser.finish(out);
+    assertThat(out.events).hasSize(1);
+    assertThat(out.byLine).hasSize(lines.size());
+  }
+
+  private static Outcomes run(Engine engine, List<String> lines) {
+    MetricsLineParser parser = new MetricsLineParser(engine, SETTINGS);
+    Outcomes out = new Outcomes();
+    long number = 1;
+    for (String line : lines) {
+      parser.parse(line, new SourcePosition("metrics.prom", number++, 0), out);
+    }
+    parser.finish(out);
+    return out;
+  }
+
+  /** Outcomes by line; a line's events are listed once. */
+  private static final class Outcomes implements ParseOutput {
+    final Map<Long, String> byLine = new TreeMap<>();
+    final List<EngineEvent> events = new ArrayList<>();
+
+    @Override
+    public void event(EngineEvent event) {
+      events.add(event);
+      byLine.putIfAbsent(event.source().line(), "event " + event.type());
+    }
+
+    @Override
+    public void ignored(SourcePosition position, String rule) {
+      put(position.line(), "ignored: " + rule);
+    }
+
+    @Override
+    public void rejected(Rejection rejection) {
+      put(rejection.position().line(), "rejected: " + rejection.reason());
+    }
+
+    private void put(long line, String outcome) {
+      assertThat(byLine.put(line, outcome)).as("line " + line + " reported twice").isNull();
+    }
+  }
+}
