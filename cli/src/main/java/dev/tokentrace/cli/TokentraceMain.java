@@ -44,6 +44,7 @@ import picocli.CommandLine.ScopeType;
       ServeCommand.class,
       SimulateCommand.class,
       LoadgenCommand.class,
+      ScrapeCommand.class,
       BrokerCommand.class,
       CommandLine.HelpCommand.class
     })

@@ -1,0 +1,166 @@
+package dev.tokentrace.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+
+/**
+ * {@code scrape} against the simulator's live {@code /metrics} for each engine's real metric names:
+ * a baseline scrape, load, two more scrapes, loaded through the embedded broker into DuckDB. The
+ * histograms' interval deltas count every request the load sent, and vLLM and SGLang gauges give
+ * one {@code engine_stats} per scrape (docs/formats/metrics.md).
+ */
+final class ScrapeIT {
+  private static final Duration TIMEOUT = Duration.ofSeconds(60);
+  private static final Pattern SERVING = Pattern.compile("on http://127\\.0\\.0\\.1:(\\d+)/");
+  private static final int REQUESTS = 12;
+
+  @TempDir Path dir;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"vllm", "sglang", "trtllm"})
+  void scrapesEveryEnginesMetricsIntoEngineStatsAndHistogramDeltas(String engine) throws Exception {
+    Path served = dir.resolve("server");
+    Files.createDirectories(served);
+    StringWriter serverOut = new StringWriter();
+    Thread server = serve(engine, served, serverOut);
+    Path scrapes = dir.resolve("metrics.prom");
+    Path db = dir.resolve("scrape.duckdb");
+    try {
+      int port = awaitPort(serverOut, server);
+      String path = engine.equals("trtllm") ? "/prometheus/metrics" : "/metrics";
+      String url = "http://127.0.0.1:" + port + path;
+      run("scrape", "--url", url, "--count", "1", "--out", scrapes.toString());
+      run(
+          "loadgen",
+          "--url",
+          "http://127.0.0.1:" + port,
+          "--api",
+          "completions",
+          "--engine",
+          engine,
+          "--concurrency",
+          "4",
+          "--requests",
+          Integer.toString(REQUESTS),
+          "--prompt-tokens",
+          "50",
+          "--max-tokens",
+          "8",
+          "--id-prefix",
+          "scrape-",
+          "--out",
+          dir.resolve("client.csv").toString());
+      run(
+          "scrape",
+          "--url",
+          url,
+          "--count",
+          "2",
+          "--interval",
+          "100ms",
+          "--out",
+          scrapes.toString(),
+          "--instance",
+          engine + "-0",
+          "--db",
+          db.toString());
+    } finally {
+      server.interrupt();
+      server.join(TIMEOUT.toMillis());
+    }
+    assertThat(server.isAlive()).as("simulate --serve stopped").isFalse();
+
+    assertThat(
+            query(
+                db,
+                "SELECT count(DISTINCT engine) || ' ' || min(engine) || ' ' || sum(count)"
+                    + " FROM server_histogram WHERE component = 'e2e'"))
+        .isEqualTo("1 " + engine + " " + REQUESTS);
+    assertThat(query(db, "SELECT count(DISTINCT ts) FROM server_histogram")).isEqualTo("2");
+    assertThat(
+            query(
+                db,
+                "SELECT count(*) FROM server_histogram WHERE component = 'ttft' AND count > 0"
+                    + " AND p50_ms > 0 AND p50_ms <= p99_ms"))
+        .isEqualTo("1");
+    String stats = engine.equals("trtllm") ? "0" : "3";
+    assertThat(query(db, "SELECT count(*) FROM engine_stats WHERE running IS NOT NULL"))
+        .isEqualTo(stats);
+    assertThat(query(db, "SELECT count(*) FROM rejects")).isEqualTo("0");
+  }
+
+  private static Thread serve(String engine, Path served, StringWriter out) {
+    CommandLine command = TokentraceMain.commandLine();
+    command.setOut(new PrintWriter(out, true));
+    command.setErr(new PrintWriter(new StringWriter(), true));
+    Thread thread =
+        new Thread(
+            () ->
+                command.execute(
+                    "simulate",
+                    "--serve",
+                    "0",
+                    "--engine",
+                    engine,
+                    "--out",
+                    served.toString(),
+                    "--api",
+                    "completions",
+                    "--max-batch",
+                    "8",
+                    "--step-base-ms",
+                    "4",
+                    "--step-per-seq-ms",
+                    "0.2",
+                    "--prefill-per-token-ms",
+                    "0.01"),
+            "scrape-live-server");
+    thread.start();
+    return thread;
+  }
+
+  private static int awaitPort(StringWriter out, Thread server) throws InterruptedException {
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    while (System.nanoTime() < deadline && server.isAlive()) {
+      Matcher matcher = SERVING.matcher(out.toString());
+      if (matcher.find()) {
+        return Integer.parseInt(matcher.group(1));
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("simulate --serve did not start: " + out);
+  }
+
+  private static void run(String... args) {
+    StringWriter err = new StringWriter();
+    CommandLine command = TokentraceMain.commandLine();
+    command.setErr(new PrintWriter(err, true));
+    command.setOut(new PrintWriter(new StringWriter(), true));
+    assertThat(command.execute(args)).as(String.join(" ", args) + ": " + err).isZero();
+  }
+
+  private static String query(Path db, String sql) throws SQLException {
+    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:" + db);
+        Statement statement = connection.createStatement();
+        ResultSet row = statement.executeQuery(sql)) {
+      row.next();
+      return row.getString(1);
+    }
+  }
+}
