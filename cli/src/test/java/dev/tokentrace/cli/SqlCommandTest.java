@@ -23,6 +23,7 @@ final class SqlCommandTest {
             "batch_vs_concurrency",
             "clock_offsets",
             "concurrency_sensitivity",
+            "gpu_contention",
             "mlt_vs_context",
             "network_outliers",
             "notices_near_slow",

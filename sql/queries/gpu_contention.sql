@@ -1,0 +1,87 @@
+-- queries/gpu_contention: which requests ran while another process held the engine's GPU, and how much slower were they?
+-- params:  :run_id (VARCHAR, default every run), :gap_s (DOUBLE, default 5: a co-tenant unseen
+--          for longer has left the GPU)
+-- returns: request_key, run_id, instance, gpu, co_tenant_pid, co_tenant_name, request_start_ts,
+--          request_end_ts, tpot_ms, clear_tpot_p50_ms, slowdown, decode_ms, client_e2e_ms
+--
+-- GPU processes come from gpu_process (nvidia-smi --query-compute-apps, pmon;
+-- docs/formats/gpu.md#gpu_process), stamped with the engine instance the GPU serves. On each
+-- instance's GPU (UUID, else index) the engine is the process seen in the most samples (then the
+-- most memory); every other process is a co-tenant, holding the GPU from its first sample to its
+-- last, a gap of more than :gap_s seconds splitting that into spells. A paired request (status ok,
+-- not warm-up) of the same instance is hit when its time on the server clock (aligned_start_ts to
+-- + client_e2e_ms) overlaps a spell. slowdown = its TPOT / the median TPOT of the instance's
+-- requests that no spell touched (NULL without such requests). One row per hit request and
+-- co-tenant, slowest first.
+WITH settings AS (
+    SELECT CAST(:run_id AS VARCHAR) AS only_run,
+           to_microseconds(CAST(round(coalesce(CAST(:gap_s AS DOUBLE), 5.0) * 1000000) AS BIGINT))
+               AS gap
+),
+procs AS (
+    SELECT instance, coalesce(gpu_uuid, CAST(gpu_index AS VARCHAR)) AS gpu, pid, process_name,
+           used_mem_mib, ts
+    FROM gpu_process
+    WHERE ts IS NOT NULL AND coalesce(gpu_uuid, CAST(gpu_index AS VARCHAR)) IS NOT NULL
+),
+per_pid AS (
+    SELECT instance, gpu, pid, count(*) AS samples, max(coalesce(used_mem_mib, 0)) AS mem
+    FROM procs
+    GROUP BY instance, gpu, pid
+),
+engine_pid AS (
+    SELECT instance, gpu, arg_max(pid, samples * 1e12 + mem) AS pid
+    FROM per_pid
+    GROUP BY instance, gpu
+),
+foreign_samples AS (
+    SELECT p.instance, p.gpu, p.pid, p.process_name, p.ts,
+           CASE WHEN lag(p.ts) OVER w IS NULL OR p.ts - lag(p.ts) OVER w > s.gap THEN 1 ELSE 0 END
+               AS starts
+    FROM procs p
+    JOIN engine_pid e ON e.instance = p.instance AND e.gpu = p.gpu AND e.pid <> p.pid
+    CROSS JOIN settings s
+    WINDOW w AS (PARTITION BY p.instance, p.gpu, p.pid ORDER BY p.ts)
+),
+numbered AS (
+    SELECT *, sum(starts) OVER (PARTITION BY instance, gpu, pid ORDER BY ts) AS spell
+    FROM foreign_samples
+),
+spells AS (
+    SELECT instance, gpu, pid, any_value(process_name) AS process_name, min(ts) AS from_ts,
+           max(ts) AS to_ts
+    FROM numbered
+    GROUP BY instance, gpu, pid, spell
+),
+requests AS (
+    SELECT a.request_key, a.run_id, a.instance, a.tpot_ms, a.decode_ms, a.client_e2e_ms,
+           a.aligned_start_ts AS start_ts,
+           a.aligned_start_ts + to_microseconds(CAST(round(a.client_e2e_ms * 1000) AS BIGINT))
+               AS end_ts
+    FROM request_attribution a
+    CROSS JOIN settings s
+    WHERE a.status = 'ok' AND NOT a.warmup AND a.join_status IN ('matched', 'heuristic')
+      AND a.aligned_start_ts IS NOT NULL AND a.client_e2e_ms IS NOT NULL
+      AND (s.only_run IS NULL OR a.run_id = s.only_run)
+),
+hits AS (
+    SELECT r.*, sp.gpu, sp.pid AS co_tenant_pid, sp.process_name AS co_tenant_name
+    FROM requests r
+    JOIN spells sp ON sp.instance = r.instance AND r.start_ts <= sp.to_ts
+                  AND r.end_ts >= sp.from_ts
+),
+clear AS (
+    SELECT r.instance, quantile_cont(r.tpot_ms, 0.5) AS tpot_p50
+    FROM requests r
+    WHERE NOT EXISTS (SELECT 1 FROM hits h WHERE h.request_key = r.request_key
+                                             AND h.run_id = r.run_id)
+    GROUP BY r.instance
+)
+SELECT h.request_key, h.run_id, h.instance, h.gpu, h.co_tenant_pid, h.co_tenant_name,
+       h.start_ts AS request_start_ts, h.end_ts AS request_end_ts, h.tpot_ms,
+       c.tpot_p50 AS clear_tpot_p50_ms,
+       CASE WHEN c.tpot_p50 > 0 THEN h.tpot_ms / c.tpot_p50 END AS slowdown,
+       h.decode_ms, h.client_e2e_ms
+FROM hits h
+LEFT JOIN clear c ON c.instance = h.instance
+ORDER BY slowdown DESC NULLS LAST, h.client_e2e_ms DESC NULLS LAST, h.request_key, h.co_tenant_pid;
