@@ -3,6 +3,8 @@ package dev.tokentrace.parse;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.metrics.MetricsLineParser;
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Sends an engine's own {@code /metrics} text (a saved scrape, or scrape lines in a log) to the
@@ -10,7 +12,7 @@ import dev.tokentrace.parse.metrics.MetricsLineParser;
  * ship} and {@code parse} read saved scrapes like logs (docs/formats/metrics.md#saved-scrapes). Not
  * thread-safe, like the parsers it holds.
  */
-final class MetricsRouter implements LineParser {
+final class MetricsRouter implements LineParser, CollectorClock {
   private final Engine engine;
   private final LineParser log;
   private final MetricsLineParser metrics;
@@ -27,6 +29,14 @@ final class MetricsRouter implements LineParser {
       metrics.parse(line, position, sink);
     } else {
       log.parse(line, position, sink);
+    }
+  }
+
+  /** Passes a collector's time on to the log parser, if it dates lines by it. */
+  @Override
+  public void collectorTime(@Nullable Instant ts) {
+    if (log instanceof CollectorClock clock) {
+      clock.collectorTime(ts);
     }
   }
 

@@ -16,9 +16,10 @@ import org.jspecify.annotations.Nullable;
  * custom_metrics_reporter.cc @ 89ee0f2}, docs/formats/trtllm.md#triton-backend-stats) become one
  * {@code engine_stats} per scrape (active requests, KV blocks used, the iteration's time); they
  * show only the last iteration at scrape time, so no batch step is made of them. Triton's {@code
- * nv_*}, trtllm-serve's {@code trtllm_*} (2026) and unprefixed (≤ 1.1) histograms are aggregates
- * with no per-request or per-step meaning here and are ignored ({@value #RULE}). A scrape ends at
- * the first other line or when a gauge repeats. Not thread-safe.
+ * nv_*} histograms are ignored ({@value #RULE}); trtllm-serve's {@code trtllm_*} (2026) and
+ * unprefixed (≤ 1.1) ones never get here: {@code Parsers} hands them to the metrics parser
+ * (docs/formats/metrics.md#server_histogram). A scrape ends at the first other line or when a gauge
+ * repeats. Not thread-safe.
  */
 final class PrometheusBlock {
   static final String RULE = "trtllm: prometheus text";

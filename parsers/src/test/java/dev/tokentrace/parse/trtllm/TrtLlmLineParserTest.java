@@ -693,14 +693,14 @@ final class TrtLlmLineParserTest {
             ignored 9: trtllm: other message
             """),
         row(
-            "prometheus trtllm serve histograms ignored",
+            "prometheus trtllm serve histograms: the metrics parser's, one scrape is a baseline",
             """
             trtllm_time_to_first_token_seconds_bucket{le="0.1",model_name="undefined",engine_type="undefined"} 3.0
             # HELP request_queue_time_seconds Histogram of time spent in WAITING phase for request.
             """,
             """
-            ignored 1: trtllm: prometheus text
-            ignored 2: trtllm: prometheus text
+            ignored 2: metrics: exposition metadata
+            ignored 1: metrics: first scrape (baseline of the histograms)
             """),
         row(
             "uvicorn access and startup",
