@@ -45,6 +45,7 @@ final class DocumentedOptionsTest {
           "--prefix", // kubectl logs
           "--timestamps", // kubectl logs
           "--query-gpu", // nvidia-smi
+          "--query-compute-apps", // nvidia-smi
           "--events", // bench/ingest.sh
           "--sizes"); // bench/correlate.sh
 
