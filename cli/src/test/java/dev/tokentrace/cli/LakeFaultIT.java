@@ -101,6 +101,8 @@ final class LakeFaultIT {
           assertThat(sqlReader.output()).contains("duplicates").containsPattern("\\n0(,|$)");
         }
         try (ChildJvm again = sink("sink-b2", lake)) {
+          // joined the group before the stream ends (a JVM still starting exits 143 on SIGTERM)
+          again.await(line -> line.startsWith("sink: following"), ChildJvm.START_TIMEOUT, "start");
           awaitRows(lake, rows(lake) + 1_500);
           ids = writer.finish();
           awaitDelivered(lake, ids);
