@@ -101,13 +101,15 @@ final class LakeFaultIT {
           assertThat(sqlReader.output()).contains("duplicates").containsPattern("\\n0(,|$)");
         }
         try (ChildJvm again = sink("sink-b2", lake)) {
+          // joined the group before the stream ends (a JVM still starting exits 143 on SIGTERM)
+          again.await(line -> line.startsWith("sink: following"), ChildJvm.START_TIMEOUT, "start");
           awaitRows(lake, rows(lake) + 1_500);
           ids = writer.finish();
           awaitDelivered(lake, ids);
-          assertThat(again.stop()).as(again.output()).isZero();
+          assertStopped(again);
         }
-        assertThat(a.stop()).as(a.output()).isZero();
-        assertThat(c.stop()).as(c.output()).isZero();
+        assertStopped(a);
+        assertStopped(c);
         assertThat(shipper.stop()).as(shipper.output()).isZero();
       } finally {
         reader.interrupt();
@@ -140,7 +142,7 @@ final class LakeFaultIT {
     for (int kill = 1; kill <= 3; kill++) {
       try (ChildJvm sink =
           sink("sink-" + kill, lake, "--flush-rows", "700", "--kafka-config", config.toString())) {
-        awaitRows(lake, before + 2_000);
+        awaitRows(lake, Math.min(before + 2_000, ids.size() - 1_000));
         sink.kill();
       }
       before = rows(lake);
@@ -148,7 +150,7 @@ final class LakeFaultIT {
     }
     try (ChildJvm last = sink("sink-last", lake)) {
       awaitDelivered(lake, ids);
-      assertThat(last.stop()).as(last.output()).isZero();
+      assertStopped(last);
     }
     assertExactlyOnce(lake, ids);
     assertThat(LakeCheck.check(lake)).isEmpty();
@@ -198,6 +200,20 @@ final class LakeFaultIT {
     assertThat(code).as(err.toString()).isZero();
     assertThat(err.toString()).contains("-> " + lake);
     return code;
+  }
+
+  /**
+   * SIGTERM ends a sink with exit 0 after its last flush; on a machine loaded far beyond its cores
+   * the flush and leaving the group can outlast the 4.5 s grace of every command, which then exits
+   * 143 saying so: what it had not committed is read again by the next owner (the lake checks below
+   * prove it), so that is accepted, and only that.
+   */
+  private static void assertStopped(ChildJvm sink) throws Exception {
+    int code = sink.stop();
+    if (code != 0) {
+      assertThat(code).as(sink.output()).isEqualTo(143);
+      assertThat(sink.stderr()).contains("did not stop within");
+    }
   }
 
   private ChildJvm ship(String name, Path log, String... extra) throws IOException {

@@ -60,12 +60,16 @@ public final class KafkaToLake implements LiveSink {
   private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(2);
 
+  /** The flush interval while polls come back full (a backlog): see {@link #flushDue}. */
+  static final Duration BACKLOG_FLUSH = Duration.ofSeconds(5);
+
   private final LakeSinkSettings settings;
   private final Consumer<String, byte[]> consumer;
   private final LakeWriter writer;
   private final TopicLayout layout;
   private final Clock clock;
   private final RecordWriter records;
+  private final int maxPollRecords;
   private final Map<TopicPartition, LakePartition> partitions = new HashMap<>();
   private final Set<TopicPartition> owned = ConcurrentHashMap.newKeySet();
   private final Map<String, Long> written = new LinkedHashMap<>();
@@ -94,6 +98,9 @@ public final class KafkaToLake implements LiveSink {
     this.layout = layout;
     this.clock = clock;
     this.records = new RecordWriter(kafka.topics());
+    this.maxPollRecords =
+        Integer.parseInt(
+            kafka.consumerProperties().get(ConsumerConfig.MAX_POLL_RECORDS_CONFIG).toString());
   }
 
   /**
@@ -237,12 +244,12 @@ public final class KafkaToLake implements LiveSink {
           }
           lag = currentLag();
           long now = System.nanoTime();
-          if (now - lastFlush >= settings.flushInterval().toNanos()
-              || writer.stagedRows() >= settings.flushRows()) {
+          if (flushDue(now, polled.count())) {
             flush(owned, false);
-            lastFlush = now;
+            lastFlush = System.nanoTime();
           }
           if (!settings.compactInterval().isZero()
+              && !stopRequested
               && now - lastCompaction >= settings.compactInterval().toNanos()) {
             compact();
             lastCompaction = System.nanoTime();
@@ -266,6 +273,23 @@ public final class KafkaToLake implements LiveSink {
     SinkSummary summary = summary(Duration.ofNanos(System.nanoTime() - started));
     log.info("lake sink {}: {}", settings.lake(), summary.describe());
     return summary;
+  }
+
+  /**
+   * Whether to flush now: after flush-rows rows; else once the flush interval has passed since the
+   * last flush ended, unless the poll was full (a backlog is being worked off: each flush costs a
+   * file per table and partition and their syncs, so a backlog is flushed every {@link
+   * #BACKLOG_FLUSH} instead, in fewer and larger files; live tailing never fills a poll).
+   */
+  private boolean flushDue(long now, int polled) {
+    if (writer.stagedRows() >= settings.flushRows()) {
+      return true;
+    }
+    long since = now - lastFlush;
+    if (polled >= maxPollRecords) {
+      return since >= Math.max(settings.flushInterval().toNanos(), BACKLOG_FLUSH.toNanos());
+    }
+    return since >= settings.flushInterval().toNanos();
   }
 
   private void append(ConsumerRecords<String, byte[]> polled) {
@@ -341,7 +365,11 @@ public final class KafkaToLake implements LiveSink {
     }
     LakeCompactor.Result result =
         LakeCompactor.compact(
-            settings.lake(), settings.compaction(), mine::contains, Instant.now());
+            settings.lake(),
+            settings.compaction(),
+            mine::contains,
+            Instant.now(),
+            () -> stopRequested);
     if (!result.overlapping().isEmpty()) {
       log.warn("lake {}: compaction: {}", settings.lake(), result.describe());
     } else if (result.written() > 0 || result.deleted() > 0) {

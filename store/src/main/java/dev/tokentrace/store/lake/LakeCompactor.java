@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -36,6 +37,9 @@ import java.util.regex.Pattern;
  */
 public final class LakeCompactor {
   private static final Pattern HOUR = Pattern.compile("date=(\\d{4}-\\d{2}-\\d{2})/hour=(\\d{2})");
+
+  /** DuckDB's message for a listed file that does not exist (any more). */
+  static final String FILE_GONE = "No files found that match the pattern";
 
   private LakeCompactor() {}
 
@@ -98,6 +102,19 @@ public final class LakeCompactor {
    */
   public static Result compact(
       Path dir, Settings settings, Predicate<LakePartition> owned, Instant now) {
+    return compact(dir, settings, owned, now, () -> false);
+  }
+
+  /**
+   * Like {@link #compact(Path, Settings, Predicate, Instant)}, checking {@code stop} before each
+   * merge, so that a sink asked to stop ends its pass at once (what is merged so far stays merged).
+   */
+  public static Result compact(
+      Path dir,
+      Settings settings,
+      Predicate<LakePartition> owned,
+      Instant now,
+      BooleanSupplier stop) {
     Path lake = dir.toAbsolutePath();
     LakeSnapshot snapshot = LakeSnapshot.scan(lake);
     int deleted = deleteSuperseded(snapshot, settings, owned, now);
@@ -108,9 +125,13 @@ public final class LakeCompactor {
         Statement statement = connection.createStatement()) {
       for (TableSchema<?> table : LakeTables.ALL) {
         for (List<LakeFile> run : runs(snapshot.files(table.name()), settings, owned, now)) {
-          merge(lake, statement, table, run);
-          written++;
-          merged += run.size();
+          if (stop.getAsBoolean()) {
+            return new Result(written, merged, deleted, snapshot.overlapping());
+          }
+          if (merge(lake, statement, table, run)) {
+            written++;
+            merged += run.size();
+          }
         }
       }
     } catch (SQLException e) {
@@ -154,7 +175,12 @@ public final class LakeCompactor {
     return runs;
   }
 
-  private static void merge(
+  /**
+   * Merges one run; false when one of its files is gone (another compaction, of a sink or of {@code
+   * tokentrace compact}, merged and deleted it after this pass's snapshot): the run is left to a
+   * later pass.
+   */
+  private static boolean merge(
       Path lake, Statement statement, TableSchema<?> table, List<LakeFile> run)
       throws SQLException, IOException {
     LakeFile first = run.get(0);
@@ -174,6 +200,12 @@ public final class LakeCompactor {
               + Lake.literal(temp.toString())
               + " (FORMAT parquet)");
       LakeDirectories.moveIntoPlace(temp, target);
+      return true;
+    } catch (SQLException e) {
+      if (String.valueOf(e.getMessage()).contains(FILE_GONE)) {
+        return false;
+      }
+      throw e;
     } finally {
       Files.deleteIfExists(temp);
     }

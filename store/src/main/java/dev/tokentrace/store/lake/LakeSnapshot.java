@@ -155,45 +155,51 @@ public final class LakeSnapshot {
     return manifests;
   }
 
-  /** The data files under {@code <table>/}, at any depth (a file deleted meanwhile is skipped). */
+  /**
+   * The data files under {@code <table>/}, at any depth. A file or directory removed while listing
+   * (a compaction deleting merged inputs) is skipped, not an error.
+   */
   static List<LakeFile> dataFiles(Path lake, String table) {
     Path dir = lake.resolve(table);
     List<LakeFile> files = new ArrayList<>();
     if (!Files.isDirectory(dir)) {
       return files;
     }
-    try (Stream<Path> entries = Files.walk(dir, 3)) {
-      for (Path path : (Iterable<Path>) entries::iterator) {
-        if (!path.getFileName().toString().endsWith(".parquet")) {
-          continue;
-        }
-        BasicFileAttributes attributes;
-        try {
-          attributes = Files.readAttributes(path, BasicFileAttributes.class);
-        } catch (IOException e) {
-          continue; // removed by a compaction since it was listed
-        }
-        if (!attributes.isRegularFile()) {
-          continue;
-        }
-        LakeFile file =
-            LakeFile.parse(
-                table,
-                path.toAbsolutePath(),
-                attributes.size(),
-                attributes.lastModifiedTime().toInstant());
-        if (file != null) {
-          files.add(file);
-        }
-      }
-    } catch (UncheckedIOException | IOException e) {
-      // a directory removed while walking: what was found is what is there now
-      if (!Files.isDirectory(dir)) {
-        return files;
-      }
-      throw new UncheckedIOException(
-          "lake " + lake + ": cannot list " + dir,
-          e instanceof IOException ? (IOException) e : ((UncheckedIOException) e).getCause());
+    try {
+      Files.walkFileTree(
+          dir,
+          java.util.Set.of(),
+          3,
+          new java.nio.file.SimpleFileVisitor<Path>() {
+            @Override
+            public java.nio.file.FileVisitResult visitFile(
+                Path path, BasicFileAttributes attributes) {
+              if (attributes.isRegularFile()
+                  && path.getFileName().toString().endsWith(".parquet")) {
+                LakeFile file =
+                    LakeFile.parse(
+                        table,
+                        path.toAbsolutePath(),
+                        attributes.size(),
+                        attributes.lastModifiedTime().toInstant());
+                if (file != null) {
+                  files.add(file);
+                }
+              }
+              return java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFileFailed(Path path, IOException e)
+                throws IOException {
+              if (e instanceof java.nio.file.NoSuchFileException) {
+                return java.nio.file.FileVisitResult.CONTINUE; // removed since it was listed
+              }
+              throw e;
+            }
+          });
+    } catch (IOException e) {
+      throw new UncheckedIOException("lake " + lake + ": cannot list " + dir, e);
     }
     return files;
   }
