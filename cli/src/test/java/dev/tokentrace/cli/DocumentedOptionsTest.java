@@ -49,21 +49,6 @@ final class DocumentedOptionsTest {
           "--events", // bench/ingest.sh
           "--sizes"); // bench/correlate.sh
 
-  /**
-   * Options docs/storage.md describes for the Parquet lake, whose commands land in steps (some,
-   * such as sql --lake, are in the model already). Not checked here; drop an entry once its option
-   * is in the picocli model of every command the docs give it to.
-   */
-  private static final Set<String> LAKE_PENDING =
-      Set.of(
-          "--lake",
-          "--views",
-          "--flush-interval",
-          "--flush-rows",
-          "--compact-interval",
-          "--group",
-          "--check");
-
   private static final Pattern OPTION =
       Pattern.compile("(?<![A-Za-z0-9_-])--[a-z][a-z0-9_-]*[a-z0-9]");
   private static final Pattern RUN = Pattern.compile("tokentrace ([a-z]+)\\b");
@@ -79,7 +64,7 @@ final class DocumentedOptionsTest {
       for (int i = 0; i < lines.size(); i++) {
         Matcher option = OPTION.matcher(lines.get(i));
         while (option.find()) {
-          if (!known.contains(option.group()) && !LAKE_PENDING.contains(option.group())) {
+          if (!known.contains(option.group())) {
             unknown.add(ROOT.relativize(doc) + ":" + (i + 1) + ": " + option.group());
           }
         }
@@ -114,8 +99,7 @@ final class DocumentedOptionsTest {
         Matcher option = OPTION.matcher(text.substring(0, end));
         while (option.find()) {
           if (command.getCommandSpec().findOption(option.group()) == null
-              && !OTHER_TOOLS.contains(option.group())
-              && !LAKE_PENDING.contains(option.group())) {
+              && !OTHER_TOOLS.contains(option.group())) {
             wrong.add(
                 ROOT.relativize(doc)
                     + ":"
