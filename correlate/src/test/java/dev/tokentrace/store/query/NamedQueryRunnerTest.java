@@ -106,7 +106,7 @@ final class NamedQueryRunnerTest {
         .hasMessage(
             "unknown query 'slowest_request': did you mean 'slowest_requests'? (known:"
                 + " attribution_summary, batch_vs_concurrency, clock_offsets,"
-                + " concurrency_sensitivity, mlt_vs_context, network_outliers, notices_near_slow,"
+                + " concurrency_sensitivity, gpu_contention, mlt_vs_context, network_outliers, notices_near_slow,"
                 + " prefill_vs_prompt, queue_timeline, request_snapshots, retried_requests,"
                 + " server_config, slowest_requests, unmatched_requests, warmup_effect)");
   }
@@ -143,6 +143,7 @@ final class NamedQueryRunnerTest {
             "queries/batch_vs_concurrency",
             "queries/clock_offsets",
             "queries/concurrency_sensitivity",
+            "queries/gpu_contention",
             "queries/mlt_vs_context",
             "queries/network_outliers",
             "queries/notices_near_slow",
@@ -244,7 +245,7 @@ final class NamedQueryRunnerTest {
     assertThatThrownBy(() -> NamedQueryRunner.parseParams(List.of("limit", "=5")))
         .hasMessage("--param 'limit' must be key=value\n--param '=5' must be key=value");
     assertThatThrownBy(() -> QueryOutputFormat.fromId("xml"))
-        .hasMessage("unknown output format 'xml' (known: table, csv, json)");
+        .hasMessage("unknown output format 'xml' (known: table, csv, json, vertical)");
   }
 
   private String run(String name, Map<String, String> params, QueryOutputFormat format) {
