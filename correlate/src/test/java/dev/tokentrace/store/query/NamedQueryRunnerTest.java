@@ -155,7 +155,7 @@ final class NamedQueryRunnerTest {
             "queries/slowest_requests",
             "queries/unmatched_requests",
             "queries/warmup_effect");
-    assertThat(NamedQueryRunner.list().get(12).description())
+    assertThat(NamedQueryRunner.list().get(13).description())
         .isEqualTo(
             "which requests were slowest end to end, where did their time go, and what did the"
                 + " server look like when they arrived?");
