@@ -54,6 +54,7 @@ final class JsonReportWriterTest {
             "settings",
             "environment",
             "core_metrics",
+            "matrix",
             "baseline",
             "attribution",
             "bottleneck",
