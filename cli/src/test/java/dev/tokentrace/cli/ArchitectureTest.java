@@ -130,6 +130,28 @@ final class ArchitectureTest {
   }
 
   @Test
+  void theClientReadersArePure() {
+    check(
+        noClasses()
+            .that()
+            .resideInAPackage("dev.tokentrace.clients..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                "dev.tokentrace.store..",
+                "dev.tokentrace.ingest..",
+                "dev.tokentrace.correlate..",
+                "dev.tokentrace.report..",
+                "dev.tokentrace.cli..",
+                "org.apache.kafka..",
+                "org.duckdb..",
+                "java.sql..")
+            .because(
+                "ingest streams client rows and correlate loads them with the same readers, so"
+                    + " the readers sit below both (docs/design.md#modules)"));
+  }
+
+  @Test
   void theExporterOnlyReadsTheStore() {
     check(
         noClasses()

@@ -1,5 +1,7 @@
 package dev.tokentrace.correlate.client;
 
+import dev.tokentrace.clients.ClientReadSettings;
+import dev.tokentrace.clients.ClientTimingReaders;
 import static java.util.Objects.requireNonNull;
 
 import java.nio.file.Path;

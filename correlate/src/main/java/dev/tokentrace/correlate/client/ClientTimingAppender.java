@@ -1,5 +1,8 @@
 package dev.tokentrace.correlate.client;
 
+import dev.tokentrace.clients.ClientReaderOutput;
+import dev.tokentrace.clients.ClientRejection;
+import dev.tokentrace.clients.ClientTiming;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.RejectRow;
 import dev.tokentrace.store.TableAppender;

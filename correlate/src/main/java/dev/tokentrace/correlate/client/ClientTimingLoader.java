@@ -1,5 +1,9 @@
 package dev.tokentrace.correlate.client;
 
+import dev.tokentrace.clients.ClientRejection;
+import dev.tokentrace.clients.ClientTiming;
+import dev.tokentrace.clients.ClientTimingReader;
+import dev.tokentrace.clients.ClientTimingReaders;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonProcessingException;

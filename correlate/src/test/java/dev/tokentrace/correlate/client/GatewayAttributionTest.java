@@ -1,5 +1,7 @@
 package dev.tokentrace.correlate.client;
 
+import dev.tokentrace.clients.ClientFiles;
+import dev.tokentrace.clients.WrkClientTimingReader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 

@@ -1,5 +1,6 @@
 package dev.tokentrace.correlate.client;
 
+import dev.tokentrace.clients.ResponseIds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tokentrace.event.EngineEvent;

@@ -1,5 +1,6 @@
 package dev.tokentrace.correlate.client;
 
+import dev.tokentrace.clients.ClientTiming;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tokentrace.event.EventTables;
