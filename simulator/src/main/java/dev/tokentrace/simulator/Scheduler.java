@@ -31,6 +31,7 @@ final class Scheduler implements ServerView {
   private final long capacityBlocks;
   private final boolean recordTokens;
   private final int blockSize;
+  private final GpuSettings gpu;
   private final List<Attempt> finishing = new ArrayList<>();
   private final Network network;
   private final ArrayDeque<Attempt> waiting = new ArrayDeque<>();
@@ -66,6 +67,7 @@ final class Scheduler implements ServerView {
     this.capacityBlocks = this.settings.kvCapacityTokens() / this.settings.blockSize();
     this.recordTokens = settings.client().recordTokenTimes();
     this.blockSize = this.settings.blockSize();
+    this.gpu = settings.gpu();
   }
 
   void now(long nowUs) {
@@ -235,6 +237,9 @@ final class Scheduler implements ServerView {
             + settings.stepPerKvKtokenMs() * step.contextRead / 1000.0
             + settings.prefillPerTokenMs() * step.contextTokens;
     ms *= 1 + settings.stepJitter() * (2 * jitter.nextDouble() - 1);
+    if (gpu.contended(nowUs)) {
+      ms *= gpu.slowdown(); // a co-tenant shares the GPU: the step runs that much slower
+    }
     long us = Math.max(1, Math.round(ms * 1000));
     return step.warmup ? us + warmupExtraUs : us;
   }

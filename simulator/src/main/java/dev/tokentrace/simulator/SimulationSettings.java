@@ -8,8 +8,10 @@ public record SimulationSettings(
     WorkloadSettings workload,
     ServerSettings server,
     NetworkSettings network,
-    ClientSettings client) {
+    ClientSettings client,
+    GpuSettings gpu) {
   public SimulationSettings {
+    requireNonNull(gpu, "gpu is null");
     requireNonNull(workload, "workload is null");
     requireNonNull(server, "server is null");
     requireNonNull(network, "network is null");
@@ -22,5 +24,15 @@ public record SimulationSettings(
             + ") must hold one request of maxModelLen ("
             + workload.maxModelLen()
             + ") plus a block");
+  }
+
+  /** Without GPU telemetry or a co-tenant. */
+  public SimulationSettings(
+      long seed,
+      WorkloadSettings workload,
+      ServerSettings server,
+      NetworkSettings network,
+      ClientSettings client) {
+    this(seed, workload, server, network, client, GpuSettings.NONE);
   }
 }

@@ -100,6 +100,10 @@ final class Launches {
     if (name.equals("truth.csv")) {
       return "ground truth, one row per attempt";
     }
+    String gpu = GpuTelemetryFiles.describe(name);
+    if (gpu != null) {
+      return gpu;
+    }
     return "client file in " + output.clientFormat().id() + " format";
   }
 

@@ -66,6 +66,7 @@ public final class ScenarioWriter {
         ClientFiles.open(simulation, output, dir, observers, files);
       }
       GatewayFiles.open(simulation.network().gateway(), output, dir, observers, files);
+      GpuTelemetryFiles.open(simulation.gpu(), output, dir, observers, files);
       new Simulation(simulation, new FanOut(observers)).run();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write scenario into " + dir, e);

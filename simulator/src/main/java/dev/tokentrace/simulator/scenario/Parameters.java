@@ -60,6 +60,12 @@ public final class Parameters {
   public static final String MAX_LOG_LEN = "--max-log-len";
   public static final String TP_SIZE = "--tp-size";
   public static final String LOG_MILLIS = "--log-millis";
+  public static final String GPU_TELEMETRY = "--gpu-telemetry";
+  public static final String CONTENTION_AT_S = "--contention-at-s";
+  public static final String CONTENTION_DURATION_S = "--contention-duration-s";
+  public static final String CONTENTION_SLOWDOWN = "--contention-slowdown";
+  public static final String CONTENTION_MEM_MIB = "--contention-mem-mib";
+  public static final String CONTENTION_UTIL_PCT = "--contention-util-pct";
 
   /** The value of a distribution that is not there (no gateway). */
   public static final String NONE = "none";
@@ -274,7 +280,33 @@ public final class Parameters {
               LOG_MILLIS,
               "BOOL",
               "false",
-              "SGLang 0.5.6: SGLANG_LOG_MS=1, milliseconds in the log prefix."));
+              "SGLang 0.5.6: SGLANG_LOG_MS=1, milliseconds in the log prefix."),
+          p(
+              GPU_TELEMETRY,
+              "BOOL",
+              "false",
+              "Write the engine's GPU telemetry under gpu/: nvidia-smi --query-gpu CSV (looped,"
+                  + " -lms 500), dmon and pmon (-o DT), --query-compute-apps CSV and DCGM exporter"
+                  + " text; utilisation follows the engine's steps, memory its KV cache use."),
+          p(
+              CONTENTION_AT_S,
+              "S",
+              "-1",
+              "Another process (a co-tenant) takes a share of the GPU from S seconds after the"
+                  + " run starts (-1 = none): engine steps slow by --contention-slowdown, and"
+                  + " gpu_truth.csv marks the requests it hit."),
+          p(CONTENTION_DURATION_S, "S", "30", "How long the co-tenant holds the GPU."),
+          p(
+              CONTENTION_SLOWDOWN,
+              "FACTOR",
+              "2.0",
+              "Engine steps that start while the co-tenant runs last this many times longer."),
+          p(CONTENTION_MEM_MIB, "MIB", "12000", "GPU memory the co-tenant holds."),
+          p(
+              CONTENTION_UTIL_PCT,
+              "PCT",
+              "60",
+              "Share of each sample period in which the co-tenant's kernels run."));
 
   private Parameters() {}
 

@@ -6,6 +6,7 @@ import dev.tokentrace.event.Engine;
 import dev.tokentrace.simulator.ArrivalMode;
 import dev.tokentrace.simulator.ClientSettings;
 import dev.tokentrace.simulator.Distribution;
+import dev.tokentrace.simulator.GpuSettings;
 import dev.tokentrace.simulator.NetworkSettings;
 import dev.tokentrace.simulator.ServerSettings;
 import dev.tokentrace.simulator.SimulationSettings;
@@ -61,15 +62,16 @@ public record ScenarioSettings(
     ServerSettings server = build(read, () -> server(read, format, resolved));
     NetworkSettings network = build(read, () -> network(read));
     ClientSettings client = build(read, () -> client(read));
+    GpuSettings gpu = build(read, () -> gpu(read));
     OutputSettings output = build(read, () -> output(read, format, resolved));
     SimulationSettings simulation =
-        workload == null || server == null || network == null || client == null
+        workload == null || server == null || network == null || client == null || gpu == null
             ? null
             : build(
                 read,
                 () ->
                     new SimulationSettings(
-                        read.longValue(Parameters.SEED), workload, server, network, client));
+                        read.longValue(Parameters.SEED), workload, server, network, client, gpu));
     if (output != null && network != null && !output.clientFile() && !network.gateway()) {
       read.problem(
           Parameters.CLIENT_FILE
@@ -97,7 +99,10 @@ public record ScenarioSettings(
           "ratePerSecond", Parameters.RATE,
           "slowAtS", Parameters.SLOW_NETWORK_AT_S,
           "slowDurationS", Parameters.SLOW_NETWORK_DURATION_S,
-          "slowExtraMs", Parameters.SLOW_NETWORK_EXTRA_MS);
+          "slowExtraMs", Parameters.SLOW_NETWORK_EXTRA_MS,
+          "slowdown", Parameters.CONTENTION_SLOWDOWN,
+          "coTenantMemMib", Parameters.CONTENTION_MEM_MIB,
+          "coTenantUtilPct", Parameters.CONTENTION_UTIL_PCT);
 
   /** The settings record, or null after noting why it is invalid (records validate themselves). */
   private static <T> @Nullable T build(Values read, Supplier<T> settings) {
@@ -182,6 +187,16 @@ public record ScenarioSettings(
     return Parameters.NONE.equalsIgnoreCase(read.text(name).strip())
         ? null
         : read.distribution(name);
+  }
+
+  private static GpuSettings gpu(Values read) {
+    return new GpuSettings(
+        read.bool(Parameters.GPU_TELEMETRY, false),
+        read.number(Parameters.CONTENTION_AT_S),
+        read.number(Parameters.CONTENTION_DURATION_S),
+        read.number(Parameters.CONTENTION_SLOWDOWN),
+        read.number(Parameters.CONTENTION_MEM_MIB),
+        read.number(Parameters.CONTENTION_UTIL_PCT));
   }
 
   private static ClientSettings client(Values read) {

@@ -4,9 +4,13 @@ import static dev.tokentrace.simulator.scenario.Parameters.ARRIVAL;
 import static dev.tokentrace.simulator.scenario.Parameters.CLIENT_COUNTS_HEARTBEATS;
 import static dev.tokentrace.simulator.scenario.Parameters.CLIENT_FILE;
 import static dev.tokentrace.simulator.scenario.Parameters.CONCURRENCY;
+import static dev.tokentrace.simulator.scenario.Parameters.CONTENTION_AT_S;
+import static dev.tokentrace.simulator.scenario.Parameters.CONTENTION_DURATION_S;
+import static dev.tokentrace.simulator.scenario.Parameters.CONTENTION_SLOWDOWN;
 import static dev.tokentrace.simulator.scenario.Parameters.DOWNLINK_MS;
 import static dev.tokentrace.simulator.scenario.Parameters.GATEWAY_DOWNLINK_MS;
 import static dev.tokentrace.simulator.scenario.Parameters.GATEWAY_UPLINK_MS;
+import static dev.tokentrace.simulator.scenario.Parameters.GPU_TELEMETRY;
 import static dev.tokentrace.simulator.scenario.Parameters.HEARTBEAT_S;
 import static dev.tokentrace.simulator.scenario.Parameters.KV_CAPACITY_TOKENS;
 import static dev.tokentrace.simulator.scenario.Parameters.MAX_BATCH;
@@ -208,7 +212,28 @@ public final class Scenarios {
                   OUTPUT_TOKENS,
                   "lognormal:64,0.3",
                   REQUESTS,
-                  "100")));
+                  "100")),
+          new Scenario(
+              "contention",
+              "another process takes 60% of the GPU and 12 GB of its memory from 20 s to 50 s:"
+                  + " every engine step then lasts 2.5 times longer, so the requests it overlaps"
+                  + " decode 2.5 times slower; the GPU telemetry (gpu/) shows the co-tenant and"
+                  + " gpu_truth.csv marks the requests it hit",
+              values(
+                  GPU_TELEMETRY,
+                  "true",
+                  CONTENTION_AT_S,
+                  "20",
+                  CONTENTION_DURATION_S,
+                  "30",
+                  CONTENTION_SLOWDOWN,
+                  "2.5",
+                  CONCURRENCY,
+                  "4",
+                  OUTPUT_TOKENS,
+                  "lognormal:128,0.3",
+                  REQUESTS,
+                  "200")));
 
   private Scenarios() {}
 
