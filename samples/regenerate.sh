@@ -42,6 +42,7 @@ scenarios=(
   "sglang/v0.5.6-retries|sglang|exact|--scenario retries --format-version 0.5.6 --requests 48"
   "vllm/v0.16-gateway-bottleneck|vllm|exact|--scenario gateway-bottleneck --format-version 0.16 --requests 40"
   "vllm/v0.16-production|vllm|gateway|--scenario production --format-version 0.16 --requests 48"
+  "vllm/v0.16-gpu-contention|vllm|exact|--scenario contention --format-version 0.16 --requests 200"
 )
 
 seed=100
@@ -58,11 +59,19 @@ for entry in "${scenarios[@]}"; do
   printf 'year=%s\nzone=%s\naccuracy=%s\n' "$year" "$zone" "$accuracy" >"$dir/scenario.properties"
   mkdir -p "$dir/expected"
   mapfile -t files < <(cd "$dir" && find . -type f ! -name 'client_*' ! -name truth.csv ! -name gateway_truth.csv ! -name '*.md' \
-      ! -name scenario.properties ! -path './expected/*' | sed 's|^\./||' | sort)
+      ! -name scenario.properties ! -path './expected/*' ! -path './gpu/*' ! -name gpu_truth.csv | sed 's|^\./||' | sort)
   (cd "$dir" && "$root/$tt" parse --engine "$engine" --instance "${engine}-$(basename "$name")" \
       --year "$year" --zone "$zone" "${files[@]}" >expected/events.jsonl 2>expected/parse-summary.txt) || {
     echo "parse failed for $dir:"; cat "$dir/expected/parse-summary.txt"; exit 1; }
   echo "$dir: $(tail -1 "$dir/expected/parse-summary.txt")"
+  if [[ -d "$dir/gpu" ]]; then  # GPU telemetry (--gpu-telemetry): engine gpu, the engine's instance
+    mapfile -t gpufiles < <(cd "$dir" && find gpu -type f | sort)
+    (cd "$dir" && "$root/$tt" parse --engine gpu --instance "${engine}-$(basename "$name")" \
+        --year "$year" --zone "$zone" "${gpufiles[@]}" >expected/gpu-events.jsonl \
+        2>expected/gpu-parse-summary.txt) || {
+      echo "parse failed for $dir/gpu:"; cat "$dir/expected/gpu-parse-summary.txt"; exit 1; }
+    echo "$dir/gpu: $(tail -1 "$dir/expected/gpu-parse-summary.txt")"
+  fi
 done
 
 # expected/report-excerpt.md: each scenario alone through the real pipeline (embedded broker,

@@ -142,6 +142,10 @@ final class DemoCommand implements Callable<Integer> {
       parse.year = year == null ? null : Integer.valueOf(year.strip());
       parse.zone = scenario.properties().getProperty("zone", "UTC");
       files.addAll(SourceFiles.resolve(scenario.serverFiles(), parse));
+      if (!scenario.gpuFiles().isEmpty()) { // the GPU telemetry of the engine's instance
+        parse.engine = "gpu";
+        files.addAll(SourceFiles.resolve(scenario.gpuFiles(), parse));
+      }
     }
     IngestSettings settings =
         new IngestSettings(

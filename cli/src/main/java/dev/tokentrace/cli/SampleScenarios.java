@@ -50,7 +50,29 @@ final class SampleScenarios {
     String id() {
       return engine.id() + "-" + name;
     }
+
+    /**
+     * The simulated GPU telemetry under {@code gpu/} (engine {@code gpu}, the scenario's instance;
+     * docs/formats/gpu.md#simulated-telemetry), empty when the scenario has none.
+     */
+    List<Path> gpuFiles() {
+      Path gpu = dir.resolve(GPU_DIR);
+      if (!Files.isDirectory(gpu)) {
+        return List.of();
+      }
+      try (Stream<Path> files = Files.walk(gpu)) {
+        return files.filter(Files::isRegularFile).sorted().toList();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot list " + gpu, e);
+      }
+    }
   }
+
+  /** The folder of a scenario's GPU telemetry files. */
+  static final String GPU_DIR = "gpu";
+
+  /** The simulated co-tenant's truth: each attempt's server time and whether it was hit. */
+  static final String GPU_TRUTH = "gpu_truth.csv";
 
   private SampleScenarios() {}
 
@@ -97,6 +119,7 @@ final class SampleScenarios {
       return files
           .filter(Files::isRegularFile)
           .filter(file -> !dir.relativize(file).startsWith("expected"))
+          .filter(file -> !dir.relativize(file).startsWith(GPU_DIR))
           .filter(file -> isServerFile(file.getFileName().toString()))
           .sorted()
           .toList();
@@ -110,6 +133,7 @@ final class SampleScenarios {
     return !lower.startsWith("client_")
         && !lower.equals("truth.csv")
         && !lower.equals(GATEWAY_TRUTH)
+        && !lower.equals(GPU_TRUTH)
         && !lower.equals(PROPERTIES)
         && !lower.endsWith(".md")
         && !lower.startsWith(".");

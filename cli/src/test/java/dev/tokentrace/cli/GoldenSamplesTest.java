@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.json.EventJson;
 import dev.tokentrace.ingest.tail.SourceParser;
 import dev.tokentrace.ingest.tail.TailOutput;
@@ -72,5 +73,47 @@ final class GoldenSamplesTest {
       }
     }
     assertThat(actual).as("event count for " + expectedFile).hasSameSizeAs(expected);
+  }
+
+  /**
+   * A scenario's simulated GPU telemetry ({@code gpu/}) parses with engine gpu into exactly its
+   * {@code expected/gpu-events.jsonl}, with no rejection.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("scenarios")
+  void gpuTelemetryParsesIntoTheExpectedEvents(SampleScenarios.Scenario scenario)
+      throws IOException {
+    List<Path> gpuFiles = scenario.gpuFiles();
+    Path expectedFile = scenario.dir().resolve("expected").resolve("gpu-events.jsonl");
+    assertThat(Files.exists(expectedFile)).as(expectedFile.toString()).isEqualTo(!gpuFiles.isEmpty());
+    if (gpuFiles.isEmpty()) {
+      return;
+    }
+    ParseSettings settings =
+        new ParseSettings(
+            scenario.id(),
+            ZoneId.of(scenario.properties().getProperty("zone", "UTC")),
+            Integer.parseInt(scenario.properties().getProperty("year")));
+    List<String> actual = new ArrayList<>();
+    List<String> rejections = new ArrayList<>();
+    TailOutput sink =
+        new TailOutput() {
+          @Override
+          public void event(dev.tokentrace.event.EngineEvent event) {
+            actual.add(EventJson.write(event));
+          }
+
+          @Override
+          public void rejected(Rejection rejection, byte[] rawLine) {
+            rejections.add(rejection.message());
+          }
+        };
+    for (Path file : gpuFiles) {
+      String relative = scenario.dir().relativize(file).toString();
+      new SourceParser(relative, Engine.GPU, Parsers.create(Engine.GPU, settings), sink)
+          .readFile(file, LineSplitter.DEFAULT_MAX_LINE_BYTES);
+    }
+    assertThat(rejections).as("rejections").isEmpty();
+    assertThat(actual).containsExactlyElementsOf(Files.readAllLines(expectedFile, UTF_8));
   }
 }
