@@ -8,7 +8,9 @@
 -- docs/formats/gpu.md#gpu_process), stamped with the engine instance the GPU serves. On each
 -- instance's GPU (UUID, else index) the engine is the process seen in the most samples (then the
 -- most memory); every other process is a co-tenant, holding the GPU from its first sample to its
--- last, a gap of more than :gap_s seconds splitting that into spells. A paired request (status ok,
+-- last, a gap of more than :gap_s seconds splitting that into spells. A process first seen at a
+-- sample arrived somewhere since the sample before: each spell is widened by half the GPU's median
+-- sampling interval on both sides, the unbiased guess (docs/formats/gpu.md#gpu_process). A paired request (status ok,
 -- not warm-up) of the same instance is hit when its time on the server clock (aligned_start_ts to
 -- + client_e2e_ms) overlaps a spell. slowdown = its TPOT / the median TPOT of the instance's
 -- requests that no spell touched (NULL without such requests). One row per hit request and
@@ -34,6 +36,15 @@ engine_pid AS (
     FROM per_pid
     GROUP BY instance, gpu
 ),
+sampling AS (
+    SELECT instance, gpu, quantile_cont(gap_us, 0.5) AS interval_us
+    FROM (SELECT instance, gpu,
+                 epoch_us(ts) - lag(epoch_us(ts)) OVER (PARTITION BY instance, gpu ORDER BY ts)
+                     AS gap_us
+          FROM (SELECT DISTINCT instance, gpu, ts FROM procs))
+    WHERE gap_us IS NOT NULL
+    GROUP BY instance, gpu
+),
 foreign_samples AS (
     SELECT p.instance, p.gpu, p.pid, p.process_name, p.ts,
            CASE WHEN lag(p.ts) OVER w IS NULL OR p.ts - lag(p.ts) OVER w > s.gap THEN 1 ELSE 0 END
@@ -47,11 +58,18 @@ numbered AS (
     SELECT *, sum(starts) OVER (PARTITION BY instance, gpu, pid ORDER BY ts) AS spell
     FROM foreign_samples
 ),
-spells AS (
+raw_spells AS (
     SELECT instance, gpu, pid, any_value(process_name) AS process_name, min(ts) AS from_ts,
            max(ts) AS to_ts
     FROM numbered
     GROUP BY instance, gpu, pid, spell
+),
+spells AS (
+    SELECT r.instance, r.gpu, r.pid, r.process_name,
+           r.from_ts - to_microseconds(CAST(coalesce(m.interval_us, 0) / 2 AS BIGINT)) AS from_ts,
+           r.to_ts + to_microseconds(CAST(coalesce(m.interval_us, 0) / 2 AS BIGINT)) AS to_ts
+    FROM raw_spells r
+    LEFT JOIN sampling m ON m.instance = r.instance AND m.gpu = r.gpu
 ),
 requests AS (
     SELECT a.request_key, a.run_id, a.instance, a.tpot_ms, a.decode_ms, a.client_e2e_ms,

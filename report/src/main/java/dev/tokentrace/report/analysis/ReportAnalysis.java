@@ -2,10 +2,13 @@ package dev.tokentrace.report.analysis;
 
 import dev.tokentrace.report.model.BaselineRow;
 import dev.tokentrace.report.model.ComponentKind;
+import dev.tokentrace.report.model.GpuSection;
 import dev.tokentrace.report.model.Report;
 import dev.tokentrace.report.model.ReportData;
 import dev.tokentrace.report.model.RunSummary;
+import dev.tokentrace.report.model.Suggestion;
 import dev.tokentrace.report.model.Text;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -32,18 +35,22 @@ public final class ReportAnalysis {
     ReportData.Baseline baseline = data.baseline();
     List<BaselineRow> baselineRows =
         baseline == null ? List.of() : BaselineComparison.rows(data, baseline);
+    GpuSection gpu = GpuAnalysis.of(data);
+    List<Suggestion> suggestions = new ArrayList<>(Suggestions.of(data, findings));
+    suggestions.addAll(GpuAnalysis.suggestions(gpu));
     return new Report(
         data,
         DEFINITIONS,
         BottleneckConclusion.sentences(data),
         findings.stream().map(ReportAnalysis::summary).toList(),
-        Suggestions.of(data, findings),
+        suggestions,
         DataQualityNotes.notes(data),
         Reproducibility.items(data),
         baselineRows,
         EnvironmentSettings.of(data),
         ClientLoad.of(data),
-        ConfigDiff.comparison(data));
+        ConfigDiff.comparison(data),
+        gpu);
   }
 
   private static RunSummary summary(RunFinding run) {

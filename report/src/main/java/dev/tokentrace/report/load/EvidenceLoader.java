@@ -59,6 +59,7 @@ final class EvidenceLoader {
             Map.of("limit", Integer.toString(ReportEvidence.REQUEST_ROWS))),
         QueryRows.list(handle, ReportQueries.ENVIRONMENT_CONFIG, ReportEvidence.ConfigRow.class),
         QueryRows.list(handle, ReportQueries.ENVIRONMENT_LOAD, ReportEvidence.LoadRow.class),
-        QueryRows.list(handle, ReportQueries.MATRIX, ReportEvidence.MatrixRow.class));
+        QueryRows.list(handle, ReportQueries.MATRIX, ReportEvidence.MatrixRow.class),
+        GpuLoader.load(handle));
   }
 }

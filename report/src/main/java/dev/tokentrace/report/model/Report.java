@@ -19,6 +19,7 @@ import org.jspecify.annotations.Nullable;
  * @param configuration each server instance's settings as its startup output stated them
  * @param load each client run's load (lengths, concurrency), in load order
  * @param baselineConfiguration the configuration against the baseline's, null without a baseline
+ * @param gpu the "GPU and co-tenants" section
  */
 public record Report(
     ReportData data,
@@ -31,8 +32,10 @@ public record Report(
     List<BaselineRow> baselineRows,
     List<ServerSettings> configuration,
     List<RunLoad> load,
-    @Nullable ConfigComparison baselineConfiguration) {
+    @Nullable ConfigComparison baselineConfiguration,
+    GpuSection gpu) {
   public Report {
+    requireNonNull(gpu, "gpu is null");
     requireNonNull(data, "data is null");
     requireNonNull(definitions, "definitions is null");
     bottleneck = List.copyOf(bottleneck);
@@ -43,5 +46,33 @@ public record Report(
     baselineRows = List.copyOf(baselineRows);
     configuration = List.copyOf(configuration);
     load = List.copyOf(load);
+  }
+
+  /** A report without the GPU section's conclusions (the shape before it). */
+  public Report(
+      ReportData data,
+      Text definitions,
+      List<Text> bottleneck,
+      List<RunSummary> runs,
+      List<Suggestion> suggestions,
+      List<Text> qualityNotes,
+      List<Text> reproducibility,
+      List<BaselineRow> baselineRows,
+      List<ServerSettings> configuration,
+      List<RunLoad> load,
+      @Nullable ConfigComparison baselineConfiguration) {
+    this(
+        data,
+        definitions,
+        bottleneck,
+        runs,
+        suggestions,
+        qualityNotes,
+        reproducibility,
+        baselineRows,
+        configuration,
+        load,
+        baselineConfiguration,
+        new GpuSection(List.of(), List.of(), List.of(), null, null));
   }
 }

@@ -34,7 +34,8 @@ public record ReportEvidence(
     List<RequestRow> requests,
     List<ConfigRow> config,
     List<LoadRow> load,
-    List<MatrixRow> matrix) {
+    List<MatrixRow> matrix,
+    GpuEvidence gpu) {
   /** One row of report/matrix: one cell of a loadgen --matrix sweep. */
   public record MatrixRow(
       String runId,
@@ -370,6 +371,53 @@ public record ReportEvidence(
     config = List.copyOf(config);
     load = List.copyOf(load);
     matrix = List.copyOf(matrix);
+    requireNonNull(gpu, "gpu is null");
+  }
+
+  /** Evidence without GPU telemetry or /metrics histograms (the shape before them). */
+  public ReportEvidence(
+      String command,
+      List<RunOverview> runs,
+      List<Instance> instances,
+      List<Fact> facts,
+      List<Throughput> throughput,
+      List<ReportData.ConcurrencyLevel> concurrencyByInstance,
+      List<ContextBucket> mltVsContext,
+      List<PromptBucket> prefillVsPrompt,
+      List<BatchWindow> batchVsConcurrency,
+      List<WarmupPhase> warmup,
+      List<SlowRequest> slowest,
+      List<NoticeCount> notices,
+      List<NearNotice> noticesNearSlow,
+      List<NetworkOutlier> networkOutliers,
+      List<CdfPoint> ftlCdf,
+      List<TimelinePoint> timeline,
+      List<RequestRow> requests,
+      List<ConfigRow> config,
+      List<LoadRow> load,
+      List<MatrixRow> matrix) {
+    this(
+        command,
+        runs,
+        instances,
+        facts,
+        throughput,
+        concurrencyByInstance,
+        mltVsContext,
+        prefillVsPrompt,
+        batchVsConcurrency,
+        warmup,
+        slowest,
+        notices,
+        noticesNearSlow,
+        networkOutliers,
+        ftlCdf,
+        timeline,
+        requests,
+        config,
+        load,
+        matrix,
+        GpuEvidence.empty());
   }
 
   /** Evidence without matrix rows (the shape before loadgen --matrix). */

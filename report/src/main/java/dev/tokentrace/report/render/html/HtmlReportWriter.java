@@ -68,6 +68,7 @@ public final class HtmlReportWriter implements ReportRenderer {
     body.append(HtmlDetails.coreMetrics(report));
     body.append(HtmlMatrix.section(data));
     body.append(HtmlDetails.slowest(data));
+    body.append(HtmlGpu.section(report));
     body.append(HtmlSections.suggestions(report.suggestions()));
     body.append(HtmlSections.baseline(report));
     body.append(HtmlDetails.requests(data));

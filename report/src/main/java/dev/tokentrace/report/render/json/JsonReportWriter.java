@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import dev.tokentrace.report.model.ConfigComparison;
+import dev.tokentrace.report.model.GpuEvidence;
+import dev.tokentrace.report.model.GpuSection;
 import dev.tokentrace.report.model.Inline;
 import dev.tokentrace.report.model.MatrixRegressions;
 import dev.tokentrace.report.model.Report;
@@ -91,10 +93,27 @@ public final class JsonReportWriter implements ReportRenderer {
     document.put(
         "suggestions", report.suggestions().stream().map(JsonReportWriter::suggestion).toList());
     document.put("evidence", evidence(evidence));
+    document.put("gpu", gpu(report));
     document.put("requests", evidence.requests());
     document.put("data_quality", map("counts", data.quality(), "clock_offsets", data.clocks()));
     document.put("reproducibility", map("files", data.files()));
     return document;
+  }
+
+  private static Map<String, Object> gpu(Report report) {
+    GpuSection gpu = report.gpu();
+    GpuEvidence rows = report.data().evidence().gpu();
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("absent", gpu.absent() == null ? null : string(gpu.absent()));
+    out.put("instances", gpu.instances());
+    out.put("findings", strings(gpu.findings()));
+    out.put("timeline", rows.timeline());
+    out.put("processes", rows.processes());
+    out.put("contended_requests", rows.contended());
+    out.put("histogram_check", strings(gpu.histograms()));
+    out.put("histogram_rows", rows.histograms());
+    out.put("no_histograms", gpu.noHistograms() == null ? null : string(gpu.noHistograms()));
+    return out;
   }
 
   private static Map<String, Object> settings(Rules settings) {

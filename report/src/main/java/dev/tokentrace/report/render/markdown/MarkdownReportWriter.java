@@ -41,6 +41,7 @@ public final class MarkdownReportWriter implements ReportRenderer {
     out.append(bullets("## Data quality\n\n", report.qualityNotes())).append('\n');
     out.append(findings(report.runs()));
     out.append(MarkdownSlowest.section(data));
+    out.append(MarkdownGpu.section(report));
     out.append(suggestions(report.suggestions()));
     out.append(bullets("## Reproducibility\n\n", report.reproducibility()));
   }

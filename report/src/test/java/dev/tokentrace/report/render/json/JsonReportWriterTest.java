@@ -60,6 +60,7 @@ final class JsonReportWriterTest {
             "bottleneck",
             "suggestions",
             "evidence",
+            "gpu",
             "requests",
             "data_quality",
             "reproducibility");

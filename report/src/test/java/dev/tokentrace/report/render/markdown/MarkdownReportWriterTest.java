@@ -51,8 +51,13 @@ final class MarkdownReportWriterTest {
             "## Data quality",
             "## Findings by run",
             "## Slowest requests",
+            "## GPU and co-tenants",
             "## Suggestions",
             "## Reproducibility");
+    assertThat(report)
+        .contains(
+            "## GPU and co-tenants\n\nNo GPU telemetry was loaded (nvidia-smi, DCGM exporter):")
+        .contains("No /metrics histograms were loaded (`tokentrace scrape` or a saved scrape)");
     assertThat(report)
         .contains(
             "- `gpu-0`: vllm, 2 files, 10 per-request records (otlp), 3 text-log arrivals;"
