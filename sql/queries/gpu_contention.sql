@@ -6,7 +6,7 @@
 --
 -- GPU processes come from gpu_process (nvidia-smi --query-compute-apps, pmon;
 -- docs/formats/gpu.md#gpu_process), stamped with the engine instance the GPU serves. On each
--- instance's GPU (UUID, else index) the engine is the process seen in the most samples (then the
+-- instance's GPU (UUID; pmon's index is read as the UUID gpu_sample gives that index, else kept) the engine is the process seen in the most samples (then the
 -- most memory); every other process is a co-tenant, holding the GPU from its first sample to its
 -- last, a gap of more than :gap_s seconds splitting that into spells. A process first seen at a
 -- sample arrived somewhere since the sample before: each spell is widened by half the GPU's median
@@ -20,11 +20,18 @@ WITH settings AS (
            to_microseconds(CAST(round(coalesce(CAST(:gap_s AS DOUBLE), 5.0) * 1000000) AS BIGINT))
                AS gap
 ),
+uuids AS (
+    SELECT instance, gpu_index, any_value(gpu_uuid) AS gpu_uuid
+    FROM gpu_sample
+    WHERE gpu_index IS NOT NULL AND gpu_uuid IS NOT NULL
+    GROUP BY instance, gpu_index
+),
 procs AS (
-    SELECT instance, coalesce(gpu_uuid, CAST(gpu_index AS VARCHAR)) AS gpu, pid, process_name,
-           used_mem_mib, ts
-    FROM gpu_process
-    WHERE ts IS NOT NULL AND coalesce(gpu_uuid, CAST(gpu_index AS VARCHAR)) IS NOT NULL
+    SELECT p.instance, coalesce(p.gpu_uuid, u.gpu_uuid, CAST(p.gpu_index AS VARCHAR)) AS gpu, p.pid,
+           p.process_name, p.used_mem_mib, p.ts
+    FROM gpu_process p
+    LEFT JOIN uuids u ON u.instance = p.instance AND u.gpu_index = p.gpu_index
+    WHERE p.ts IS NOT NULL AND coalesce(p.gpu_uuid, CAST(p.gpu_index AS VARCHAR)) IS NOT NULL
 ),
 per_pid AS (
     SELECT instance, gpu, pid, count(*) AS samples, max(coalesce(used_mem_mib, 0)) AS mem

@@ -4,14 +4,21 @@
 --          max_sm_pct
 --
 -- gpu_process rows (nvidia-smi --query-compute-apps, pmon; docs/formats/gpu.md#gpu_process), per
--- instance, GPU (UUID, else index) and pid. The engine is, as in queries/gpu_contention, the
+-- instance, GPU (UUID; pmon's index as the UUID gpu_sample gives it, else the index) and pid. The engine is, as in queries/gpu_contention, the
 -- process seen in the most samples on the GPU (then the most memory); every other process is a
 -- co-tenant. Co-tenants first, then by instance, GPU and first sample.
-WITH procs AS (
-    SELECT instance, coalesce(gpu_uuid, CAST(gpu_index AS VARCHAR)) AS gpu, pid, process_name,
-           used_mem_mib, sm_pct, ts
-    FROM gpu_process
-    WHERE coalesce(gpu_uuid, CAST(gpu_index AS VARCHAR)) IS NOT NULL
+WITH uuids AS (
+    SELECT instance, gpu_index, any_value(gpu_uuid) AS gpu_uuid
+    FROM gpu_sample
+    WHERE gpu_index IS NOT NULL AND gpu_uuid IS NOT NULL
+    GROUP BY instance, gpu_index
+),
+procs AS (
+    SELECT p.instance, coalesce(p.gpu_uuid, u.gpu_uuid, CAST(p.gpu_index AS VARCHAR)) AS gpu, p.pid,
+           p.process_name, p.used_mem_mib, p.sm_pct, p.ts
+    FROM gpu_process p
+    LEFT JOIN uuids u ON u.instance = p.instance AND u.gpu_index = p.gpu_index
+    WHERE coalesce(p.gpu_uuid, CAST(p.gpu_index AS VARCHAR)) IS NOT NULL
 ),
 per_pid AS (
     SELECT instance, gpu, pid, any_value(process_name ORDER BY ts) AS process_name,

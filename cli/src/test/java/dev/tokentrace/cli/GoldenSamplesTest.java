@@ -85,7 +85,9 @@ final class GoldenSamplesTest {
       throws IOException {
     List<Path> gpuFiles = scenario.gpuFiles();
     Path expectedFile = scenario.dir().resolve("expected").resolve("gpu-events.jsonl");
-    assertThat(Files.exists(expectedFile)).as(expectedFile.toString()).isEqualTo(!gpuFiles.isEmpty());
+    assertThat(Files.exists(expectedFile))
+        .as(expectedFile.toString())
+        .isEqualTo(!gpuFiles.isEmpty());
     if (gpuFiles.isEmpty()) {
       return;
     }

@@ -125,6 +125,15 @@ final class ScenarioDatabase {
 
   /** The events the engine's parser makes of the scenario's server files; no line rejected. */
   static List<EngineEvent> parse(SampleScenarios.Scenario scenario) {
+    return parse(scenario, scenario.serverFiles(), scenario.engine());
+  }
+
+  /**
+   * The events {@code engine}'s parser makes of some of the scenario's files (e.g. its GPU
+   * telemetry with {@code Engine.GPU}), stamped with the scenario's instance; no line rejected.
+   */
+  static List<EngineEvent> parse(
+      SampleScenarios.Scenario scenario, List<Path> files, dev.tokentrace.event.Engine engine) {
     ParseSettings settings =
         new ParseSettings(
             scenario.id(),
@@ -144,12 +153,12 @@ final class ScenarioDatabase {
             rejections.add(rejection.message());
           }
         };
-    for (Path file : scenario.serverFiles()) {
+    for (Path file : files) {
       try {
         new SourceParser(
                 scenario.dir().relativize(file).toString(),
-                scenario.engine(),
-                Parsers.create(scenario.engine(), settings),
+                engine,
+                Parsers.create(engine, settings),
                 sink)
             .readFile(file, LineSplitter.DEFAULT_MAX_LINE_BYTES);
       } catch (IOException e) {
