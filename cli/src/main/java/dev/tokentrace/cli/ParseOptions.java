@@ -2,9 +2,12 @@ package dev.tokentrace.cli;
 
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.InstanceNames;
+import dev.tokentrace.parse.GpuMap;
 import dev.tokentrace.parse.LineSplitter;
 import dev.tokentrace.parse.ParseSettings;
 import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
@@ -28,6 +31,14 @@ final class ParseOptions {
       description = ParseSettings.DEFAULT_INSTANCE_DOC,
       defaultValue = ParseSettings.DEFAULT_INSTANCE)
   String instance = ParseSettings.DEFAULT_INSTANCE;
+
+  @Option(
+      names = "--gpu-map",
+      paramLabel = "GPUS=INSTANCE",
+      description =
+          GpuMap.DOC
+              + " (GPU telemetry files read in batch: ingest, ship and parse without --follow)")
+  List<String> gpuMap = new ArrayList<>();
 
   @Option(
       names = "--zone",
@@ -71,6 +82,19 @@ final class ParseOptions {
       return InstanceNames.check(instance);
     } catch (IllegalArgumentException e) {
       throw new UsageException("--instance: " + e.getMessage());
+    }
+  }
+
+  /**
+   * {@code --gpu-map}, read.
+   *
+   * @throws UsageException naming the spec that cannot be read
+   */
+  GpuMap gpuMapping() {
+    try {
+      return GpuMap.parse(gpuMap);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
     }
   }
 

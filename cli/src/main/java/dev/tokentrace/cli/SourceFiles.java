@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.ingest.SourceFile;
+import dev.tokentrace.parse.GpuMap;
 import dev.tokentrace.parse.LineSplitter;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Parsers;
@@ -59,6 +60,7 @@ final class SourceFiles {
     InputPaths.requireReadable(paths);
     ZoneId zone = options.zoneId();
     String instance = options.instanceName();
+    GpuMap gpuMap = options.gpuMapping();
     Engine forced = options.forcedEngine();
     List<SourceFile> files = new ArrayList<>();
     for (Path path : paths) {
@@ -68,7 +70,7 @@ final class SourceFiles {
         continue;
       }
       int year = options.year != null ? options.year : startYear(path, head, zone);
-      ParseSettings settings = new ParseSettings(instance, zone, year);
+      ParseSettings settings = new ParseSettings(instance, zone, year, gpuMap);
       Parsers.Detection detection = Parsers.detect(head, settings);
       if (forced == null) {
         if (detection.engine().isEmpty()) {

@@ -86,4 +86,22 @@ public record GpuProcess(
   public String type() {
     return TYPE;
   }
+
+  /** This event stamped with another instance (a GPU mapped by {@code --gpu-map}). */
+  public GpuProcess withInstance(String value) {
+    return new GpuProcess(
+        engine,
+        value,
+        ts,
+        source,
+        tool,
+        gpuIndex,
+        gpuUuid,
+        pid,
+        processName,
+        processType,
+        usedMemMib,
+        smPct,
+        memPct);
+  }
 }

@@ -103,4 +103,26 @@ public record GpuSample(
   public String type() {
     return TYPE;
   }
+
+  /** This event stamped with another instance (a GPU mapped by {@code --gpu-map}). */
+  public GpuSample withInstance(String value) {
+    return new GpuSample(
+        engine,
+        value,
+        ts,
+        source,
+        tool,
+        host,
+        gpuIndex,
+        gpuUuid,
+        utilGpuPct,
+        utilMemPct,
+        memUsedMib,
+        memTotalMib,
+        powerW,
+        smClockMhz,
+        tempC,
+        smActivePct,
+        unavailable);
+  }
 }

@@ -2,8 +2,11 @@ package dev.tokentrace.parse.gpu;
 
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineEvent;
+import dev.tokentrace.event.GpuProcess;
+import dev.tokentrace.event.GpuSample;
 import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.parse.GpuMap;
 import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.ParseSettings;
@@ -40,6 +43,7 @@ public final class GpuLineParser implements LineParser {
   private final QueryCsv csv;
   private final DmonTable dmon;
   private final DcgmScrape dcgm;
+  private final GpuMap gpuMap;
   private @Nullable Instant lastTs;
 
   public GpuLineParser(ParseSettings settings) {
@@ -47,10 +51,12 @@ public final class GpuLineParser implements LineParser {
     this.csv = new QueryCsv(settings.instance(), settings.zone());
     this.dmon = new DmonTable(settings.instance(), settings.zone());
     this.dcgm = new DcgmScrape(settings.instance());
+    this.gpuMap = settings.gpuMap();
   }
 
   @Override
-  public void parse(String line, SourcePosition position, ParseOutput sink) {
+  public void parse(String line, SourcePosition position, ParseOutput output) {
+    ParseOutput sink = mapped(output);
     String text = line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
     String stripped = text.strip();
     if (stripped.isEmpty()) {
@@ -160,6 +166,42 @@ public final class GpuLineParser implements LineParser {
 
   @Override
   public void finish(ParseOutput sink) {
-    dcgm.flush(sink);
+    dcgm.flush(mapped(sink));
+  }
+
+  /**
+   * The output with each GPU's events stamped with the instance {@code --gpu-map} gives its GPU
+   * (docs/formats/gpu.md#one-file-several-instances); unmapped GPUs keep the file's instance.
+   */
+  private ParseOutput mapped(ParseOutput sink) {
+    if (gpuMap.isEmpty()) {
+      return sink;
+    }
+    return new ParseOutput() {
+      @Override
+      public void event(EngineEvent event) {
+        if (event instanceof GpuSample sample) {
+          sink.event(
+              sample.withInstance(
+                  gpuMap.instanceOf(sample.gpuIndex(), sample.gpuUuid(), sample.instance())));
+        } else if (event instanceof GpuProcess process) {
+          sink.event(
+              process.withInstance(
+                  gpuMap.instanceOf(process.gpuIndex(), process.gpuUuid(), process.instance())));
+        } else {
+          sink.event(event);
+        }
+      }
+
+      @Override
+      public void ignored(SourcePosition position, String rule) {
+        sink.ignored(position, rule);
+      }
+
+      @Override
+      public void rejected(Rejection rejection) {
+        sink.rejected(rejection);
+      }
+    };
   }
 }
