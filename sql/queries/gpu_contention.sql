@@ -6,12 +6,13 @@
 --
 -- GPU processes come from gpu_process (nvidia-smi --query-compute-apps, pmon;
 -- docs/formats/gpu.md#gpu_process), stamped with the engine instance the GPU serves. On each
--- instance's GPU (UUID; pmon's index is read as the UUID gpu_sample gives that index, else kept) the engine is the process seen in the most samples (then the
--- most memory); every other process is a co-tenant, holding the GPU from its first sample to its
--- last, a gap of more than :gap_s seconds splitting that into spells. A process first seen at a
--- sample arrived somewhere since the sample before: each spell is widened by half the GPU's median
--- sampling interval on both sides, the unbiased guess (docs/formats/gpu.md#gpu_process). A paired request (status ok,
--- not warm-up) of the same instance is hit when its time on the server clock (aligned_start_ts to
+-- instance's GPU (UUID; pmon's index is read as the UUID gpu_sample gives that index, else kept)
+-- the engine is the process seen in the most samples (then the most memory); every other process
+-- is a co-tenant, holding the GPU from its first sample to its last, a gap of more than :gap_s
+-- seconds splitting that into spells. A process first seen at a sample arrived somewhere since
+-- the sample before: each spell is widened by half the GPU's median sampling interval on both
+-- sides, the unbiased guess. A paired request (status ok, not warm-up) of the same instance is hit
+-- when its time on the server clock (aligned_start_ts to
 -- + client_e2e_ms) overlaps a spell. slowdown = its TPOT / the median TPOT of the instance's
 -- requests that no spell touched (NULL without such requests). One row per hit request and
 -- co-tenant, slowest first.

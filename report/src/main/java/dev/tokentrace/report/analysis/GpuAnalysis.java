@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The "GPU and co-tenants" section: per instance its GPUs' utilisation, memory and power, the
@@ -104,7 +105,7 @@ final class GpuAnalysis {
       }
     }
     List<Double> tpots = new ArrayList<>();
-    Double clear = null;
+    @Nullable Double clear = null;
     for (List<GpuEvidence.ContendedRequest> rows : contended.values()) {
       GpuEvidence.ContendedRequest first = rows.get(0);
       if (first.tpotMs() != null) {
@@ -132,7 +133,7 @@ final class GpuAnalysis {
         clear);
   }
 
-  private static Text finding(GpuSection.Instance instance, ReportEvidence evidence) {
+  private static @Nullable Text finding(GpuSection.Instance instance, ReportEvidence evidence) {
     if (instance.coTenants().isEmpty()) {
       return null;
     }
@@ -183,14 +184,15 @@ final class GpuAnalysis {
                     row.requestKey().equals(slow.requestKey()) && row.runId().equals(slow.runId()));
   }
 
-  private static String ratio(Double hit, Double clear) {
+  private static String ratio(@Nullable Double hit, @Nullable Double clear) {
     if (hit == null || clear == null || clear <= 0) {
       return "slowdown n/a";
     }
     return String.format(java.util.Locale.ROOT, "%.2f\u00d7", hit / clear);
   }
 
-  private static Double weightedMean(List<GpuEvidence.GpuPoint> points, boolean utilisation) {
+  private static @Nullable Double weightedMean(
+      List<GpuEvidence.GpuPoint> points, boolean utilisation) {
     double sum = 0;
     long weight = 0;
     for (GpuEvidence.GpuPoint point : points) {
@@ -203,7 +205,7 @@ final class GpuAnalysis {
     return weight == 0 ? null : sum / weight;
   }
 
-  private static Double max(List<Double> values) {
+  private static @Nullable Double max(List<@Nullable Double> values) {
     Double best = null;
     for (Double value : values) {
       if (value != null && (best == null || value > best)) {
@@ -213,7 +215,7 @@ final class GpuAnalysis {
     return best;
   }
 
-  private static Double median(List<Double> values) {
+  private static @Nullable Double median(List<Double> values) {
     if (values.isEmpty()) {
       return null;
     }
@@ -225,7 +227,7 @@ final class GpuAnalysis {
         : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
   }
 
-  private static double nz(Double value) {
+  private static double nz(@Nullable Double value) {
     return value == null ? 0 : value;
   }
 }
