@@ -28,9 +28,9 @@ import java.util.regex.Pattern;
  * <pre>IngestBench [--events 1000000] [--dir /tmp/tt-bench-ingest] [--heap 512m] [--repeats 1]
  * [--stages parse,read_json,ship,sink,ingest] [--jfr false]</pre>
  *
- * <p>{@code --stages} runs only those stages ({@code read_json} always; {@code parse} when listed or
- * when its NDJSON is missing); {@code --jfr true} records a JFR profile of each tokentrace stage into
- * {@code <dir>/run-N/<stage>.jfr}.
+ * <p>{@code --stages} runs only those stages ({@code read_json} always; {@code parse} when listed
+ * or when its NDJSON is missing); {@code --jfr true} records a JFR profile of each tokentrace stage
+ * into {@code <dir>/run-N/<stage>.jfr}.
  */
 public final class IngestBench {
   /** Events per simulated request with --iteration-log true (measured: 43099 for 2000). */
