@@ -23,6 +23,8 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IDefaultValueProvider;
@@ -83,6 +85,12 @@ final class DemoCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     long started = System.nanoTime();
     PrintWriter err = spec.commandLine().getErr();
+    try (BrokerStart broker = BrokerStart.begin()) {
+      return run(started, err, broker);
+    }
+  }
+
+  private Integer run(long started, PrintWriter err, BrokerStart broker) throws IOException {
     List<SampleScenarios.Scenario> scenarios = SampleScenarios.find(samples);
     if (scenarios.isEmpty()) {
       throw new UsageException(samples + ": no sample scenarios (samples/<engine>/<scenario>/)");
@@ -95,7 +103,7 @@ final class DemoCommand implements Callable<Integer> {
     database.db = db;
 
     err.println("demo: " + scenarios.size() + " scenarios from " + samples);
-    IngestSummary ingested = ingest(scenarios, database, err);
+    IngestSummary ingested = ingest(scenarios, database, err, broker);
     try (Database analysis = Database.open(database.settings())) {
       loadClients(scenarios, analysis, err);
       AttributionResult attribution =
@@ -132,7 +140,10 @@ final class DemoCommand implements Callable<Integer> {
   }
 
   private IngestSummary ingest(
-      List<SampleScenarios.Scenario> scenarios, DatabaseOptions database, PrintWriter err) {
+      List<SampleScenarios.Scenario> scenarios,
+      DatabaseOptions database,
+      PrintWriter err,
+      BrokerStart broker) {
     ParseOptions parse = new ParseOptions();
     List<SourceFile> files = new ArrayList<>();
     for (SampleScenarios.Scenario scenario : scenarios) {
@@ -147,12 +158,7 @@ final class DemoCommand implements Callable<Integer> {
         files.addAll(SourceFiles.resolve(scenario.gpuFiles(), parse));
       }
     }
-    IngestSettings settings =
-        new IngestSettings(
-            new KafkaOptions().settings(),
-            parse.maxLineBytes,
-            IngestSettings.DEFAULT_ADMIN_TIMEOUT);
-    try (Ingest ingest = Ingest.open(settings)) {
+    try (Ingest ingest = broker.take()) {
       if (ingest.broker() != null) {
         err.println(
             "kafka: embedded broker on "
@@ -198,6 +204,63 @@ final class DemoCommand implements Callable<Integer> {
             + " rejected="
             + rejected
             + " -> client_timing");
+  }
+
+  /**
+   * The embedded broker (and its topics), started on a thread of its own as the demo begins: its
+   * start (3-6 s) overlaps finding and reading the samples and loading DuckDB's library
+   * (docs/design.md#embedded-broker). Closing it stops a broker that was not taken.
+   */
+  private static final class BrokerStart implements AutoCloseable {
+    private final FutureTask<Ingest> opening;
+    private boolean taken;
+
+    private BrokerStart(FutureTask<Ingest> opening) {
+      this.opening = opening;
+    }
+
+    static BrokerStart begin() {
+      IngestSettings settings =
+          new IngestSettings(
+              new KafkaOptions().settings(),
+              new ParseOptions().maxLineBytes,
+              IngestSettings.DEFAULT_ADMIN_TIMEOUT);
+      FutureTask<Ingest> opening = new FutureTask<>(() -> Ingest.open(settings));
+      Thread thread = new Thread(opening, "tokentrace-broker-start");
+      thread.setDaemon(true);
+      thread.start();
+      return new BrokerStart(opening);
+    }
+
+    /** The started ingest service (the caller closes it); throws what its start threw. */
+    Ingest take() {
+      taken = true;
+      try {
+        return opening.get();
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof RuntimeException failure) {
+          throw failure;
+        }
+        throw new IllegalStateException(e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("demo: interrupted while the broker started", e);
+      }
+    }
+
+    @Override
+    public void close() {
+      if (taken) {
+        return;
+      }
+      try {
+        opening.get().close();
+      } catch (ExecutionException e) {
+        // nothing was started, nothing to stop; the demo failed before it needed the broker
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /**

@@ -11,10 +11,12 @@ import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,8 +34,9 @@ import org.jspecify.annotations.Nullable;
  *       org.xerial.snappy.lib.path}/{@code lib.name} properties.
  *   <li>DuckDB's JDBC driver (2.0) always unpacks its library into the temporary directory under a
  *       new name when the library is on the class path, with no setting to load it from elsewhere.
- *       It is loaded at startup, and the unpacked copy is unlinked at once (on Linux a mapped file
- *       may be: the mapping stays), so nothing of it is left for a later kill to strand.
+ *       It is loaded at startup (on a thread of its own, while the command starts), and the
+ *       unpacked copy is unlinked at once (on Linux a mapped file may be: the mapping stays), so
+ *       nothing of it is left for a later kill to strand.
  * </ul>
  *
  * <p>Each step that fails (no cache directory can be written, a library changed its internals)
@@ -44,12 +47,16 @@ final class NativeLibraries {
   static final String DIRECTORY_PROPERTY = "tokentrace.native.dir";
 
   private static final AtomicBoolean PREPARED = new AtomicBoolean();
+  private static final AtomicReference<@Nullable Thread> BACKGROUND = new AtomicReference<>();
 
   private NativeLibraries() {}
 
-  /** Loads the native libraries as described above; once per process. Returns what it did. */
+  /**
+   * Loads the native libraries as described above; once per process. Returns what it did (the
+   * DuckDB step adds to the list from its own thread, see {@link #awaitBackground()}).
+   */
   static List<String> prepare() {
-    List<String> done = new ArrayList<>();
+    List<String> done = Collections.synchronizedList(new ArrayList<>());
     if (!PREPARED.compareAndSet(false, true)) {
       return done;
     }
@@ -69,8 +76,30 @@ final class NativeLibraries {
         done.add("left to its own loader: " + e); // as before this class: nothing fails
       }
     }
-    duckDb(loader, done);
+    // DuckDB's library is 70 MB to unpack: a tenth of the demo's main thread in a JFR profile
+    // (BENCHMARKS.md, "Ingest and lake, round 4"). Loaded on its own thread while the command
+    // starts; the first DuckDB connection waits for it (the driver's class initialisation).
+    Thread duckDb = new Thread(() -> duckDb(loader, done), "tokentrace-duckdb-native");
+    duckDb.setDaemon(true);
+    duckDb.start();
+    BACKGROUND.set(duckDb);
     return done;
+  }
+
+  /**
+   * Waits until the DuckDB library is loaded and its unpacked copy unlinked: call before {@code
+   * System.exit}, so that a command that ends early leaves no half-unpacked copy behind.
+   */
+  static void awaitBackground() {
+    Thread thread = BACKGROUND.get();
+    if (thread == null) {
+      return;
+    }
+    try {
+      thread.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private interface Step {

@@ -68,6 +68,7 @@ public final class TokentraceMain {
     // before any command: native libraries from the cache, none left in the temp directory
     NativeLibraries.prepare();
     int code = commandLine().execute(args);
+    NativeLibraries.awaitBackground();
     System.exit(code);
   }
 

@@ -26,7 +26,11 @@ import java.util.regex.Pattern;
  * close).
  *
  * <pre>IngestBench [--events 1000000] [--dir /tmp/tt-bench-ingest] [--heap 512m] [--repeats 1]
- * </pre>
+ * [--stages parse,read_json,ship,sink,ingest] [--jfr false]</pre>
+ *
+ * <p>{@code --stages} runs only those stages ({@code read_json} always; {@code parse} when listed
+ * or when its NDJSON is missing); {@code --jfr true} records a JFR profile of each tokentrace stage
+ * into {@code <dir>/run-N/<stage>.jfr}.
  */
 public final class IngestBench {
   /** Events per simulated request with --iteration-log true (measured: 43099 for 2000). */
@@ -39,10 +43,15 @@ public final class IngestBench {
   private final Path dir;
   private final String heap;
 
-  private IngestBench(long targetEvents, Path dir, String heap) {
+  private final List<String> stages;
+  private final boolean jfr;
+
+  private IngestBench(long targetEvents, Path dir, String heap, List<String> stages, boolean jfr) {
     this.targetEvents = targetEvents;
     this.dir = dir;
     this.heap = heap;
+    this.stages = stages;
+    this.jfr = jfr;
   }
 
   public static void main(String[] args) throws Exception {
@@ -54,7 +63,10 @@ public final class IngestBench {
     Path dir = Path.of(options.getOrDefault("--dir", "/tmp/tt-bench-ingest"));
     String heap = options.getOrDefault("--heap", "512m");
     int repeats = Integer.parseInt(options.getOrDefault("--repeats", "1"));
-    IngestBench bench = new IngestBench(events, dir, heap);
+    List<String> stages =
+        List.of(options.getOrDefault("--stages", "parse,read_json,ship,sink,ingest").split(","));
+    boolean jfr = Boolean.parseBoolean(options.getOrDefault("--jfr", "false"));
+    IngestBench bench = new IngestBench(events, dir, heap, stages, jfr);
     List<List<Measured>> runs = new ArrayList<>();
     for (int run = 1; run <= repeats; run++) {
       runs.add(bench.runOnce(run));
@@ -71,8 +83,10 @@ public final class IngestBench {
         List.of(sim.resolve("server.log").toString(), sim.resolve("otlp.jsonl").toString());
     List<Measured> measured = new ArrayList<>();
     Path ndjson = work.resolve("events.ndjson");
-    measured.add(
-        stage(work, ndjson, "parse", MAIN, concat(List.of("parse", "--engine", "vllm"), files)));
+    if (stages.contains("parse") || !Files.exists(ndjson)) {
+      measured.add(
+          stage(work, ndjson, "parse", MAIN, concat(List.of("parse", "--engine", "vllm"), files)));
+    }
     Path baselineDb = fresh(work.resolve("baseline.duckdb"));
     measured.add(
         stage(
@@ -80,6 +94,24 @@ public final class IngestBench {
             "read_json",
             ReadJsonBaseline.class.getName(),
             List.of(ndjson.toString(), baselineDb.toString())));
+    if (stages.contains("ship") || stages.contains("sink")) {
+      shipAndSink(work, files, measured);
+    }
+    if (stages.contains("ingest")) {
+      Path ingestDb = fresh(work.resolve("ingest.duckdb"));
+      measured.add(
+          stage(
+              work,
+              "ingest",
+              MAIN,
+              concat(List.of("ingest", "--engine", "vllm", "--db", ingestDb.toString()), files)));
+    }
+    System.err.printf("run %d: %s%n", run, measured);
+    return measured;
+  }
+
+  private void shipAndSink(Path work, List<String> files, List<Measured> measured)
+      throws IOException, InterruptedException {
     int port = freePort();
     String bootstrap = "127.0.0.1:" + port;
     Process broker =
@@ -110,15 +142,6 @@ public final class IngestBench {
       broker.destroy();
       broker.waitFor();
     }
-    Path ingestDb = fresh(work.resolve("ingest.duckdb"));
-    measured.add(
-        stage(
-            work,
-            "ingest",
-            MAIN,
-            concat(List.of("ingest", "--engine", "vllm", "--db", ingestDb.toString()), files)));
-    System.err.printf("run %d: %s%n", run, measured);
-    return measured;
   }
 
   /** Events parse found in the simulated files (its summary line), read after the first run. */
@@ -139,8 +162,11 @@ public final class IngestBench {
   private Measured stage(Path work, Path out, String name, String main, List<String> args)
       throws IOException, InterruptedException {
     System.err.printf("%s ...%n", name);
-    Measured measured =
-        StageRun.run(new Stage(name, List.of("-Xmx" + heap), main, args), work, out);
+    List<String> jvm = new ArrayList<>(List.of("-Xmx" + heap));
+    if (jfr && main.equals(MAIN)) {
+      jvm.add("-XX:StartFlightRecording=settings=profile,filename=" + work.resolve(name + ".jfr"));
+    }
+    Measured measured = StageRun.run(new Stage(name, jvm, main, args), work, out);
     System.err.printf("%s: %.1f s%n", name, measured.seconds());
     return measured;
   }
@@ -193,7 +219,7 @@ public final class IngestBench {
 
   /** The broker's port accepts connections (ship then retries metadata until it is ready). */
   private static void awaitPort(int port) throws InterruptedException {
-    long deadline = System.nanoTime() + 60_000_000_000L;
+    long deadline = System.nanoTime() + 300_000_000_000L; // a loaded machine starts it slowly
     while (System.nanoTime() < deadline) {
       try (Socket socket = new Socket()) {
         socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
@@ -202,7 +228,7 @@ public final class IngestBench {
         Thread.sleep(200); // not up yet: try again until the deadline
       }
     }
-    throw new IllegalStateException("broker did not open port " + port + " within 60 s");
+    throw new IllegalStateException("broker did not open port " + port + " within 300 s");
   }
 
   static Comparator<Measured> bySeconds() {

@@ -59,6 +59,9 @@ public final class EmbeddedBroker implements AutoCloseable {
    */
   private static final String CLEANER_DEDUPE_BUFFER_BYTES = String.valueOf(8 * 1024 * 1024);
 
+  /** See {@link #brokerConfig}: Kafka's default is 2000 ms. */
+  static final String BROKER_HEARTBEAT_MS = "200";
+
   /**
    * Written into the data directory by {@code StorageTool format}; its presence means formatted.
    */
@@ -215,6 +218,10 @@ public final class EmbeddedBroker implements AutoCloseable {
     config.put("group.initial.rebalance.delay.ms", "0");
     config.put("auto.create.topics.enable", "false");
     config.put("log.cleaner.dedupe.buffer.size", CLEANER_DEDUPE_BUFFER_BYTES);
+    // The broker is unfenced, i.e. serves, only after a heartbeat that finds it caught up with the
+    // metadata log; at Kafka's 2 s interval that heartbeat was a second or more of every start
+    // (docs/design.md#embedded-broker). A loopback heartbeat every 200 ms costs nothing.
+    config.put("broker.heartbeat.interval.ms", BROKER_HEARTBEAT_MS);
     return config;
   }
 

@@ -5,7 +5,6 @@ import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.Phase;
 import dev.tokentrace.parse.ParseOutput;
 import java.util.Arrays;
-import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -145,6 +144,18 @@ final class IterationLine {
       return null;
     }
     int index = Decimals.integer(name, prefix.length(), name.length());
-    return index >= 0 ? String.format(Locale.ROOT, "Engine %03d", index) : null;
+    return index >= 0 ? rank(index) : null;
+  }
+
+  /**
+   * {@code Engine 003}: at least three digits, as {@code String.format("Engine %03d", index)}
+   * gives, without a Formatter per iteration line (it was a tenth of the shipping thread's CPU in a
+   * JFR profile of {@code ingest}, BENCHMARKS.md "Ingest and lake, round 4").
+   */
+  static String rank(int index) {
+    String digits = Integer.toString(index);
+    return digits.length() >= 3
+        ? "Engine " + digits
+        : "Engine " + "00".substring(digits.length() - 1) + digits;
   }
 }
