@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  * the embedded broker kept its data (and the checkpoint) next to it, so the second run ships only
  * the new lines and the sink writes each once.
  */
+// run alone, after the others (pom.xml, failsafe execution serial-its): SIGTERM must end ingest
+// --follow within the 4.5 s grace (exit 0)
+@Tag("serial")
 final class IngestFollowIT {
   private static final Pattern COMMITTED = Pattern.compile("(\\d+) records committed");
 
