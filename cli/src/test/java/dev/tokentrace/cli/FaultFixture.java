@@ -1,11 +1,23 @@
 package dev.tokentrace.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tokentrace.store.Database;
+import dev.tokentrace.store.lake.Lake;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The processes of a live-tailing fault test, each in a JVM of its own ({@link ChildJvm}): a broker
@@ -143,6 +155,50 @@ final class FaultFixture {
                 "sink", "--follow", "--bootstrap-servers", bootstrap, "--topic-prefix", prefix));
     command.addAll(List.of(args));
     return ChildJvm.start(dir, name, heap, command.toArray(String[]::new));
+  }
+
+  /** Request ids in the lake's {@code request_arrived} with how often each occurs. */
+  static Map<String, Long> lakeIdCounts(Path lake) throws Exception {
+    Map<String, Long> counts = new HashMap<>();
+    if (!Files.exists(lake.resolve("_tokentrace_lake.json"))) {
+      return counts;
+    }
+    try (Database database = Lake.openReader(lake);
+        Connection connection = database.newConnection();
+        Statement statement = connection.createStatement();
+        ResultSet rows =
+            statement.executeQuery(
+                "SELECT request_id, count(*) FROM request_arrived GROUP BY request_id")) {
+      while (rows.next()) {
+        counts.put(rows.getString(1), rows.getLong(2));
+      }
+    }
+    return counts;
+  }
+
+  /** Waits until every id is in the lake (committed), for at most {@code timeout}. */
+  static void awaitInLake(Path lake, List<String> ids, Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      Set<String> missing = new HashSet<>(ids);
+      missing.removeAll(lakeIdCounts(lake).keySet());
+      if (missing.isEmpty()) {
+        return;
+      }
+      assertThat(System.nanoTime())
+          .as(missing.size() + " of " + ids.size() + " ids not in the lake yet")
+          .isLessThan(deadline);
+      Thread.sleep(300);
+    }
+  }
+
+  /** The lake holds exactly the ids written (compared as sets), each once. */
+  static void assertInLakeExactlyOnce(Path lake, List<String> ids) throws Exception {
+    Map<String, Long> counts = lakeIdCounts(lake);
+    assertThat(counts.keySet()).as("ids in the lake").isEqualTo(new HashSet<>(ids));
+    assertThat(counts.entrySet().stream().filter(entry -> entry.getValue() != 1))
+        .as("ids more than once")
+        .isEmpty();
   }
 
   private static void deleteQuietly(Path dir) {

@@ -14,11 +14,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -320,18 +316,7 @@ final class LakeFaultIT {
   }
 
   private static void awaitDelivered(Path lake, List<String> ids) throws Exception {
-    long deadline = System.nanoTime() + DELIVERY_TIMEOUT.toNanos();
-    while (true) {
-      Set<String> missing = new HashSet<>(ids);
-      missing.removeAll(idCounts(lake).keySet());
-      if (missing.isEmpty()) {
-        return;
-      }
-      assertThat(System.nanoTime())
-          .as(missing.size() + " of " + ids.size() + " ids not in the lake yet")
-          .isLessThan(deadline);
-      Thread.sleep(300);
-    }
+    FaultFixture.awaitInLake(lake, ids, DELIVERY_TIMEOUT);
   }
 
   private static void assertNoDuplicates(Path lake) throws Exception {
@@ -340,28 +325,6 @@ final class LakeFaultIT {
   }
 
   private static void assertExactlyOnce(Path lake, List<String> ids) throws Exception {
-    Map<String, Long> counts = idCounts(lake);
-    assertThat(counts.keySet()).as("ids in the lake").isEqualTo(new HashSet<>(ids));
-    assertThat(counts.entrySet().stream().filter(entry -> entry.getValue() != 1))
-        .as("ids more than once")
-        .isEmpty();
-  }
-
-  private static Map<String, Long> idCounts(Path lake) throws Exception {
-    Map<String, Long> counts = new HashMap<>();
-    if (!Files.exists(lake.resolve("_tokentrace_lake.json"))) {
-      return counts;
-    }
-    try (Database database = Lake.openReader(lake);
-        Connection connection = database.newConnection();
-        Statement statement = connection.createStatement();
-        ResultSet rows =
-            statement.executeQuery(
-                "SELECT request_id, count(*) FROM request_arrived GROUP BY request_id")) {
-      while (rows.next()) {
-        counts.put(rows.getString(1), rows.getLong(2));
-      }
-    }
-    return counts;
+    FaultFixture.assertInLakeExactlyOnce(lake, ids);
   }
 }

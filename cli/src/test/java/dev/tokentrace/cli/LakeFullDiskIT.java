@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.tokentrace.ingest.kafka.EmbeddedBroker;
-import dev.tokentrace.store.Database;
-import dev.tokentrace.store.lake.Lake;
 import dev.tokentrace.store.lake.LakeCheck;
 import dev.tokentrace.store.lake.LakeSnapshot;
 import java.io.IOException;
@@ -14,12 +12,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -106,7 +99,7 @@ final class LakeFullDiskIT {
         System.out.println("LakeFullDiskIT: the full sink said: " + problems.get(0));
       }
       // the room is used up: part of the backlog is committed, the rest not
-      Map<String, Long> stored = idCounts(lake);
+      Map<String, Long> stored = FaultFixture.lakeIdCounts(lake);
       System.out.println("LakeFullDiskIT: " + stored.size() + " of " + LINES + " lines committed");
       assertThat(stored.size()).as("rows committed before the disk filled").isPositive();
       assertThat(stored.size()).as("rows committed before the disk filled").isLessThan(LINES);
@@ -115,15 +108,11 @@ final class LakeFullDiskIT {
       Files.delete(ballast);
       try (ChildJvm again = sink(bootstrap, lake, "sink-again")) {
         again.awaitSinkStarted();
-        awaitDelivered(lake, ids);
+        FaultFixture.awaitInLake(lake, ids, TIMEOUT);
         assertThat(again.stop()).as(again.output()).isZero();
       }
       assertWhole(lake);
-      Map<String, Long> counts = idCounts(lake);
-      assertThat(counts.keySet()).as("ids in the lake").isEqualTo(new HashSet<>(ids));
-      assertThat(counts.entrySet().stream().filter(entry -> entry.getValue() != 1))
-          .as("ids more than once")
-          .isEmpty();
+      FaultFixture.assertInLakeExactlyOnce(lake, ids);
     } finally {
       unmount(mount);
     }
@@ -253,37 +242,5 @@ final class LakeFullDiskIT {
     commandLine.setOut(new PrintWriter(new StringWriter(), true));
     commandLine.setErr(new PrintWriter(err, true));
     return commandLine.execute(args);
-  }
-
-  private static void awaitDelivered(Path lake, List<String> ids) throws Exception {
-    long deadline = System.nanoTime() + TIMEOUT.toNanos();
-    while (true) {
-      Map<String, Long> counts = idCounts(lake);
-      if (counts.keySet().containsAll(ids)) {
-        return;
-      }
-      assertThat(System.nanoTime())
-          .as(counts.size() + " of " + ids.size() + " ids in the lake")
-          .isLessThan(deadline);
-      Thread.sleep(200);
-    }
-  }
-
-  private static Map<String, Long> idCounts(Path lake) throws Exception {
-    Map<String, Long> counts = new HashMap<>();
-    if (!Files.exists(lake.resolve("_tokentrace_lake.json"))) {
-      return counts;
-    }
-    try (Database database = Lake.openReader(lake);
-        Connection connection = database.newConnection();
-        Statement statement = connection.createStatement();
-        ResultSet rows =
-            statement.executeQuery(
-                "SELECT request_id, count(*) FROM request_arrived GROUP BY request_id")) {
-      while (rows.next()) {
-        counts.put(rows.getString(1), rows.getLong(2));
-      }
-    }
-    return counts;
   }
 }
