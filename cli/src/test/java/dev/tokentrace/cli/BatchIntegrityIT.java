@@ -11,11 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -233,16 +231,6 @@ final class BatchIntegrityIT {
   }
 
   private static Map<String, Long> idCounts(Path db) throws Exception {
-    Map<String, Long> counts = new HashMap<>();
-    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:" + db);
-        Statement statement = connection.createStatement();
-        ResultSet rows =
-            statement.executeQuery(
-                "SELECT request_id, count(*) FROM request_arrived GROUP BY request_id")) {
-      while (rows.next()) {
-        counts.put(rows.getString(1), rows.getLong(2));
-      }
-    }
-    return counts;
+    return FaultFixture.dbIdCounts(db);
   }
 }

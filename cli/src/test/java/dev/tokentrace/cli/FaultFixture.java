@@ -9,7 +9,9 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -159,13 +161,25 @@ final class FaultFixture {
 
   /** Request ids in the lake's {@code request_arrived} with how often each occurs. */
   static Map<String, Long> lakeIdCounts(Path lake) throws Exception {
-    Map<String, Long> counts = new HashMap<>();
     if (!Files.exists(lake.resolve("_tokentrace_lake.json"))) {
-      return counts;
+      return new HashMap<>();
     }
     try (Database database = Lake.openReader(lake);
-        Connection connection = database.newConnection();
-        Statement statement = connection.createStatement();
+        Connection connection = database.newConnection()) {
+      return idCounts(connection);
+    }
+  }
+
+  /** Request ids in a DuckDB file's {@code request_arrived} with how often each occurs. */
+  static Map<String, Long> dbIdCounts(Path db) throws SQLException {
+    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:" + db)) {
+      return idCounts(connection);
+    }
+  }
+
+  private static Map<String, Long> idCounts(Connection connection) throws SQLException {
+    Map<String, Long> counts = new HashMap<>();
+    try (Statement statement = connection.createStatement();
         ResultSet rows =
             statement.executeQuery(
                 "SELECT request_id, count(*) FROM request_arrived GROUP BY request_id")) {

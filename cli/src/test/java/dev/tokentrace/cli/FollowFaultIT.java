@@ -384,20 +384,7 @@ final class FollowFaultIT {
   }
 
   private Map<String, Long> idCounts() throws SQLException {
-    Map<String, Long> counts = new HashMap<>();
-    if (!Files.exists(db())) {
-      return counts;
-    }
-    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:" + db());
-        Statement statement = connection.createStatement();
-        ResultSet rows =
-            statement.executeQuery(
-                "SELECT request_id, count(*) FROM request_arrived GROUP BY request_id")) {
-      while (rows.next()) {
-        counts.put(rows.getString(1), rows.getLong(2));
-      }
-    }
-    return counts;
+    return Files.exists(db()) ? FaultFixture.dbIdCounts(db()) : new HashMap<>();
   }
 
   private long count(String sql) throws SQLException {

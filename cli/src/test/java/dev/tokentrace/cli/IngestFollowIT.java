@@ -3,12 +3,7 @@ package dev.tokentrace.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -146,16 +141,6 @@ final class IngestFollowIT {
   }
 
   private static Map<String, Long> idCounts(Path db) throws Exception {
-    Map<String, Long> counts = new HashMap<>();
-    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:" + db);
-        Statement statement = connection.createStatement();
-        ResultSet rows =
-            statement.executeQuery(
-                "SELECT request_id, count(*) FROM request_arrived GROUP BY request_id")) {
-      while (rows.next()) {
-        counts.put(rows.getString(1), rows.getLong(2));
-      }
-    }
-    return counts;
+    return FaultFixture.dbIdCounts(db);
   }
 }

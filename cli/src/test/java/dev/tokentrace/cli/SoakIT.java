@@ -8,12 +8,7 @@ import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -220,17 +215,7 @@ final class SoakIT {
   }
 
   private static Map<String, Long> idCounts(Path db) throws Exception {
-    Map<String, Long> counts = new HashMap<>();
-    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:" + db);
-        Statement statement = connection.createStatement();
-        ResultSet rows =
-            statement.executeQuery(
-                "SELECT request_id, count(*) FROM request_arrived GROUP BY request_id")) {
-      while (rows.next()) {
-        counts.put(rows.getString(1), rows.getLong(2));
-      }
-    }
-    return counts;
+    return FaultFixture.dbIdCounts(db);
   }
 
   private static int freePort() throws IOException {
