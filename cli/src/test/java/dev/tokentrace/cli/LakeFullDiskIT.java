@@ -92,6 +92,7 @@ final class LakeFullDiskIT {
         assertThat(problems.get(0))
             .as("one line naming the file that could not be written")
             .startsWith("sink: ")
+            .doesNotContain("exception_type")
             .containsPattern(
                 java.util.regex.Pattern.quote("no space left on device writing " + lake)
                     + "/\\S+\\.tmp");

@@ -40,12 +40,14 @@ final class LakeDirectories {
   static IOException writeFailed(Path file, Exception e) {
     String message = String.valueOf(e.getMessage());
     if (message.contains("No space left on device") || message.contains("\"errno\":\"28\"")) {
-      return new IOException(
-          "no space left on device writing "
-              + file
-              + ": nothing of this flush is committed; free space and start the sink again (it"
-              + " resumes after the last commit)",
-          e);
+      IOException full =
+          new IOException(
+              "no space left on device writing "
+                  + file
+                  + ": nothing of this flush is committed; free space and start the sink again (it"
+                  + " resumes after the last commit)");
+      full.addSuppressed(e); // --verbose shows it; the one-line error does not repeat DuckDB's
+      return full;
     }
     return new IOException("cannot write " + file + ": " + message, e);
   }
