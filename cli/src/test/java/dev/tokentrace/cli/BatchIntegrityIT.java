@@ -18,6 +18,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -28,6 +29,9 @@ import picocli.CommandLine;
  * sets), {@code --replace} reloads on purpose; one bad file (empty, truncated gzip small or large)
  * does not decide for the others; a file without newlines is read in bounded memory.
  */
+// run alone, after the others (pom.xml, failsafe execution serial-its): a killed ingest must have
+// committed 4 MB within 90 s, and a 32 MB heap must hold a 48 MiB line-less file
+@Tag("serial")
 final class BatchIntegrityIT {
   @TempDir Path dir;
 

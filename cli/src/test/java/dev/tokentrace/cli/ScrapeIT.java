@@ -39,7 +39,8 @@ final class ScrapeIT {
       int port = server.port();
       String path = engine.equals("trtllm") ? "/prometheus/metrics" : "/metrics";
       String url = "http://127.0.0.1:" + port + path;
-      run("scrape", "--url", url, "--count", "1", "--out", scrapes.toString());
+      // one scrape: --interval is only its timeout, generous for a cold server on a loaded machine
+      run("scrape", "--url", url, "--count", "1", "--interval", "10s", "--out", scrapes.toString());
       run(
           "loadgen",
           "--url",
@@ -67,7 +68,8 @@ final class ScrapeIT {
           "--count",
           "2",
           "--interval",
-          "100ms",
+          // also each request's timeout: 100 ms timed out on a loaded machine
+          "1s",
           "--out",
           scrapes.toString(),
           "--instance",
