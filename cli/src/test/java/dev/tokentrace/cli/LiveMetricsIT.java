@@ -58,20 +58,7 @@ final class LiveMetricsIT {
               live.toString(),
               "--interval",
               "200ms");
-      ChildJvm serve =
-          ChildJvm.start(
-              dir,
-              "serve",
-              "256m",
-              "serve",
-              "--lake",
-              lake.toString(),
-              "--db",
-              live.toString(),
-              "--port",
-              "0",
-              "--poll-interval",
-              "200ms");
+      ChildJvm serve = TestPrometheus.serve(dir, lake, live, "200ms");
       try {
         try (PrometheusServer prom =
             TestPrometheus.scraping(prometheus, dir, TestPrometheus.servePort(serve))) {

@@ -87,20 +87,7 @@ final class LiveRecipeIT {
               live.toString(),
               "--interval",
               "300ms");
-      serve =
-          ChildJvm.start(
-              dir,
-              "serve",
-              "256m",
-              "serve",
-              "--lake",
-              lake.toString(),
-              "--db",
-              live.toString(),
-              "--port",
-              "0",
-              "--poll-interval",
-              "300ms");
+      serve = TestPrometheus.serve(dir, lake, live, "300ms");
       try (PrometheusServer prom =
           TestPrometheus.scraping(prometheus, dir, TestPrometheus.servePort(serve))) {
         // every measured request attributed once the lake holds the server's rows

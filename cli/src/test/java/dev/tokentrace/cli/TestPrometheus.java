@@ -53,6 +53,26 @@ final class TestPrometheus {
     return Integer.parseInt(matcher.group(1));
   }
 
+  /**
+   * {@code serve --lake LAKE --db LIVE --port 0} in a JVM of its own, polling every {@code poll}:
+   * the exporter Prometheus scrapes ({@link #servePort} says where).
+   */
+  static ChildJvm serve(Path dir, Path lake, Path live, String poll) throws IOException {
+    return ChildJvm.start(
+        dir,
+        "serve",
+        "256m",
+        "serve",
+        "--lake",
+        lake.toString(),
+        "--db",
+        live.toString(),
+        "--port",
+        "0",
+        "--poll-interval",
+        poll);
+  }
+
   /** One try of something that may meet a round holding the analysis file. */
   interface Attempt<T> {
     T get();
