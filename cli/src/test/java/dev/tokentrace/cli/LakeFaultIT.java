@@ -59,7 +59,7 @@ final class LakeFaultIT {
     List<String> ids;
     AtomicReference<String> readerProblem = new AtomicReference<>();
     AtomicLong reads = new AtomicLong();
-    try (LogWriter writer = new LogWriter(log, "x", 600).start();
+    try (LogWriter writer = new LogWriter(log, "x", 300).start();
         ChildJvm shipper = ship("ship", log);
         ChildJvm a = sink("sink-a", lake);
         ChildJvm b = sink("sink-b", lake);
