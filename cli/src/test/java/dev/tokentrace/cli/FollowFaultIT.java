@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -25,8 +24,8 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,33 +36,25 @@ import org.junit.jupiter.api.io.TempDir;
  * the set of ids in DuckDB and on every id occurring once; where no rotation reuses line numbers,
  * also on the set of (source_path, source_line).
  */
+// run alone, after the others (pom.xml, failsafe execution serial-its): SIGTERM must end shippers
+// within the 4.5 s grace (exit codes judged)
+@Tag("serial")
 final class FollowFaultIT {
   private static final Duration DELIVERY_TIMEOUT = Duration.ofSeconds(120);
   private static final AtomicInteger PREFIXES = new AtomicInteger();
   private static final Pattern SINK_STATUS = Pattern.compile("lag (\\d+) records, (\\d+) batches");
   private static final Pattern SHIP_STATUS = Pattern.compile("(\\d+) records committed");
 
-  @TempDir static Path shared;
-
-  private static ChildJvm broker;
-  private static String bootstrap;
-
   @TempDir Path dir;
 
   private final String prefix = "fault" + PREFIXES.incrementAndGet();
+  private String bootstrap;
+  private FaultFixture processes;
 
-  @BeforeAll
-  static void startBroker() throws Exception {
-    int port = freePort();
-    broker = startBroker(shared, "broker", port);
-    bootstrap = "127.0.0.1:" + port;
-  }
-
-  @AfterAll
-  static void stopBroker() throws Exception {
-    if (broker != null) {
-      broker.stop();
-    }
+  @BeforeEach
+  void useTheSharedBroker() throws Exception {
+    bootstrap = FaultFixture.sharedBroker();
+    processes = new FaultFixture(dir, bootstrap, prefix);
   }
 
   /** Fault 1. */
@@ -106,16 +97,9 @@ final class FollowFaultIT {
     }
     Path smallPolls = Files.writeString(dir.resolve("k.properties"), "max.poll.records=500\n");
     try (ChildJvm sink =
-        ChildJvm.start(
-            dir,
+        processes.sink(
             "sink",
             "384m",
-            "sink",
-            "--follow",
-            "--bootstrap-servers",
-            bootstrap,
-            "--topic-prefix",
-            prefix,
             "--db",
             db().toString(),
             "--kafka-config",
@@ -134,13 +118,13 @@ final class FollowFaultIT {
   /** Fault 3. */
   @Test
   void stoppingAndRestartingTheBrokerMidStreamLosesNothing() throws Exception {
-    int port = freePort();
+    int port = FaultFixture.freePort();
     String servers = "127.0.0.1:" + port;
     Path kafkaConfig =
         Files.writeString(dir.resolve("k.properties"), "producer.max.block.ms=2000\n");
     Path log = dir.resolve("server.log");
     List<String> ids;
-    ChildJvm own = startBroker(dir, "broker-1", port);
+    ChildJvm own = FaultFixture.startBroker(dir, "broker-1", port);
     try (LogWriter writer = new LogWriter(log, "b", 300).start();
         ChildJvm shipper =
             shipTo(servers, "ship", "--kafka-config", kafkaConfig.toString(), log.toString())) {
@@ -148,7 +132,7 @@ final class FollowFaultIT {
       awaitWritten(writer, writer.written() + 300);
       own.stop();
       shipper.await(line -> line.contains("waiting for"), DELIVERY_TIMEOUT, "waiting for kafka");
-      own = startBroker(dir, "broker-2", port);
+      own = FaultFixture.startBroker(dir, "broker-2", port);
       awaitWritten(writer, writer.written() + 300);
       ids = writer.finish();
       awaitDelivered(servers, ids);
@@ -306,50 +290,11 @@ final class FollowFaultIT {
   // --- processes
 
   private ChildJvm ship(String name, String... args) throws IOException {
-    return shipTo(bootstrap, name, args);
+    return processes.ship(name, args);
   }
 
   private ChildJvm shipTo(String servers, String name, String... args) throws IOException {
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                "ship",
-                "--follow",
-                "--bootstrap-servers",
-                servers,
-                "--topic-prefix",
-                prefix,
-                "--shipper-id",
-                prefix,
-                "--engine",
-                "vllm",
-                "--year",
-                "2026",
-                "--commit-interval",
-                "100ms",
-                "--poll-interval",
-                "20ms"));
-    if (!List.of(args).contains("--status-interval")) {
-      command.addAll(List.of("--status-interval", "0s"));
-    }
-    command.addAll(List.of(args));
-    return ChildJvm.start(dir, name, "256m", command.toArray(String[]::new));
-  }
-
-  private static ChildJvm startBroker(Path dir, String name, int port) throws Exception {
-    ChildJvm process =
-        ChildJvm.start(
-            dir,
-            name,
-            "512m",
-            "broker",
-            "--port",
-            String.valueOf(port),
-            "--data-dir",
-            dir.resolve("kafka-" + port).toString());
-    process.await(
-        line -> line.startsWith("kafka broker ready on"), ChildJvm.START_TIMEOUT, "ready");
-    return process;
+    return processes.shipTo(servers, name, args);
   }
 
   /** A shipper's status line after its first commit. */
@@ -439,20 +384,7 @@ final class FollowFaultIT {
   }
 
   private Map<String, Long> idCounts() throws SQLException {
-    Map<String, Long> counts = new HashMap<>();
-    if (!Files.exists(db())) {
-      return counts;
-    }
-    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:" + db());
-        Statement statement = connection.createStatement();
-        ResultSet rows =
-            statement.executeQuery(
-                "SELECT request_id, count(*) FROM request_arrived GROUP BY request_id")) {
-      while (rows.next()) {
-        counts.put(rows.getString(1), rows.getLong(2));
-      }
-    }
-    return counts;
+    return Files.exists(db()) ? FaultFixture.dbIdCounts(db()) : new HashMap<>();
   }
 
   private long count(String sql) throws SQLException {
@@ -461,12 +393,6 @@ final class FollowFaultIT {
         ResultSet rows = statement.executeQuery(sql)) {
       rows.next();
       return rows.getLong(1);
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
     }
   }
 }

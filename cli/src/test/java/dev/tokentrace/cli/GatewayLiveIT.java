@@ -36,8 +36,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -59,8 +57,6 @@ import picocli.CommandLine;
  * when nginx or wrk is absent.
  */
 final class GatewayLiveIT {
-  private static final Duration TIMEOUT = Duration.ofSeconds(120);
-  private static final Pattern SERVING = Pattern.compile("on http://127\\.0\\.0\\.1:(\\d+)/");
   private static final double ROUNDING_MS = 0.01;
 
   /**
@@ -84,15 +80,14 @@ final class GatewayLiveIT {
     Path served = dir.resolve("server");
     Path clients = dir.resolve("client_timings.csv");
     Path access = dir.resolve("nginx/access.log");
-    StringWriter serverOut = new StringWriter();
-    Thread server = serve(served, serverOut);
+    LiveSimulator server = LiveSimulator.start(served);
     try {
-      int port = awaitPort(serverOut, server);
+      int port = server.port();
       try (Nginx proxy = Nginx.start(nginx.get(), dir.resolve("nginx"), port)) {
         loadgen(proxy.port(), clients);
       }
     } finally {
-      stop(server);
+      server.stop();
     }
     Path db = dir.resolve("gateway.duckdb");
     ingest(db, served);
@@ -167,11 +162,10 @@ final class GatewayLiveIT {
     assertThat(script).exists();
     Path served = dir.resolve("server");
     Path rowsFile = dir.resolve("wrk_requests.csv");
-    StringWriter serverOut = new StringWriter();
-    Thread server = serve(served, serverOut);
+    LiveSimulator server = LiveSimulator.start(served);
     String wrkOutput;
     try {
-      int port = awaitPort(serverOut, server);
+      int port = server.port();
       ProcessBuilder builder =
           new ProcessBuilder(
                   wrk.get().toString(),
@@ -193,7 +187,7 @@ final class GatewayLiveIT {
       assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
       assertThat(process.exitValue()).as(wrkOutput).isZero();
     } finally {
-      stop(server);
+      server.stop();
     }
     Path db = dir.resolve("wrk.duckdb");
     ingest(db, served);
@@ -338,50 +332,28 @@ final class GatewayLiveIT {
         .findFirst();
   }
 
+  /**
+   * @deprecated use {@link LiveSimulator#start}
+   */
+  @Deprecated
   static Thread serve(Path served, StringWriter out) {
-    CommandLine command = TokentraceMain.commandLine();
-    command.setOut(new PrintWriter(out, true));
-    command.setErr(new PrintWriter(new StringWriter(), true));
-    Thread thread =
-        new Thread(
-            () ->
-                command.execute(
-                    "simulate",
-                    "--serve",
-                    "0",
-                    "--out",
-                    served.toString(),
-                    "--api",
-                    "completions",
-                    "--max-batch",
-                    "8",
-                    "--step-base-ms",
-                    "4",
-                    "--step-per-seq-ms",
-                    "0.2",
-                    "--prefill-per-token-ms",
-                    "0.01"),
-            "gateway-live-server");
-    thread.start();
-    return thread;
+    return LiveSimulator.serveInThread(served, out, "gateway-live-server");
   }
 
+  /**
+   * @deprecated use {@link LiveSimulator#port()}
+   */
+  @Deprecated
   static int awaitPort(StringWriter out, Thread server) throws InterruptedException {
-    long deadline = System.nanoTime() + TIMEOUT.toNanos();
-    while (System.nanoTime() < deadline && server.isAlive()) {
-      Matcher matcher = SERVING.matcher(out.toString());
-      if (matcher.find()) {
-        return Integer.parseInt(matcher.group(1));
-      }
-      Thread.sleep(20);
-    }
-    throw new AssertionError("simulate --serve did not start: " + out);
+    return LiveSimulator.awaitPort(out, server);
   }
 
+  /**
+   * @deprecated use {@link LiveSimulator#stop()}
+   */
+  @Deprecated
   static void stop(Thread server) throws InterruptedException {
-    server.interrupt();
-    server.join(TIMEOUT.toMillis());
-    assertThat(server.isAlive()).as("simulate --serve stopped").isFalse();
+    LiveSimulator.stop(server);
   }
 
   private static void loadgen(int port, Path clients) {

@@ -3,16 +3,12 @@ package dev.tokentrace.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
  * the embedded broker kept its data (and the checkpoint) next to it, so the second run ships only
  * the new lines and the sink writes each once.
  */
+// run alone, after the others (pom.xml, failsafe execution serial-its): SIGTERM must end ingest
+// --follow within the 4.5 s grace (exit 0)
+@Tag("serial")
 final class IngestFollowIT {
   private static final Pattern COMMITTED = Pattern.compile("(\\d+) records committed");
 
@@ -142,16 +141,6 @@ final class IngestFollowIT {
   }
 
   private static Map<String, Long> idCounts(Path db) throws Exception {
-    Map<String, Long> counts = new HashMap<>();
-    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:" + db);
-        Statement statement = connection.createStatement();
-        ResultSet rows =
-            statement.executeQuery(
-                "SELECT request_id, count(*) FROM request_arrived GROUP BY request_id")) {
-      while (rows.next()) {
-        counts.put(rows.getString(1), rows.getLong(2));
-      }
-    }
-    return counts;
+    return FaultFixture.dbIdCounts(db);
   }
 }

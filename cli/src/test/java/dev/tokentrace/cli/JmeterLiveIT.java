@@ -1,6 +1,5 @@
 package dev.tokentrace.cli;
 
-import static dev.tokentrace.cli.GatewayLiveIT.awaitPort;
 import static dev.tokentrace.cli.GatewayLiveIT.executable;
 import static dev.tokentrace.cli.GatewayLiveIT.ingest;
 import static dev.tokentrace.cli.GatewayLiveIT.max;
@@ -9,15 +8,12 @@ import static dev.tokentrace.cli.GatewayLiveIT.min;
 import static dev.tokentrace.cli.GatewayLiveIT.number;
 import static dev.tokentrace.cli.GatewayLiveIT.rows;
 import static dev.tokentrace.cli.GatewayLiveIT.run;
-import static dev.tokentrace.cli.GatewayLiveIT.serve;
-import static dev.tokentrace.cli.GatewayLiveIT.stop;
 import static dev.tokentrace.cli.GatewayLiveIT.truth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,11 +66,10 @@ final class JmeterLiveIT {
     Path served = dir.resolve("server");
     Path jtl = dir.resolve("results.jtl");
     Path access = dir.resolve("nginx/access.log");
-    StringWriter serverOut = new StringWriter();
-    Thread server = serve(served, serverOut);
+    LiveSimulator server = LiveSimulator.start(served);
     String jmeterOutput;
     try {
-      int port = awaitPort(serverOut, server);
+      int port = server.port();
       if (nginx.isPresent()) {
         try (GatewayLiveIT.Nginx proxy =
             GatewayLiveIT.Nginx.start(nginx.get(), dir.resolve("nginx"), port)) {
@@ -84,7 +79,7 @@ final class JmeterLiveIT {
         jmeterOutput = jmeter(home, plan, port, jtl);
       }
     } finally {
-      stop(server);
+      server.stop();
     }
     List<String> lines = Files.readAllLines(jtl, StandardCharsets.UTF_8);
     assertThat(lines).as(jmeterOutput).hasSize(1 + THREADS * LOOPS);

@@ -7,6 +7,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,6 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
  * unreachable cluster within 5 s (checked with a margin for a loaded machine, the ChildJvm's own
  * start is not included).
  */
+// run alone, after the others (pom.xml, failsafe execution serial-its): a stop while waiting for
+// Kafka must take less than 8 s
+@Tag("serial")
 final class KafkaFailuresIT {
   @TempDir Path dir;
 

@@ -7,7 +7,6 @@ import dev.tokentrace.store.lake.Lake;
 import dev.tokentrace.store.lake.LakeCheck;
 import dev.tokentrace.store.lake.LakeSnapshot;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -15,16 +14,12 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,41 +29,22 @@ import org.junit.jupiter.api.io.TempDir;
  * query the lake all along. Every log line is a vLLM request with its own id: "exactly once" is
  * checked on the set of ids in the lake and on every id occurring once.
  */
+// run alone, after the others (pom.xml, failsafe execution serial-its): SIGTERM must end the
+// shipper within the 4.5 s grace (exit 0)
+@Tag("serial")
 final class LakeFaultIT {
   private static final Duration DELIVERY_TIMEOUT = Duration.ofSeconds(180);
   private static final AtomicInteger PREFIXES = new AtomicInteger();
 
-  @TempDir static Path shared;
-
-  private static ChildJvm broker;
-  private static String bootstrap;
-
   @TempDir Path dir;
 
   private final String prefix = "lake" + PREFIXES.incrementAndGet();
+  private FaultFixture processes;
 
-  @BeforeAll
-  static void startBroker() throws Exception {
-    int port = freePort();
-    broker =
-        ChildJvm.start(
-            shared,
-            "broker",
-            "512m",
-            "broker",
-            "--port",
-            String.valueOf(port),
-            "--data-dir",
-            shared.resolve("kafka").toString());
-    broker.await(line -> line.startsWith("kafka broker ready on"), ChildJvm.START_TIMEOUT, "ready");
-    bootstrap = "127.0.0.1:" + port;
-  }
-
-  @AfterAll
-  static void stopBroker() throws Exception {
-    if (broker != null) {
-      broker.stop();
-    }
+  @BeforeEach
+  void useTheSharedBroker() throws Exception {
+    processes =
+        new FaultFixture(dir, FaultFixture.sharedBroker(), prefix).shipOptions("--partitions", "6");
   }
 
   /**
@@ -101,15 +77,15 @@ final class LakeFaultIT {
           assertThat(sqlReader.output()).contains("duplicates").containsPattern("\\n0(,|$)");
         }
         try (ChildJvm again = sink("sink-b2", lake)) {
-          // joined the group before the stream ends (a JVM still starting exits 143 on SIGTERM)
-          again.await(line -> line.startsWith("sink: following"), ChildJvm.START_TIMEOUT, "start");
+          // joined the group before the stream ends
+          again.awaitSinkStarted();
           awaitRows(lake, rows(lake) + 1_500);
           ids = writer.finish();
           awaitDelivered(lake, ids);
-          assertStopped(again);
+          again.stopSink();
         }
-        assertStopped(a);
-        assertStopped(c);
+        a.stopSink();
+        c.stopSink();
         assertThat(shipper.stop()).as(shipper.output()).isZero();
       } finally {
         reader.interrupt();
@@ -130,7 +106,7 @@ final class LakeFaultIT {
     Path lake = dir.resolve("lake");
     List<String> ids;
     try (LogWriter writer = new LogWriter(log, "s", 1)) {
-      writer.write(20_000);
+      writer.write(10_000); // three kills at 2,000-row steps, each mid-backlog
       ids = writer.ids();
     }
     try (ChildJvm shipper = ship("ship", log, "--once")) {
@@ -149,11 +125,10 @@ final class LakeFaultIT {
       assertNoDuplicates(lake);
     }
     try (ChildJvm last = sink("sink-last", lake)) {
-      // the killed sinks may have stored everything already: a JVM still starting exits 143 on
-      // SIGTERM before its hook exists, so the stop is only judged once the sink follows
-      last.await(line -> line.startsWith("sink: following"), ChildJvm.START_TIMEOUT, "start");
+      // the killed sinks may have stored everything already: stopSink judges the stop only once
+      // the sink follows
       awaitDelivered(lake, ids);
-      assertStopped(last);
+      last.stopSink();
     }
     assertExactlyOnce(lake, ids);
     assertThat(LakeCheck.check(lake)).isEmpty();
@@ -205,47 +180,10 @@ final class LakeFaultIT {
     return code;
   }
 
-  /**
-   * SIGTERM ends a sink with exit 0 after its last flush; on a machine loaded far beyond its cores
-   * the flush and leaving the group can outlast the 4.5 s grace of every command, which then exits
-   * 143 saying so: what it had not committed is read again by the next owner (the lake checks below
-   * prove it), so that is accepted, and only that.
-   */
-  private static void assertStopped(ChildJvm sink) throws Exception {
-    int code = sink.stop();
-    if (code != 0) {
-      assertThat(code).as(sink.output()).isEqualTo(143);
-      assertThat(sink.stderr()).contains("did not stop within");
-    }
-  }
-
   private ChildJvm ship(String name, Path log, String... extra) throws IOException {
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                "ship",
-                "--follow",
-                "--bootstrap-servers",
-                bootstrap,
-                "--topic-prefix",
-                prefix,
-                "--partitions",
-                "6",
-                "--shipper-id",
-                prefix,
-                "--engine",
-                "vllm",
-                "--year",
-                "2026",
-                "--commit-interval",
-                "100ms",
-                "--poll-interval",
-                "20ms",
-                "--status-interval",
-                "0s"));
-    command.addAll(List.of(extra));
-    command.add(log.toString());
-    return ChildJvm.start(dir, name, "256m", command.toArray(String[]::new));
+    List<String> args = new ArrayList<>(List.of(extra));
+    args.add(log.toString());
+    return processes.ship(name, args.toArray(String[]::new));
   }
 
   private ChildJvm sink(String name, Path lake, String... extra) throws IOException {
@@ -258,12 +196,6 @@ final class LakeFaultIT {
     List<String> command =
         new ArrayList<>(
             List.of(
-                "sink",
-                "--follow",
-                "--bootstrap-servers",
-                bootstrap,
-                "--topic-prefix",
-                prefix,
                 "--lake",
                 lake.toString(),
                 "--group",
@@ -285,7 +217,7 @@ final class LakeFaultIT {
       command.addAll(List.of("--kafka-config", config.toString()));
     }
     command.addAll(options);
-    return ChildJvm.start(dir, name, "256m", command.toArray(String[]::new));
+    return processes.sink(name, "256m", command.toArray(String[]::new));
   }
 
   private ChildJvm compact(String name, Path lake) throws IOException {
@@ -384,18 +316,7 @@ final class LakeFaultIT {
   }
 
   private static void awaitDelivered(Path lake, List<String> ids) throws Exception {
-    long deadline = System.nanoTime() + DELIVERY_TIMEOUT.toNanos();
-    while (true) {
-      Set<String> missing = new HashSet<>(ids);
-      missing.removeAll(idCounts(lake).keySet());
-      if (missing.isEmpty()) {
-        return;
-      }
-      assertThat(System.nanoTime())
-          .as(missing.size() + " of " + ids.size() + " ids not in the lake yet")
-          .isLessThan(deadline);
-      Thread.sleep(300);
-    }
+    FaultFixture.awaitInLake(lake, ids, DELIVERY_TIMEOUT);
   }
 
   private static void assertNoDuplicates(Path lake) throws Exception {
@@ -404,34 +325,6 @@ final class LakeFaultIT {
   }
 
   private static void assertExactlyOnce(Path lake, List<String> ids) throws Exception {
-    Map<String, Long> counts = idCounts(lake);
-    assertThat(counts.keySet()).as("ids in the lake").isEqualTo(new HashSet<>(ids));
-    assertThat(counts.entrySet().stream().filter(entry -> entry.getValue() != 1))
-        .as("ids more than once")
-        .isEmpty();
-  }
-
-  private static Map<String, Long> idCounts(Path lake) throws Exception {
-    Map<String, Long> counts = new HashMap<>();
-    if (!Files.exists(lake.resolve("_tokentrace_lake.json"))) {
-      return counts;
-    }
-    try (Database database = Lake.openReader(lake);
-        Connection connection = database.newConnection();
-        Statement statement = connection.createStatement();
-        ResultSet rows =
-            statement.executeQuery(
-                "SELECT request_id, count(*) FROM request_arrived GROUP BY request_id")) {
-      while (rows.next()) {
-        counts.put(rows.getString(1), rows.getLong(2));
-      }
-    }
-    return counts;
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
+    FaultFixture.assertInLakeExactlyOnce(lake, ids);
   }
 }

@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -46,9 +47,11 @@ import picocli.CommandLine;
  * is depends on HTTP handling and thread hand-offs on a loaded machine, so it is only bounded
  * generously ({@value #NETWORK_MEDIAN_MS} ms median, {@value #NETWORK_MAX_MS} ms worst).
  */
+// run alone, after the others (pom.xml, failsafe execution serial-its): network time is bounded
+// (median 100 ms) and SIGTERM must end ingest in time
+@Tag("serial")
 final class LiveEndToEndIT {
   private static final Duration TIMEOUT = Duration.ofSeconds(120);
-  private static final Pattern SERVING = Pattern.compile("on http://127\\.0\\.0\\.1:(\\d+)/");
   private static final Pattern COMMITTED = Pattern.compile("(\\d+) records committed");
   private static final double ROUNDING_MS = 0.01;
   private static final double NETWORK_MEDIAN_MS = 100;
@@ -63,74 +66,25 @@ final class LiveEndToEndIT {
     Path served = dir.resolve("server");
     Path db = dir.resolve("live.duckdb");
     Path clients = dir.resolve("client_timings.csv");
-    StringWriter serverOut = new StringWriter();
-    Thread server = serve(served, serverOut);
+    LiveSimulator server = LiveSimulator.start(served, "--heartbeat-s", "0.02");
     int year;
     try {
-      int port = awaitPort(serverOut, server);
+      int port = server.port();
       year = Instant.now().atZone(ZoneOffset.UTC).getYear();
       try (ChildJvm ingest = follow(served, db, year)) {
         ingest.await(line -> committed(line) >= 0, ChildJvm.START_TIMEOUT, "a status line");
         loadgen(port, clients);
-        stop(server);
+        server.stop();
         long expected = eventCount(served, year);
         ingest.await(line -> committed(line) >= expected, TIMEOUT, expected + " committed");
         assertThat(ingest.stop()).as(ingest.output()).isZero();
       }
     } finally {
-      stop(server);
+      server.stop();
     }
     run("clients", "--db", db.toString(), "--format", "csv", clients.toString());
     run("correlate", "--db", db.toString());
     check(attributed(db), truth(served.resolve("server_truth.csv")));
-  }
-
-  private static Thread serve(Path served, StringWriter out) {
-    CommandLine command = TokentraceMain.commandLine();
-    command.setOut(new PrintWriter(out, true));
-    command.setErr(new PrintWriter(new StringWriter(), true));
-    Thread thread =
-        new Thread(
-            () ->
-                command.execute(
-                    "simulate",
-                    "--serve",
-                    "0",
-                    "--out",
-                    served.toString(),
-                    "--api",
-                    "completions",
-                    "--max-batch",
-                    "8",
-                    "--step-base-ms",
-                    "4",
-                    "--step-per-seq-ms",
-                    "0.2",
-                    "--prefill-per-token-ms",
-                    "0.01",
-                    "--heartbeat-s",
-                    "0.02"),
-            "live-server");
-    thread.start();
-    return thread;
-  }
-
-  private static int awaitPort(StringWriter out, Thread server) throws InterruptedException {
-    long deadline = System.nanoTime() + TIMEOUT.toNanos();
-    while (System.nanoTime() < deadline && server.isAlive()) {
-      Matcher matcher = SERVING.matcher(out.toString());
-      if (matcher.find()) {
-        return Integer.parseInt(matcher.group(1));
-      }
-      Thread.sleep(20);
-    }
-    throw new AssertionError("simulate --serve did not start: " + out);
-  }
-
-  private static void stop(Thread server) throws InterruptedException {
-    server.interrupt();
-    server.join(TIMEOUT.toMillis());
-    assertThat(server.isAlive()).as("simulate --serve stopped").isFalse();
   }
 
   private ChildJvm follow(Path served, Path db, int year) throws Exception {

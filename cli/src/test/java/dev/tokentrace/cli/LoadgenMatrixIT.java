@@ -1,17 +1,13 @@
 package dev.tokentrace.cli;
 
-import static dev.tokentrace.cli.GatewayLiveIT.awaitPort;
 import static dev.tokentrace.cli.GatewayLiveIT.ingest;
 import static dev.tokentrace.cli.GatewayLiveIT.rows;
 import static dev.tokentrace.cli.GatewayLiveIT.run;
-import static dev.tokentrace.cli.GatewayLiveIT.serve;
-import static dev.tokentrace.cli.GatewayLiveIT.stop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tokentrace.measure.ClientCsv;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -37,10 +33,9 @@ final class LoadgenMatrixIT {
   void sweepGoesIntoOneFileWithItsCellsAndTheReportReadsTheMatrix() throws Exception {
     Path served = dir.resolve("server");
     Path clients = dir.resolve("sweep.csv");
-    StringWriter serverOut = new StringWriter();
-    Thread server = serve(served, serverOut);
+    LiveSimulator server = LiveSimulator.start(served);
     try {
-      int port = awaitPort(serverOut, server);
+      int port = server.port();
       run(
           "loadgen",
           "--url",
@@ -61,7 +56,7 @@ final class LoadgenMatrixIT {
           "--out",
           clients.toString());
     } finally {
-      stop(server);
+      server.stop();
     }
     List<String> lines = Files.readAllLines(clients);
     assertThat(lines.get(0)).isEqualTo(ClientCsv.MATRIX_HEADER);

@@ -1,7 +1,6 @@
 package dev.tokentrace.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -16,7 +15,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -41,8 +39,7 @@ final class PrometheusExporterIT {
 
   @Test
   void prometheusAgreesWithTheStoreAndEveryShippedQueryEvaluates() throws Exception {
-    Optional<Path> prometheus = PrometheusServer.binary();
-    assumeTrue(prometheus.isPresent(), PrometheusServer.MISSING);
+    Path prometheus = TestPrometheus.binaryOrSkip();
     Path root = dir.resolve("samples");
     SampleScenarios.Scenario vllm =
         ScenarioDatabase.simulate(
@@ -78,8 +75,7 @@ final class PrometheusExporterIT {
     int firstHalf = exporter.poll().knownRequests();
     assertThat(firstHalf).isPositive();
     try (HTTPServer server = exporter.serve("127.0.0.1", 0);
-        PrometheusServer prom =
-            PrometheusServer.start(prometheus.get(), dir, "127.0.0.1:" + server.getPort())) {
+        PrometheusServer prom = TestPrometheus.scraping(prometheus, dir, server.getPort())) {
       prom.awaitValue("sum(tokentrace_request_e2e_seconds_count)", v -> v == firstHalf);
       prom.awaitValue("count_over_time(tokentrace_exporter_store_up[1m])", v -> v >= 3);
       try (Database db = Database.open(DatabaseSettings.file(file))) {

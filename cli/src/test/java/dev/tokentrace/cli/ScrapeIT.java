@@ -11,9 +11,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -26,8 +23,6 @@ import picocli.CommandLine;
  * one {@code engine_stats} per scrape (docs/formats/metrics.md).
  */
 final class ScrapeIT {
-  private static final Duration TIMEOUT = Duration.ofSeconds(60);
-  private static final Pattern SERVING = Pattern.compile("on http://127\\.0\\.0\\.1:(\\d+)/");
   private static final int REQUESTS = 12;
 
   @TempDir Path dir;
@@ -37,15 +32,15 @@ final class ScrapeIT {
   void scrapesEveryEnginesMetricsIntoEngineStatsAndHistogramDeltas(String engine) throws Exception {
     Path served = dir.resolve("server");
     Files.createDirectories(served);
-    StringWriter serverOut = new StringWriter();
-    Thread server = serve(engine, served, serverOut);
+    LiveSimulator server = LiveSimulator.start(served, "--engine", engine);
     Path scrapes = dir.resolve("metrics.prom");
     Path db = dir.resolve("scrape.duckdb");
     try {
-      int port = awaitPort(serverOut, server);
+      int port = server.port();
       String path = engine.equals("trtllm") ? "/prometheus/metrics" : "/metrics";
       String url = "http://127.0.0.1:" + port + path;
-      run("scrape", "--url", url, "--count", "1", "--out", scrapes.toString());
+      // one scrape: --interval is only its timeout, generous for a cold server on a loaded machine
+      run("scrape", "--url", url, "--count", "1", "--interval", "10s", "--out", scrapes.toString());
       run(
           "loadgen",
           "--url",
@@ -73,7 +68,8 @@ final class ScrapeIT {
           "--count",
           "2",
           "--interval",
-          "100ms",
+          // also each request's timeout: 100 ms timed out on a loaded machine
+          "1s",
           "--out",
           scrapes.toString(),
           "--instance",
@@ -81,10 +77,8 @@ final class ScrapeIT {
           "--db",
           db.toString());
     } finally {
-      server.interrupt();
-      server.join(TIMEOUT.toMillis());
+      server.stop();
     }
-    assertThat(server.isAlive()).as("simulate --serve stopped").isFalse();
 
     assertThat(
             query(
@@ -103,48 +97,6 @@ final class ScrapeIT {
     assertThat(query(db, "SELECT count(*) FROM engine_stats WHERE running IS NOT NULL"))
         .isEqualTo(stats);
     assertThat(query(db, "SELECT count(*) FROM rejects")).isEqualTo("0");
-  }
-
-  private static Thread serve(String engine, Path served, StringWriter out) {
-    CommandLine command = TokentraceMain.commandLine();
-    command.setOut(new PrintWriter(out, true));
-    command.setErr(new PrintWriter(new StringWriter(), true));
-    Thread thread =
-        new Thread(
-            () ->
-                command.execute(
-                    "simulate",
-                    "--serve",
-                    "0",
-                    "--engine",
-                    engine,
-                    "--out",
-                    served.toString(),
-                    "--api",
-                    "completions",
-                    "--max-batch",
-                    "8",
-                    "--step-base-ms",
-                    "4",
-                    "--step-per-seq-ms",
-                    "0.2",
-                    "--prefill-per-token-ms",
-                    "0.01"),
-            "scrape-live-server");
-    thread.start();
-    return thread;
-  }
-
-  private static int awaitPort(StringWriter out, Thread server) throws InterruptedException {
-    long deadline = System.nanoTime() + TIMEOUT.toNanos();
-    while (System.nanoTime() < deadline && server.isAlive()) {
-      Matcher matcher = SERVING.matcher(out.toString());
-      if (matcher.find()) {
-        return Integer.parseInt(matcher.group(1));
-      }
-      Thread.sleep(20);
-    }
-    throw new AssertionError("simulate --serve did not start: " + out);
   }
 
   private static void run(String... args) {

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,6 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
  * NativeLibraries}). The child JVM's {@code java.io.tmpdir} and cache are directories of their own,
  * so what it leaves can be listed exactly.
  */
+// run alone, after the others (pom.xml, failsafe execution serial-its): SIGTERM must end ingest
+// --follow within the 4.5 s grace (exit 0)
+@Tag("serial")
 final class TempFilesIT {
   @TempDir Path dir;
 

@@ -27,6 +27,7 @@ final class CompletionHandler implements HttpHandler {
   /** IDs the simulated server accepts, so they go into CSV, logs and JSON unescaped. */
   static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
+  private static final String JSON = "application/json";
   private static final int MAX_BODY_BYTES = 16 << 20;
   private static final long POLL_MS = 1000;
 
@@ -177,10 +178,11 @@ final class CompletionHandler implements HttpHandler {
         break;
       }
     }
-    byte[] body = chunks.whole(request.promptTokens(), generated).getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", "application/json");
-    exchange.sendResponseHeaders(200, body.length);
-    exchange.getResponseBody().write(body);
+    Replies.send(
+        exchange,
+        200,
+        JSON,
+        chunks.whole(request.promptTokens(), generated).getBytes(StandardCharsets.UTF_8));
   }
 
   private static void send(OutputStream out, String event) throws IOException {
@@ -199,10 +201,8 @@ final class CompletionHandler implements HttpHandler {
   }
 
   private static void error(HttpExchange exchange, int status, String message) throws IOException {
-    byte[] body = SseChunks.error(status, message).getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", "application/json");
-    exchange.sendResponseHeaders(status, body.length);
-    exchange.getResponseBody().write(body);
+    Replies.send(
+        exchange, status, JSON, SseChunks.error(status, message).getBytes(StandardCharsets.UTF_8));
   }
 
   private record Token(int generated, boolean last, boolean aborted) {}

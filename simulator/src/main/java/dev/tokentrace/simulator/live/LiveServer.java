@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.sun.net.httpserver.HttpServer;
 import dev.tokentrace.simulator.LiveEngine;
 import dev.tokentrace.simulator.SimulationSettings;
+import dev.tokentrace.simulator.output.FanOut;
 import dev.tokentrace.simulator.output.LiveOutputs;
 import dev.tokentrace.simulator.output.OutputSettings;
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -68,7 +70,8 @@ public final class LiveServer implements AutoCloseable {
             output.logMillis());
     LiveOutputs outputs = LiveOutputs.open(simulation, live, dir);
     MetricsEndpoint metrics = new MetricsEndpoint(output.format().engine());
-    LiveEngine engine = new LiveEngine(simulation, new Both(outputs.observer(), metrics));
+    LiveEngine engine =
+        new LiveEngine(simulation, new FanOut(List.of(outputs.observer(), metrics)));
     HttpServer http;
     try {
       http = HttpServer.create(address, 1024);
@@ -125,83 +128,6 @@ public final class LiveServer implements AutoCloseable {
       Thread thread = new Thread(task, "tokentrace-live-http-" + count.incrementAndGet());
       thread.setDaemon(true);
       return thread;
-    }
-  }
-
-  /** Tells two observers every fact, in order. */
-  private static final class Both implements dev.tokentrace.simulator.SimObserver {
-    private final dev.tokentrace.simulator.SimObserver first;
-    private final dev.tokentrace.simulator.SimObserver second;
-
-    Both(dev.tokentrace.simulator.SimObserver first, dev.tokentrace.simulator.SimObserver second) {
-      this.first = first;
-      this.second = second;
-    }
-
-    @Override
-    public void advance(long nowUs, dev.tokentrace.simulator.ServerView server) {
-      first.advance(nowUs, server);
-      second.advance(nowUs, server);
-    }
-
-    @Override
-    public void phaseStarted(int phase, int concurrency, long nowUs) {
-      first.phaseStarted(phase, concurrency, nowUs);
-      second.phaseStarted(phase, concurrency, nowUs);
-    }
-
-    @Override
-    public void serverArrival(
-        dev.tokentrace.simulator.RequestView request, dev.tokentrace.simulator.ServerView server) {
-      first.serverArrival(request, server);
-      second.serverArrival(request, server);
-    }
-
-    @Override
-    public void stepStarted(
-        dev.tokentrace.simulator.StepView step, dev.tokentrace.simulator.ServerView server) {
-      first.stepStarted(step, server);
-      second.stepStarted(step, server);
-    }
-
-    @Override
-    public void preempted(
-        dev.tokentrace.simulator.RequestView request, dev.tokentrace.simulator.ServerView server) {
-      first.preempted(request, server);
-      second.preempted(request, server);
-    }
-
-    @Override
-    public void serverFinished(
-        dev.tokentrace.simulator.RequestView request, dev.tokentrace.simulator.ServerView server) {
-      first.serverFinished(request, server);
-      second.serverFinished(request, server);
-    }
-
-    @Override
-    public void stepFinished(
-        dev.tokentrace.simulator.StepView step, dev.tokentrace.simulator.ServerView server) {
-      first.stepFinished(step, server);
-      second.stepFinished(step, server);
-    }
-
-    @Override
-    public void serverAborted(
-        dev.tokentrace.simulator.RequestView request, dev.tokentrace.simulator.ServerView server) {
-      first.serverAborted(request, server);
-      second.serverAborted(request, server);
-    }
-
-    @Override
-    public void clientDone(dev.tokentrace.simulator.RequestView request) {
-      first.clientDone(request);
-      second.clientDone(request);
-    }
-
-    @Override
-    public void finished(dev.tokentrace.simulator.ServerView server) {
-      first.finished(server);
-      second.finished(server);
     }
   }
 }

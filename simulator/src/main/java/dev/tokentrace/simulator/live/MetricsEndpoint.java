@@ -9,7 +9,6 @@ import dev.tokentrace.simulator.RequestView;
 import dev.tokentrace.simulator.ServerView;
 import dev.tokentrace.simulator.SimObserver;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -128,12 +127,7 @@ final class MetricsEndpoint implements SimObserver, HttpHandler {
         exchange.sendResponseHeaders(405, -1);
         return;
       }
-      byte[] body = text().getBytes(UTF_8);
-      exchange.getResponseHeaders().set("Content-Type", CONTENT_TYPE);
-      exchange.sendResponseHeaders(200, body.length);
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(body);
-      }
+      Replies.send(exchange, 200, CONTENT_TYPE, text().getBytes(UTF_8));
     }
   }
 

@@ -6,11 +6,11 @@ import dev.tokentrace.simulator.SimObserver;
 import dev.tokentrace.simulator.StepView;
 import java.util.List;
 
-/** Passes every fact to each writer in order. */
-final class FanOut implements SimObserver {
+/** Passes every fact to each observer (writer, live endpoint) in order. */
+public final class FanOut implements SimObserver {
   private final SimObserver[] observers;
 
-  FanOut(List<SimObserver> observers) {
+  public FanOut(List<SimObserver> observers) {
     this.observers = observers.toArray(new SimObserver[0]);
   }
 

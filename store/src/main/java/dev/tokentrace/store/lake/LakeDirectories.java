@@ -32,6 +32,27 @@ final class LakeDirectories {
   }
 
   /**
+   * The failure to write {@code file} as one clear line: a full file system says "no space left on
+   * device" and names the file (DuckDB's COPY and Java's write say so in messages of their own,
+   * Java's without the path); anything else keeps its message, after the file's name
+   * (docs/storage.md#lake-faults-and-recovery).
+   */
+  static IOException writeFailed(Path file, Exception e) {
+    String message = String.valueOf(e.getMessage());
+    if (message.contains("No space left on device") || message.contains("\"errno\":\"28\"")) {
+      IOException full =
+          new IOException(
+              "no space left on device writing "
+                  + file
+                  + ": nothing of this flush is committed; free space and start the sink again (it"
+                  + " resumes after the last commit)");
+      full.addSuppressed(e); // --verbose shows it; the one-line error does not repeat DuckDB's
+      return full;
+    }
+    return new IOException("cannot write " + file + ": " + message, e);
+  }
+
+  /**
    * Syncs {@code temp} to disk, then renames it to {@code target} atomically (replacing a file of
    * the same name: the same rows, written again after a crash), then syncs the directory.
    */

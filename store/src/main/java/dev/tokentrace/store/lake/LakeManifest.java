@@ -80,7 +80,12 @@ public record LakeManifest(
     LakePartition partition = lakePartition();
     byte[] json = LakeMarker.JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(this);
     Path temp = LakeDirectories.temp(lake, partition + ".manifest.json");
-    Files.write(temp, json);
-    LakeDirectories.moveIntoPlace(temp, path(lake, partition));
+    try {
+      Files.write(temp, json);
+      LakeDirectories.moveIntoPlace(temp, path(lake, partition));
+    } catch (IOException e) {
+      Files.deleteIfExists(temp);
+      throw LakeDirectories.writeFailed(temp, e);
+    }
   }
 }

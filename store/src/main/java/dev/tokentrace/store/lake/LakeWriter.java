@@ -297,6 +297,8 @@ public final class LakeWriter implements AutoCloseable {
                   + Lake.literal(temp.toString())
                   + " (FORMAT parquet)");
           LakeDirectories.moveIntoPlace(temp, target);
+        } catch (SQLException | IOException e) {
+          throw LakeDirectories.writeFailed(temp, e);
         } finally {
           Files.deleteIfExists(temp);
         }

@@ -47,6 +47,55 @@ final class LakeTest {
     return LakeWriter.open(lake, MARKER, "256MB", 1, CLOCK);
   }
 
+  /** A writer on {@code lake} (group g1, the fixed clock) set up by {@link Setup}. */
+  static Setup setup(Path lake) {
+    return new Setup(lake);
+  }
+
+  /**
+   * Opens a lake writer and takes partitions on the way a sink does on assignment: {@code recover}
+   * each, {@code startAt} a first offset where the lake holds nothing of it yet.
+   */
+  static final class Setup {
+    private final Path lake;
+    private final java.util.Map<LakePartition, Long> starts = new java.util.LinkedHashMap<>();
+
+    private Setup(Path lake) {
+      this.lake = lake;
+    }
+
+    /** Takes {@code partition} on, starting at {@code first} when it has no manifest yet. */
+    Setup partition(LakePartition partition, long first) {
+      starts.put(partition, first);
+      return this;
+    }
+
+    /** Opens the writer, recovers every partition and starts those without a manifest. */
+    LakeWriter open() {
+      LakeWriter writer = writer(lake);
+      for (var start : starts.entrySet()) {
+        writer.recover(start.getKey(), TOPIC_ID);
+      }
+      for (var start : starts.entrySet()) {
+        writer.startAt(start.getKey(), start.getValue());
+      }
+      return writer;
+    }
+
+    /**
+     * Opens the writer, commits each partition's rows from its first offset to {@code end} in one
+     * flush and closes it.
+     */
+    void committed(long end) throws Exception {
+      try (LakeWriter writer = open()) {
+        for (LakePartition partition : starts.keySet()) {
+          write(writer, partition, starts.get(partition), end);
+        }
+        writer.flush();
+      }
+    }
+  }
+
   /** Appends one request_arrived row per offset in [first, end) of {@code partition}. */
   static void write(LakeWriter writer, LakePartition partition, long first, long end)
       throws Exception {
@@ -121,12 +170,7 @@ final class LakeTest {
   @Test
   void resumesAfterTheManifestAndRemovesWhatACrashLeft() throws Exception {
     Path lake = dir.resolve("lake");
-    try (LakeWriter writer = writer(lake)) {
-      writer.recover(P0, TOPIC_ID);
-      writer.startAt(P0, 0);
-      write(writer, P0, 0, 10);
-      writer.flush();
-    }
+    setup(lake).partition(P0, 0).committed(10);
     // a crash after a data file was renamed but before the manifest: an orphan, and a temp file
     Path hour = lake.resolve("request_arrived/date=2026-12-01/hour=22");
     Path orphan = hour.resolve(LakeFile.fileName(P0, 10, 20, "dead"));
@@ -148,12 +192,7 @@ final class LakeTest {
   @Test
   void twoFilesOfOneRangeCountOnce() throws Exception {
     Path lake = dir.resolve("lake");
-    try (LakeWriter writer = writer(lake)) {
-      writer.recover(P0, TOPIC_ID);
-      writer.startAt(P0, 0);
-      write(writer, P0, 0, 10);
-      writer.flush();
-    }
+    setup(lake).partition(P0, 0).committed(10);
     // what a fenced writer would have left had it not removed it: the same range, another tag
     LakeFile file = LakeSnapshot.scan(lake).files("request_arrived").get(0);
     Files.copy(file.path(), file.path().resolveSibling(LakeFile.fileName(P0, 0, 10, "other")));
@@ -164,11 +203,7 @@ final class LakeTest {
   @Test
   void partitionsCommitIndependently() throws Exception {
     Path lake = dir.resolve("lake");
-    try (LakeWriter writer = writer(lake)) {
-      writer.recover(P0, TOPIC_ID);
-      writer.recover(P1, TOPIC_ID);
-      writer.startAt(P0, 0);
-      writer.startAt(P1, 100);
+    try (LakeWriter writer = setup(lake).partition(P0, 0).partition(P1, 100).open()) {
       write(writer, P0, 0, 3);
       write(writer, P1, 100, 104);
       writer.flush(List.of(P1), false);
@@ -183,13 +218,9 @@ final class LakeTest {
   @Test
   void aWriterThatLostItsPartitionIsFenced() throws Exception {
     Path lake = dir.resolve("lake");
-    try (LakeWriter zombie = writer(lake);
-        LakeWriter owner = writer(lake)) {
-      zombie.recover(P0, TOPIC_ID);
-      zombie.startAt(P0, 0);
+    try (LakeWriter zombie = setup(lake).partition(P0, 0).open();
+        LakeWriter owner = setup(lake).partition(P0, 0).open()) {
       write(zombie, P0, 0, 5);
-      owner.recover(P0, TOPIC_ID);
-      owner.startAt(P0, 0);
       write(owner, P0, 0, 3);
       owner.flush();
       LakeWriter.Flushed flushed = zombie.flush();
@@ -202,9 +233,7 @@ final class LakeTest {
   @Test
   void compactionMergesAndReadersNeverCountTwice() throws Exception {
     Path lake = dir.resolve("lake");
-    try (LakeWriter writer = writer(lake)) {
-      writer.recover(P0, TOPIC_ID);
-      writer.startAt(P0, 0);
+    try (LakeWriter writer = setup(lake).partition(P0, 0).open()) {
       for (int flush = 0; flush < 5; flush++) {
         write(writer, P0, flush * 10L, flush * 10L + 10);
         writer.flush();
@@ -256,12 +285,7 @@ final class LakeTest {
   @Test
   void anotherTopicOfTheSameNameIsRefused() throws Exception {
     Path lake = dir.resolve("lake");
-    try (LakeWriter writer = writer(lake)) {
-      writer.recover(P0, TOPIC_ID);
-      writer.startAt(P0, 0);
-      write(writer, P0, 0, 2);
-      writer.flush();
-    }
+    setup(lake).partition(P0, 0).committed(2);
     try (LakeWriter writer = writer(lake)) {
       assertThatThrownBy(() -> writer.recover(P0, "topic-id-2"))
           .isInstanceOf(IllegalArgumentException.class)
