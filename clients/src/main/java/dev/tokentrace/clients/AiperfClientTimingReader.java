@@ -211,5 +211,4 @@ final class AiperfClientTimingReader implements ClientTimingReader {
   private static double orZero(@Nullable Double value) {
     return value == null ? 0 : value;
   }
-
 }

@@ -31,8 +31,8 @@ public interface ClientTimingReader {
 
   /**
    * A reader of one file of this format a line at a time, for files that grow while they are read
-   * ({@code ship --follow}); null for formats that are one document (a JSON report), which can
-   * only be read whole.
+   * ({@code ship --follow}); null for formats that are one document (a JSON report), which can only
+   * be read whole.
    *
    * @param head the file's first bytes (the layout of a gateway log is chosen from them)
    * @param state the {@link ClientLineReader#state()} of the reader that read the lines before the

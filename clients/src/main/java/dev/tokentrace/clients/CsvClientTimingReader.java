@@ -79,7 +79,8 @@ public final class CsvClientTimingReader implements ClientTimingReader {
           header = CsvHeader.of(fields(state, "header: "));
           headerText = state;
         } catch (BadField e) {
-          throw new IllegalArgumentException("remembered csv header is unusable: " + e.getMessage());
+          throw new IllegalArgumentException(
+              "remembered csv header is unusable: " + e.getMessage());
         }
       }
     }
@@ -111,7 +112,8 @@ public final class CsvClientTimingReader implements ClientTimingReader {
         sink.ignored(position, "file skipped after its header");
       } else if (header == null) {
         skipped = true;
-        sink.rejected(new ClientRejection(position, "header: " + reason + " (file skipped)", excerpt));
+        sink.rejected(
+            new ClientRejection(position, "header: " + reason + " (file skipped)", excerpt));
       } else {
         sink.rejected(new ClientRejection(position, reason, excerpt));
       }
@@ -263,5 +265,4 @@ public final class CsvClientTimingReader implements ClientTimingReader {
       }
     }
   }
-
 }

@@ -70,8 +70,7 @@ public final class LakeEvents {
                 + ") WHERE run_id NOT IN "
                 + loaded);
     try (ResultSet result =
-        statement.executeQuery(
-            "SELECT count(*) FROM (" + select + ") WHERE run_id IN " + loaded)) {
+        statement.executeQuery("SELECT count(*) FROM (" + select + ") WHERE run_id IN " + loaded)) {
       long skipped = result.next() ? result.getLong(1) : 0;
       if (skipped > 0) {
         log.warn(

@@ -18,7 +18,7 @@ final class ClientDetection {
    * What a file whose first lines are {@code head} is among the client formats.
    *
    * @param reader the format's reader, null when no client format recognizes the lines
-   * @param failure why a recognized file cannot be followed (a format that is one document)
+   * @param failure why a recognized file cannot be followed (a format without a line reader)
    */
   record Choice(@Nullable ClientTimingReader reader, @Nullable String failure) {
     static final Choice NONE = new Choice(null, null);
@@ -36,8 +36,8 @@ final class ClientDetection {
               reader,
               "a "
                   + reader.format()
-                  + " file is one document, not a line per request: it cannot be followed;"
-                  + " load it with 'tokentrace clients' once the run wrote it");
+                  + " client file: only csv, aiperf, nginx and envoy files are followed (read a"
+                  + " line at a time); load it with 'tokentrace clients' once the run wrote it");
         }
         return new Choice(reader, null);
       }

@@ -10,10 +10,12 @@ import java.util.regex.Pattern;
  * (docs/follow.md#client-files).
  *
  * @param run the {@code run_id} of every streamed client row ({@value #RUN_DOC})
- * @param read what some readers need and the file does not say (a gateway's own {@code
- *     log_format}, the request id column)
+ * @param read what some readers need and the file does not say (a gateway's own {@code log_format},
+ *     the request id column)
  */
 public record ClientFollowSettings(String run, ClientReadSettings read) {
+  private static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,99}");
+
   /** The run of streamed client rows when none is given. */
   public static final String DEFAULT_RUN = "live";
 
@@ -25,8 +27,6 @@ public record ClientFollowSettings(String run, ClientReadSettings read) {
 
   public static final ClientFollowSettings DEFAULTS =
       new ClientFollowSettings(DEFAULT_RUN, ClientReadSettings.DEFAULTS);
-
-  private static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,99}");
 
   public ClientFollowSettings {
     requireNonNull(run, "run is null");

@@ -359,8 +359,7 @@ final class FollowedFile implements LineSplitter.Receiver {
   private SourceLines newParser() {
     String format = clientFormat;
     if (format != null) {
-      ClientTimingReader reader =
-          ClientTimingReaders.forFormat(format, context.clients().read());
+      ClientTimingReader reader = ClientTimingReaders.forFormat(format, context.clients().read());
       ClientLineReader lines = reader.lineReader(clientHead(), clientState);
       if (lines == null) {
         throw new IllegalStateException(format + " has no line reader");
@@ -484,8 +483,8 @@ final class FollowedFile implements LineSplitter.Receiver {
   }
 
   /**
-   * The client reader's state for a resume at the safe position: none at the very start (the
-   * header is read again there).
+   * The client reader's state for a resume at the safe position: none at the very start (the header
+   * is read again there).
    */
   private @Nullable String safeClientState() {
     if (clientFormat == null || safeOffset == 0) {

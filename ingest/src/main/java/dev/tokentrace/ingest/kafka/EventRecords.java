@@ -88,7 +88,9 @@ final class EventRecords {
         topics.clients(), row.timing().requestKey(), ClientRowJson.write(row));
   }
 
-  /** A client file's rejected line: to the rejects topic, engine {@value ClientRejection#ENGINE}. */
+  /**
+   * A client file's rejected line: to the rejects topic, engine {@value ClientRejection#ENGINE}.
+   */
   static ProducerRecord<String, byte[]> clientRejected(
       Topics topics, ClientRejection rejection, byte[] rawLine) {
     return rejected(

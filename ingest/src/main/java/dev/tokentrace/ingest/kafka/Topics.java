@@ -26,9 +26,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The topics of a tokentrace pipeline: {@code <prefix>.events} (one JSON event per record), {@code
  * <prefix>.rejects} (raw rejected lines with {@code x-reject.*} headers) and {@code
- * <prefix>.clients} (client timing rows), the three the sink reads ({@link #all()}), plus {@code <prefix>.checkpoints}, where follow-mode shippers commit
- * their file positions in the same transaction as the events (compacted, one partition, keyed by
- * shipper id). Immutable.
+ * <prefix>.clients} (client timing rows), the three the sink reads ({@link #all()}), plus {@code
+ * <prefix>.checkpoints}, where follow-mode shippers commit their file positions in the same
+ * transaction as the events (compacted, one partition, keyed by shipper id). Immutable.
  */
 public record Topics(String prefix) {
   public static final String DEFAULT_PREFIX = "tokentrace";

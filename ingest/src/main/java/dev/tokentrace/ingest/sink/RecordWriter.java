@@ -22,11 +22,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns one Kafka record into one row: an event record into its event table, a client rows record
- * into {@code client_timing}, a rejects record into {@code rejects} (position and reason from its {@link RejectHeaders}, excerpt from its raw value).
- * An events record that is not a valid event (written by something else than tokentrace, or by an
- * incompatible version) is bad input, not a failure: it becomes a {@code rejects} row {@value
- * #UNDECODABLE} with source {@code kafka:<topic>-<partition>} and the Kafka offset as byte offset.
- * Not thread-safe.
+ * into {@code client_timing}, a rejects record into {@code rejects} (position and reason from its
+ * {@link RejectHeaders}, excerpt from its raw value). An events record that is not a valid event
+ * (written by something else than tokentrace, or by an incompatible version) is bad input, not a
+ * failure: it becomes a {@code rejects} row {@value #UNDECODABLE} with source {@code
+ * kafka:<topic>-<partition>} and the Kafka offset as byte offset. Not thread-safe.
  */
 final class RecordWriter {
   static final String UNDECODABLE = "undecodable event record";

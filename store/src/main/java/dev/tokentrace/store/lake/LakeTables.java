@@ -16,7 +16,9 @@ import org.jspecify.annotations.Nullable;
  * stay in the DuckDB file.
  */
 public final class LakeTables {
-  /** In the order of the sink's tables: the event tables, {@code rejects}, {@code client_timing}. */
+  /**
+   * In the order of the sink's tables: the event tables, {@code rejects}, {@code client_timing}.
+   */
   public static final List<TableSchema<?>> ALL = all();
 
   private LakeTables() {}
