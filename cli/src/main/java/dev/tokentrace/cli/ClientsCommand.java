@@ -1,9 +1,9 @@
 package dev.tokentrace.cli;
 
 import dev.tokentrace.clients.ClientArtifacts;
+import dev.tokentrace.clients.ClientReadSettings;
 import dev.tokentrace.correlate.client.ClientLoadResult;
 import dev.tokentrace.correlate.client.ClientLoadSettings;
-import dev.tokentrace.clients.ClientReadSettings;
 import dev.tokentrace.correlate.client.ClientTimingLoader;
 import dev.tokentrace.ingest.follow.Globs;
 import dev.tokentrace.ingest.follow.SourceSpec;

@@ -1,5 +1,7 @@
 package dev.tokentrace.cli;
 
+import dev.tokentrace.clients.ClientReadSettings;
+import dev.tokentrace.ingest.follow.ClientFollowSettings;
 import dev.tokentrace.ingest.follow.FollowSettings;
 import dev.tokentrace.ingest.follow.InstanceNaming;
 import dev.tokentrace.ingest.follow.SourceSpec;
@@ -32,6 +34,13 @@ final class FollowOptions {
       paramLabel = "ID",
       description = FollowSettings.SHIPPER_ID_DOC + " (default: the host name)")
   @Nullable String shipperId;
+
+  @Option(
+      names = "--run",
+      paramLabel = "RUN",
+      description = ClientFollowSettings.RUN_DOC,
+      defaultValue = ClientFollowSettings.DEFAULT_RUN)
+  String run = ClientFollowSettings.DEFAULT_RUN;
 
   @Option(
       names = "--instance-from",
@@ -144,6 +153,15 @@ final class FollowOptions {
             detect,
             rotatedGrace,
             maxPendingRecords));
+  }
+
+  /** How followed client and gateway files become rows ({@code --run}). */
+  ClientFollowSettings clients() {
+    try {
+      return new ClientFollowSettings(run, ClientReadSettings.DEFAULTS);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(List.of(e.getMessage()));
+    }
   }
 
   private static <E extends Enum<E>> E choice(

@@ -156,7 +156,8 @@ final class IngestCommand implements Callable<Integer> {
             ? Ingest.open(settings(kafkaSettings), brokerDataDir())
             : Ingest.open(settings(kafkaSettings));
     printBroker(ingest, err);
-    Follower follower = ingest.follower(settings).connectTimeout(kafka.connectTimeout);
+    Follower follower =
+        ingest.follower(settings, follow.clients()).connectTimeout(kafka.connectTimeout);
     try (ShutdownHook hook = ShutdownHook.install("ingest", err, follower::stop)) {
       int code;
       try (ingest) {

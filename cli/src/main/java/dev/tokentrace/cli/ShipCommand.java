@@ -116,7 +116,8 @@ final class ShipCommand implements Callable<Integer> {
             + (settings.once() ? " (--once: until their ends)" : "; SIGTERM or Ctrl-C stops"));
     err.flush();
     Follower follower =
-        new Follower(settings, kafkaSettings, Parsers::create).connectTimeout(kafka.connectTimeout);
+        new Follower(settings, kafkaSettings, Parsers::create, follow.clients())
+            .connectTimeout(kafka.connectTimeout);
     try (ShutdownHook hook = ShutdownHook.install("ship", err, follower::stop);
         StatusLine status =
             StatusLine.start(

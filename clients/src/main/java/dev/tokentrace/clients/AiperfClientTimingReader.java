@@ -3,11 +3,6 @@ package dev.tokentrace.clients;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentrace.event.SourcePosition;
-import dev.tokentrace.parse.LineSplitter;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
@@ -49,32 +44,44 @@ final class AiperfClientTimingReader implements ClientTimingReader {
 
   @Override
   public void read(Path file, ClientReaderOutput sink) {
-    String path = file.toString();
-    boolean warned = false;
-    try (InputStream in = Files.newInputStream(file)) {
-      LineSplitter.Lines lines = LineSplitter.lines(in, MAX_LINE_BYTES);
-      for (LineSplitter.Line line = lines.next(); line != null; line = lines.next()) {
-        SourcePosition position = new SourcePosition(path, line.number(), line.offset());
-        String text = line.number() == 1 ? withoutBom(line.text()) : line.text();
-        if (text.isBlank() && !line.tooLong()) {
-          continue;
-        }
-        try {
-          ClientTiming timing = timing(position, line, text);
-          if (timing.idKind() == IdKind.LOCAL && !warned) {
-            warned = true;
-            sink.warning(
-                position,
-                "aiperf: records without metadata.x_request_id cannot be joined by ID;"
-                    + " use --match heuristic");
-          }
-          sink.row(timing);
-        } catch (BadField e) {
-          sink.rejected(new ClientRejection(position, e.getMessage(), ""));
-        }
+    ClientLines.readAll(file, MAX_LINE_BYTES, new Lines(), sink);
+  }
+
+  @Override
+  public ClientLineReader lineReader(FileHead head, @Nullable String state) {
+    return new Lines();
+  }
+
+  /** One record per line; the warning about records without an ID is said once per file. */
+  private static final class Lines implements ClientLineReader {
+    private boolean warned;
+
+    @Override
+    public void line(SourcePosition position, String raw, ClientReaderOutput sink) {
+      String text = ClientLines.withoutBom(position, raw);
+      if (text.isBlank()) {
+        sink.ignored(position, "blank line");
+        return;
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + path, e);
+      try {
+        ClientTiming timing = timing(position, text);
+        if (timing.idKind() == IdKind.LOCAL && !warned) {
+          warned = true;
+          sink.warning(
+              position,
+              "aiperf: records without metadata.x_request_id cannot be joined by ID;"
+                  + " use --match heuristic");
+        }
+        sink.row(timing);
+      } catch (BadField e) {
+        sink.rejected(new ClientRejection(position, e.getMessage(), ""));
+      }
+    }
+
+    @Override
+    public void invalid(
+        SourcePosition position, String reason, String excerpt, ClientReaderOutput sink) {
+      sink.rejected(new ClientRejection(position, reason, ""));
     }
   }
 
@@ -85,14 +92,7 @@ final class AiperfClientTimingReader implements ClientTimingReader {
         + " profile_export_aiperf.json or .csv (the aggregate statistics)";
   }
 
-  private static ClientTiming timing(SourcePosition position, LineSplitter.Line line, String text)
-      throws BadField {
-    if (line.tooLong()) {
-      throw new BadField("line too long (over " + MAX_LINE_BYTES + " bytes)");
-    }
-    if (line.invalidUtf8()) {
-      throw new BadField("invalid utf-8");
-    }
+  private static ClientTiming timing(SourcePosition position, String text) throws BadField {
     JsonNode record;
     try {
       record = ClientJson.MAPPER.readTree(text);
@@ -210,9 +210,5 @@ final class AiperfClientTimingReader implements ClientTimingReader {
 
   private static double orZero(@Nullable Double value) {
     return value == null ? 0 : value;
-  }
-
-  private static String withoutBom(String text) {
-    return text.startsWith("\uFEFF") ? text.substring(1) : text;
   }
 }

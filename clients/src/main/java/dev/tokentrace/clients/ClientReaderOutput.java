@@ -12,4 +12,11 @@ public interface ClientReaderOutput {
 
   /** A file-level note that skips no row (e.g. ignored extra columns); said once per file. */
   void warning(SourcePosition position, String message);
+
+  /**
+   * A line that holds no row and is no error (blank, a header, the rest of a file skipped for its
+   * header), by a short rule name. Batch loads need not count them; a followed file reports every
+   * line somewhere (docs/follow.md#client-files).
+   */
+  default void ignored(SourcePosition position, String rule) {}
 }

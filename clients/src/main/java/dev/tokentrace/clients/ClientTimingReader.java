@@ -1,6 +1,7 @@
 package dev.tokentrace.clients;
 
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads one benchmark client's per-request file (our CSV, AIPerf, vLLM bench, GuideLLM, GenAI-Perf,
@@ -27,6 +28,19 @@ public interface ClientTimingReader {
    * @throws java.io.UncheckedIOException naming the file when it cannot be read at all
    */
   void read(Path file, ClientReaderOutput sink);
+
+  /**
+   * A reader of one file of this format a line at a time, for files that grow while they are read
+   * ({@code ship --follow}); null for formats that are one document (a JSON report), which can only
+   * be read whole.
+   *
+   * @param head the file's first bytes (the layout of a gateway log is chosen from them)
+   * @param state the {@link ClientLineReader#state()} of the reader that read the lines before the
+   *     resume point, or null when reading starts at the beginning
+   */
+  default @Nullable ClientLineReader lineReader(FileHead head, @Nullable String state) {
+    return null;
+  }
 
   /**
    * Why {@code file}, recognised as this format and read without a rejection, gave no row: a

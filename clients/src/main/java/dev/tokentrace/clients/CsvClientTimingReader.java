@@ -3,11 +3,8 @@ package dev.tokentrace.clients;
 import dev.tokentrace.event.RequestKeys;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.measure.ClientCsv;
-import dev.tokentrace.parse.LineSplitter;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -58,42 +55,87 @@ public final class CsvClientTimingReader implements ClientTimingReader {
 
   @Override
   public void read(Path file, ClientReaderOutput sink) {
-    String path = file.toString();
-    try (InputStream in = Files.newInputStream(file)) {
-      readLines(path, LineSplitter.lines(in, MAX_LINE_BYTES), sink);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + path, e);
-    }
+    ClientLines.readAll(file, MAX_LINE_BYTES, new Lines(null), sink);
   }
 
-  private void readLines(String path, LineSplitter.Lines lines, ClientReaderOutput sink)
-      throws IOException {
-    @Nullable CsvHeader header = null;
-    LineSplitter.@Nullable Line line;
-    while ((line = lines.next()) != null) {
-      SourcePosition position = new SourcePosition(path, line.number(), line.offset());
-      String text = line.number() == 1 ? withoutBom(line.text()) : line.text();
-      if (text.isBlank() && !line.tooLong()) {
-        continue;
-      }
-      if (header == null) {
-        header = header(position, line, text, sink);
-        if (header == null) {
-          return;
+  @Override
+  public ClientLineReader lineReader(FileHead head, @Nullable String state) {
+    return new Lines(state);
+  }
+
+  /**
+   * One file's lines: the header first (remembered as the reader's state, so that a resumed
+   * follower reads the rows after it by the same columns), then one row per line. A bad header
+   * skips the rest of the file with one rejection.
+   */
+  private static final class Lines implements ClientLineReader {
+    private @Nullable CsvHeader header;
+    private @Nullable String headerText;
+    private boolean skipped;
+
+    Lines(@Nullable String state) {
+      if (state != null) {
+        try {
+          header = CsvHeader.of(fields(state, "header: "));
+          headerText = state;
+        } catch (BadField e) {
+          throw new IllegalArgumentException(
+              "remembered csv header is unusable: " + e.getMessage());
         }
-        continue;
       }
-      row(position, line, text, header, sink);
     }
-    if (header == null) {
-      sink.rejected(new ClientRejection(new SourcePosition(path, 1, 0), "empty file", ""));
+
+    @Override
+    public void line(SourcePosition position, String raw, ClientReaderOutput sink) {
+      String text = ClientLines.withoutBom(position, raw);
+      if (skipped) {
+        sink.ignored(position, "file skipped after its header");
+      } else if (text.isBlank()) {
+        sink.ignored(position, "blank line");
+      } else if (header == null) {
+        header = header(position, text, sink);
+        if (header == null) {
+          skipped = true;
+        } else {
+          headerText = text;
+          sink.ignored(position, "csv header");
+        }
+      } else {
+        row(position, text, header, sink);
+      }
+    }
+
+    @Override
+    public void invalid(
+        SourcePosition position, String reason, String excerpt, ClientReaderOutput sink) {
+      if (skipped) {
+        sink.ignored(position, "file skipped after its header");
+      } else if (header == null) {
+        skipped = true;
+        sink.rejected(
+            new ClientRejection(position, "header: " + reason + " (file skipped)", excerpt));
+      } else {
+        sink.rejected(new ClientRejection(position, reason, excerpt));
+      }
+    }
+
+    @Override
+    public void finish(String path, ClientReaderOutput sink) {
+      if (header == null && !skipped) {
+        sink.rejected(new ClientRejection(new SourcePosition(path, 1, 0), "empty file", ""));
+      }
+    }
+
+    @Override
+    public @Nullable String state() {
+      return headerText;
     }
   }
 
-  private @Nullable CsvHeader header(
-      SourcePosition position, LineSplitter.Line line, String text, ClientReaderOutput sink) {
+  private static @Nullable CsvHeader header(
+      SourcePosition position, String text, ClientReaderOutput sink) {
     try {
-      CsvHeader header = CsvHeader.of(fields(line, text, "header: "));
+      CsvHeader header = CsvHeader.of(fields(text, "header: "));
       if (!header.unknown().isEmpty()) {
         sink.warning(
             position, "header: ignoring unknown column(s) " + String.join(", ", header.unknown()));
@@ -108,14 +150,10 @@ public final class CsvClientTimingReader implements ClientTimingReader {
     }
   }
 
-  private void row(
-      SourcePosition position,
-      LineSplitter.Line line,
-      String text,
-      CsvHeader header,
-      ClientReaderOutput sink) {
+  private static void row(
+      SourcePosition position, String text, CsvHeader header, ClientReaderOutput sink) {
     try {
-      List<String> fields = fields(line, text, "");
+      List<String> fields = fields(text, "");
       if (header.isRepeatedBy(fields)) {
         throw new BadField("duplicate header");
       }
@@ -130,14 +168,7 @@ public final class CsvClientTimingReader implements ClientTimingReader {
   }
 
   /** The fields of one line; {@code prefix} marks header problems. */
-  private static List<String> fields(LineSplitter.Line line, String text, String prefix)
-      throws BadField {
-    if (line.tooLong()) {
-      throw new BadField(prefix + "line too long (over " + MAX_LINE_BYTES + " bytes)");
-    }
-    if (line.invalidUtf8()) {
-      throw new BadField(prefix + "invalid utf-8");
-    }
+  private static List<String> fields(String text, String prefix) throws BadField {
     try (CSVParser parser = CSVParser.parse(text, CSV)) {
       List<CSVRecord> records = parser.getRecords();
       return records.isEmpty() ? List.of() : records.get(0).toList();
@@ -233,9 +264,5 @@ public final class CsvClientTimingReader implements ClientTimingReader {
                 + ")");
       }
     }
-  }
-
-  private static String withoutBom(String text) {
-    return text.startsWith("\uFEFF") ? text.substring(1) : text;
   }
 }

@@ -109,11 +109,11 @@ public final class FileHead {
     return line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
   }
 
-  boolean isEmpty() {
+  public boolean isEmpty() {
     return text.isBlank();
   }
 
-  boolean isBinary() {
+  public boolean isBinary() {
     return binary;
   }
 

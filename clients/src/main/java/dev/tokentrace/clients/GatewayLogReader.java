@@ -2,11 +2,6 @@ package dev.tokentrace.clients;
 
 import dev.tokentrace.event.RequestKeys;
 import dev.tokentrace.event.SourcePosition;
-import dev.tokentrace.parse.LineSplitter;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -50,37 +45,71 @@ abstract class GatewayLogReader implements ClientTimingReader {
 
   @Override
   public void read(Path file, ClientReaderOutput sink) {
-    String path = file.toString();
     AccessLogTemplate template = template(FileHead.of(file));
     String unusable = unusable(template);
     if (unusable != null) {
       sink.rejected(
-          new ClientRejection(new SourcePosition(path, 1, 0), unusable + " (file skipped)", ""));
+          new ClientRejection(
+              new SourcePosition(file.toString(), 1, 0), unusable + " (file skipped)", ""));
       return;
     }
-    try (InputStream in = Files.newInputStream(file)) {
-      LineSplitter.Lines lines = LineSplitter.lines(in, MAX_LINE_BYTES);
-      LineSplitter.@Nullable Line line;
-      while ((line = lines.next()) != null) {
-        SourcePosition position = new SourcePosition(path, line.number(), line.offset());
-        String text = line.text();
-        if (text.isBlank() && !line.tooLong()) {
-          continue;
-        }
-        try {
-          if (line.tooLong()) {
-            throw new BadField("line too long (over " + MAX_LINE_BYTES + " bytes)");
-          }
-          if (line.invalidUtf8()) {
-            throw new BadField("invalid utf-8");
-          }
-          readLine(position, text, template, sink);
-        } catch (BadField e) {
-          sink.rejected(new ClientRejection(position, e.getMessage(), line.tooLong() ? "" : text));
-        }
+    ClientLines.readAll(file, MAX_LINE_BYTES, new Lines(template, null), sink);
+  }
+
+  @Override
+  public ClientLineReader lineReader(FileHead head, @Nullable String state) {
+    AccessLogTemplate template = template(head);
+    return new Lines(template, unusable(template));
+  }
+
+  /** One request per line of the layout chosen from the file's head. */
+  private final class Lines implements ClientLineReader {
+    private final AccessLogTemplate template;
+    private final @Nullable String unusable;
+    private boolean said;
+
+    Lines(AccessLogTemplate template, @Nullable String unusable) {
+      this.template = template;
+      this.unusable = unusable;
+    }
+
+    @Override
+    public void line(SourcePosition position, String text, ClientReaderOutput sink) {
+      if (skipped(position, sink)) {
+        return;
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + path, e);
+      if (text.isBlank()) {
+        sink.ignored(position, "blank line");
+        return;
+      }
+      try {
+        readLine(position, text, template, sink);
+      } catch (BadField e) {
+        sink.rejected(new ClientRejection(position, e.getMessage(), text));
+      }
+    }
+
+    @Override
+    public void invalid(
+        SourcePosition position, String reason, String excerpt, ClientReaderOutput sink) {
+      if (!skipped(position, sink)) {
+        boolean text = !reason.startsWith("line too long");
+        sink.rejected(new ClientRejection(position, reason, text ? excerpt : ""));
+      }
+    }
+
+    /** A layout that cannot be read: the first line says why, the others are ignored. */
+    private boolean skipped(SourcePosition position, ClientReaderOutput sink) {
+      if (unusable == null) {
+        return false;
+      }
+      if (said) {
+        sink.ignored(position, "file skipped");
+      } else {
+        said = true;
+        sink.rejected(new ClientRejection(position, unusable + " (file skipped)", ""));
+      }
+      return true;
     }
   }
 

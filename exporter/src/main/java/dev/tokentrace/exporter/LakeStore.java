@@ -6,6 +6,7 @@ import dev.tokentrace.store.Database;
 import dev.tokentrace.store.DatabaseSettings;
 import dev.tokentrace.store.DuckDbFiles;
 import dev.tokentrace.store.lake.Lake;
+import dev.tokentrace.store.lake.LakeTables;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -42,7 +43,10 @@ public final class LakeStore implements StoreReader, AutoCloseable {
       try (Connection connection = reader.newConnection();
           Statement statement = connection.createStatement()) {
         for (String table : FILE_TABLES) {
-          statement.execute("DROP TABLE " + table);
+          // a lake table (client_timing, streamed rows) is a view, replaced at each open
+          if (LakeTables.named(table) == null) {
+            statement.execute("DROP TABLE " + table);
+          }
         }
       } catch (SQLException e) {
         reader.close();

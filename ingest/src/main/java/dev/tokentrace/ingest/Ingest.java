@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.ingest.follow.ClientFollowSettings;
 import dev.tokentrace.ingest.follow.FollowSettings;
 import dev.tokentrace.ingest.follow.FollowSummary;
 import dev.tokentrace.ingest.follow.Follower;
@@ -314,7 +315,15 @@ public final class Ingest implements AutoCloseable {
    * {@link Follower#stop()} from another (a shutdown hook).
    */
   public Follower follower(FollowSettings followSettings) {
-    return new Follower(followSettings, kafka, parsers);
+    return follower(followSettings, ClientFollowSettings.DEFAULTS);
+  }
+
+  /**
+   * A follower of live files whose client and gateway files (detected by content) become rows of
+   * {@code clients}' run (docs/follow.md#client-files).
+   */
+  public Follower follower(FollowSettings followSettings, ClientFollowSettings clients) {
+    return new Follower(followSettings, kafka, parsers, clients);
   }
 
   /**

@@ -1,9 +1,9 @@
 package dev.tokentrace.correlate.client;
 
-import dev.tokentrace.clients.ClientReadSettings;
-import dev.tokentrace.clients.ClientTimingReaders;
 import static java.util.Objects.requireNonNull;
 
+import dev.tokentrace.clients.ClientReadSettings;
+import dev.tokentrace.clients.ClientTimingReaders;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;

@@ -1,13 +1,13 @@
 package dev.tokentrace.correlate.client;
 
-import dev.tokentrace.clients.ClientRejection;
-import dev.tokentrace.clients.ClientTiming;
-import dev.tokentrace.clients.ClientTimingReader;
-import dev.tokentrace.clients.ClientTimingReaders;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tokentrace.clients.ClientRejection;
+import dev.tokentrace.clients.ClientTiming;
+import dev.tokentrace.clients.ClientTimingReader;
+import dev.tokentrace.clients.ClientTimingReaders;
 import dev.tokentrace.parse.RejectRow;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.Runs;

@@ -1,17 +1,17 @@
 package dev.tokentrace.correlate.client;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.tokentrace.clients.AiperfClientTimingReaderTest;
-import dev.tokentrace.clients.VllmBenchClientTimingReaderTest;
-import dev.tokentrace.clients.Fixtures;
 import dev.tokentrace.clients.ClientReadSettings;
 import dev.tokentrace.clients.ClientReaderOutput;
 import dev.tokentrace.clients.ClientTimingReader;
 import dev.tokentrace.clients.CsvClientTimingReader;
 import dev.tokentrace.clients.FileHead;
+import dev.tokentrace.clients.Fixtures;
 import dev.tokentrace.clients.Recognition;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
+import dev.tokentrace.clients.VllmBenchClientTimingReaderTest;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.DatabaseSettings;
 import dev.tokentrace.store.TestQueries;

@@ -1,10 +1,10 @@
 package dev.tokentrace.correlate.client;
 
-import dev.tokentrace.clients.ClientFiles;
-import dev.tokentrace.clients.WrkClientTimingReader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
+import dev.tokentrace.clients.ClientFiles;
+import dev.tokentrace.clients.WrkClientTimingReader;
 import dev.tokentrace.correlate.attribution.AttributionSettings;
 import dev.tokentrace.correlate.attribution.Attributor;
 import dev.tokentrace.store.Database;

@@ -1,13 +1,13 @@
 package dev.tokentrace.correlate.client;
 
-import dev.tokentrace.clients.AiperfClientTimingReaderTest;
-import dev.tokentrace.clients.VllmBenchClientTimingReaderTest;
-import dev.tokentrace.clients.GuidellmClientTimingReaderTest;
-import dev.tokentrace.clients.GenaiPerfClientTimingReaderTest;
-import dev.tokentrace.clients.ClientFiles;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
+import dev.tokentrace.clients.AiperfClientTimingReaderTest;
+import dev.tokentrace.clients.ClientFiles;
+import dev.tokentrace.clients.GenaiPerfClientTimingReaderTest;
+import dev.tokentrace.clients.GuidellmClientTimingReaderTest;
+import dev.tokentrace.clients.VllmBenchClientTimingReaderTest;
 import dev.tokentrace.correlate.attribution.AttributionSettings;
 import dev.tokentrace.correlate.attribution.Attributor;
 import dev.tokentrace.correlate.attribution.ClockOffset;

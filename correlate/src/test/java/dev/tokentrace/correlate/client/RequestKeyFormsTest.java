@@ -1,8 +1,8 @@
 package dev.tokentrace.correlate.client;
 
-import dev.tokentrace.clients.ResponseIds;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tokentrace.clients.ResponseIds;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.RequestAborted;
 import dev.tokentrace.event.RequestArrived;

@@ -1,8 +1,8 @@
 package dev.tokentrace.correlate.client;
 
-import dev.tokentrace.clients.ClientTiming;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tokentrace.clients.ClientTiming;
 import dev.tokentrace.event.EventTables;
 import dev.tokentrace.parse.RejectRow;
 import dev.tokentrace.store.Database;

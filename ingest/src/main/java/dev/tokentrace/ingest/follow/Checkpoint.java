@@ -91,7 +91,9 @@ record Checkpoint(
    * @param headCrc checksum of the {@link HeadPrint}
    * @param offset byte offset of the first line not yet shipped
    * @param line number of that line
-   * @param engine the file's engine id, once detected
+   * @param engine the file's engine id once detected, or {@code client:<format>} for a client or
+   *     gateway file (docs/follow.md#client-files)
+   * @param clientState what the client format's reader needs to resume (a CSV's header line)
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   record FileCheckpoint(
@@ -102,11 +104,33 @@ record Checkpoint(
       @JsonProperty("head_crc") long headCrc,
       @JsonProperty("offset") long offset,
       @JsonProperty("line") long line,
-      @JsonProperty("engine") @Nullable String engine) {
+      @JsonProperty("engine") @Nullable String engine,
+      @JsonProperty("client_state") @Nullable String clientState) {
+    /** The {@link #engine} prefix of client and gateway files. */
+    static final String CLIENT = "client:";
+
     FileCheckpoint {
       requireNonNull(path, "path is null");
       requireNonNull(instance, "instance is null");
       requireNonNull(identity, "identity is null");
+    }
+
+    /** An engine log's entry (no client state). */
+    FileCheckpoint(
+        String path,
+        String instance,
+        String identity,
+        int headLength,
+        long headCrc,
+        long offset,
+        long line,
+        @Nullable String engine) {
+      this(path, instance, identity, headLength, headCrc, offset, line, engine, null);
+    }
+
+    /** The client format of a client or gateway file's entry, or null. */
+    @Nullable String clientFormat() {
+      return engine != null && engine.startsWith(CLIENT) ? engine.substring(CLIENT.length()) : null;
     }
 
     FileIdentity fileIdentity() {

@@ -165,6 +165,20 @@ final class FileSet {
   }
 
   /**
+   * Who a checkpointed file is: its engine, or its client format and (with {@code resumed}, read
+   * from the checkpointed position) its reader's state.
+   */
+  private FollowedFile.Origin origin(Checkpoint.FileCheckpoint entry, boolean resumed) {
+    String client = entry.clientFormat();
+    if (client != null) {
+      return new FollowedFile.Origin(
+          entry.path(), entry.instance(), null, client, resumed ? entry.clientState() : null);
+    }
+    Engine engine = entry.engine() == null ? settings.engine() : Engine.fromId(entry.engine());
+    return new FollowedFile.Origin(entry.path(), entry.instance(), engine);
+  }
+
+  /**
    * The checkpoint entry of a file that {@code path} (a gzip file a glob names) is the compressed
    * copy of, taken off the resumable ones; null when there is none.
    */
@@ -183,8 +197,7 @@ final class FileSet {
   }
 
   private FollowedFile resume(Checkpoint.FileCheckpoint entry, Path location) throws IOException {
-    Engine engine = entry.engine() == null ? settings.engine() : Engine.fromId(entry.engine());
-    FollowedFile.Origin origin = new FollowedFile.Origin(entry.path(), entry.instance(), engine);
+    FollowedFile.Origin origin = origin(entry, true);
     FollowedFile file = FollowedFile.open(origin, location, entry.position(), context);
     if (!file.startsWith(entry.head(), entry.offset())) {
       log.warn(
@@ -192,7 +205,7 @@ final class FileSet {
               + " down?): reading it again from its start",
           entry.path());
       file.close();
-      return FollowedFile.open(origin, location, TailPosition.START, context);
+      return FollowedFile.open(origin(entry, false), location, TailPosition.START, context);
     }
     log.info("{}: resuming at line {} (offset {})", entry.path(), entry.line(), entry.offset());
     return file;
@@ -253,8 +266,7 @@ final class FileSet {
 
   /** A generation written and rotated away while the shipper was down: shipped from its start. */
   private void shipWhole(Checkpoint.FileCheckpoint entry, Generations.Generation generation) {
-    Engine engine = entry.engine() == null ? settings.engine() : Engine.fromId(entry.engine());
-    FollowedFile.Origin origin = new FollowedFile.Origin(entry.path(), entry.instance(), engine);
+    FollowedFile.Origin origin = origin(entry, false);
     try {
       FollowedFile file = FollowedFile.open(origin, generation.path(), TailPosition.START, context);
       file.markRotated();

@@ -2,19 +2,26 @@ package dev.tokentrace.ingest.follow;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tokentrace.clients.ClientLineReader;
+import dev.tokentrace.clients.ClientTimingReader;
+import dev.tokentrace.clients.ClientTimingReaders;
+import dev.tokentrace.clients.FileHead;
 import dev.tokentrace.event.Engine;
+import dev.tokentrace.ingest.tail.ClientSourceParser;
 import dev.tokentrace.ingest.tail.FileIdentity;
 import dev.tokentrace.ingest.tail.FileTailer;
 import dev.tokentrace.ingest.tail.HeadPrint;
 import dev.tokentrace.ingest.tail.LogFileReader;
 import dev.tokentrace.ingest.tail.ParseCounts;
 import dev.tokentrace.ingest.tail.ReleaseGate;
+import dev.tokentrace.ingest.tail.SourceLines;
 import dev.tokentrace.ingest.tail.SourceParser;
 import dev.tokentrace.ingest.tail.TailPosition;
 import dev.tokentrace.parse.LineSplitter;
 import dev.tokentrace.parse.ParseSettings;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -57,11 +64,14 @@ final class FollowedFile implements LineSplitter.Receiver {
   private final FollowContext context;
   private final FileTailer tailer;
   private @Nullable Engine engine;
+  private @Nullable String clientFormat;
+  private @Nullable String clientState;
+  private @Nullable ClientSourceParser clientParser;
   private int year;
   private @Nullable HeadLines head;
   private LineSplitter splitter;
   private ReleaseGate gate;
-  private @Nullable SourceParser parser;
+  private @Nullable SourceLines parser;
   private boolean safeAfterLast = true;
   private long safeOffset;
   private long safeLine;
@@ -81,6 +91,8 @@ final class FollowedFile implements LineSplitter.Receiver {
     this.location = tailer.path().toString();
     this.instance = origin.instance();
     this.engine = origin.engine();
+    this.clientFormat = origin.clientFormat();
+    this.clientState = origin.clientState();
     this.context = context;
     this.tailer = tailer;
     this.committed = start;
@@ -96,12 +108,22 @@ final class FollowedFile implements LineSplitter.Receiver {
 
   /**
    * Who a file is: its followed name (its events' {@code source.path}), instance and engine (null:
-   * detect it).
+   * detect it), or for a client or gateway file its client format and the state its reader resumes
+   * with (docs/follow.md#client-files).
    */
-  record Origin(String name, String instance, @Nullable Engine engine) {
+  record Origin(
+      String name,
+      String instance,
+      @Nullable Engine engine,
+      @Nullable String clientFormat,
+      @Nullable String clientState) {
     Origin {
       requireNonNull(name, "name is null");
       requireNonNull(instance, "instance is null");
+    }
+
+    Origin(String name, String instance, @Nullable Engine engine) {
+      this(name, instance, engine, null, null);
     }
   }
 
@@ -248,7 +270,7 @@ final class FollowedFile implements LineSplitter.Receiver {
   }
 
   private void closeParser() {
-    SourceParser current = parser;
+    SourceLines current = parser;
     if (current != null) {
       current.finish();
     }
@@ -272,6 +294,29 @@ final class FollowedFile implements LineSplitter.Receiver {
    */
   private void decide(boolean anyWinner, boolean end) {
     HeadLines lines = requireNonNull(head, "head");
+    if (engine == null && clientFormat == null) {
+      ClientDetection.Choice client =
+          ClientDetection.detect(lines.bytes(), context.clients().read());
+      if (client.failure() != null) {
+        fail(client.failure());
+        return;
+      }
+      if (client.reader() != null) {
+        clientFormat = client.reader().format();
+        log.info(
+            "{}: client file, format {}, detected from its first {} lines; its rows go to run {}",
+            name,
+            clientFormat,
+            lines.size(),
+            context.clients().run());
+      }
+    }
+    if (clientFormat != null) {
+      head = null;
+      parser = newParser();
+      lines.replay(this);
+      return;
+    }
     int startYear = context.settings().year() != null ? context.settings().year() : yearOf(lines);
     Engine chosen = engine;
     if (chosen == null) {
@@ -311,10 +356,29 @@ final class FollowedFile implements LineSplitter.Receiver {
     return new ParseSettings(instance, context.settings().zone(), startYear);
   }
 
-  private SourceParser newParser() {
+  private SourceLines newParser() {
+    String format = clientFormat;
+    if (format != null) {
+      ClientTimingReader reader = ClientTimingReaders.forFormat(format, context.clients().read());
+      ClientLineReader lines = reader.lineReader(clientHead(), clientState);
+      if (lines == null) {
+        throw new IllegalStateException(format + " has no line reader");
+      }
+      clientParser = new ClientSourceParser(name, context.clients().run(), format, lines, gate);
+      return clientParser;
+    }
     Engine chosen = requireNonNull(engine, "engine");
     return new SourceParser(
         name, chosen, context.parsers().apply(chosen, parseSettings(year)), gate);
+  }
+
+  /** The file's first bytes (a gateway log's layout is chosen from them); empty if unreadable. */
+  private FileHead clientHead() {
+    try {
+      return FileHead.of(path);
+    } catch (UncheckedIOException e) {
+      return FileHead.of(new byte[0]);
+    }
   }
 
   private void fail(String reason) {
@@ -367,6 +431,7 @@ final class FollowedFile implements LineSplitter.Receiver {
     closeParser();
     tailer.seek(0);
     splitter = new LineSplitter(context.settings().maxLineBytes());
+    clientState = null;
     safeOffset = 0;
     safeLine = 1;
     if (engine != null && head == null) {
@@ -401,6 +466,10 @@ final class FollowedFile implements LineSplitter.Receiver {
   /** The checkpoint entry for the safe position. */
   Checkpoint.FileCheckpoint checkpoint() {
     HeadPrint print = tailer.head();
+    String kind = engine != null ? engine.id() : null;
+    if (clientFormat != null) {
+      kind = Checkpoint.FileCheckpoint.CLIENT + clientFormat;
+    }
     return new Checkpoint.FileCheckpoint(
         name,
         instance,
@@ -409,12 +478,27 @@ final class FollowedFile implements LineSplitter.Receiver {
         print.crc(),
         safeOffset,
         safeLine,
-        engine == null ? null : engine.id());
+        kind,
+        safeClientState());
+  }
+
+  /**
+   * The client reader's state for a resume at the safe position: none at the very start (the header
+   * is read again there).
+   */
+  private @Nullable String safeClientState() {
+    if (clientFormat == null || safeOffset == 0) {
+      return null;
+    }
+    ClientSourceParser current = clientParser;
+    String state = current != null && head == null ? current.state() : null;
+    return state != null ? state : clientState;
   }
 
   /** The checkpoint from {@link #checkpoint()} was committed (nothing was read in between). */
   void committed() {
     committed = new TailPosition(safeOffset, safeLine);
+    clientState = safeClientState();
     committedHead = tailer.head();
     committedCounts = gate.released();
     finishCommitted = finished;

@@ -2,6 +2,8 @@ package dev.tokentrace.ingest.follow;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tokentrace.clients.ClientRejection;
+import dev.tokentrace.clients.ClientTiming;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.ingest.kafka.CheckpointTopic;
@@ -97,7 +99,19 @@ public final class Follower {
       FollowSettings settings,
       KafkaSettings kafka,
       BiFunction<Engine, ParseSettings, LineParser> parsers) {
-    this(settings, kafka, parsers, UnaryOperator.identity());
+    this(settings, kafka, parsers, ClientFollowSettings.DEFAULTS, UnaryOperator.identity());
+  }
+
+  /**
+   * @param clients how the client and gateway files among the followed ones (detected by content)
+   *     become {@code client_timing} rows in {@code <prefix>.clients}
+   */
+  public Follower(
+      FollowSettings settings,
+      KafkaSettings kafka,
+      BiFunction<Engine, ParseSettings, LineParser> parsers,
+      ClientFollowSettings clients) {
+    this(settings, kafka, parsers, clients, UnaryOperator.identity());
   }
 
   /**
@@ -109,10 +123,19 @@ public final class Follower {
       KafkaSettings kafka,
       BiFunction<Engine, ParseSettings, LineParser> parsers,
       UnaryOperator<TailOutput> shipping) {
+    this(settings, kafka, parsers, ClientFollowSettings.DEFAULTS, shipping);
+  }
+
+  private Follower(
+      FollowSettings settings,
+      KafkaSettings kafka,
+      BiFunction<Engine, ParseSettings, LineParser> parsers,
+      ClientFollowSettings clients,
+      UnaryOperator<TailOutput> shipping) {
     this.settings = requireNonNull(settings, "settings is null");
     this.kafka = requireNonNull(kafka, "kafka is null");
     TailOutput downstream = shipping.apply(new Shipping());
-    this.files = new FileSet(settings, new FollowContext(settings, parsers, downstream));
+    this.files = new FileSet(settings, new FollowContext(settings, parsers, downstream, clients));
   }
 
   /**
@@ -452,6 +475,16 @@ public final class Follower {
     @Override
     public void rejected(Rejection rejection, byte[] rawLine) {
       requireNonNull(producer, "producer").rejected(rejection, rawLine);
+    }
+
+    @Override
+    public void client(ClientTiming.Stored row) {
+      requireNonNull(producer, "producer").client(row);
+    }
+
+    @Override
+    public void clientRejected(ClientRejection rejection, byte[] rawLine) {
+      requireNonNull(producer, "producer").clientRejected(rejection, rawLine);
     }
   }
 }

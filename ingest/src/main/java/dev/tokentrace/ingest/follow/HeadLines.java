@@ -131,6 +131,11 @@ final class HeadLines implements LineSplitter.Receiver {
     lines.clear();
   }
 
+  /** The held lines' text, one per line: what a client format is recognized from. */
+  byte[] bytes() {
+    return String.join("\n", texts()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  }
+
   private List<String> texts() {
     List<String> texts = new ArrayList<>(lines.size());
     for (Held held : lines) {

@@ -2,6 +2,9 @@ package dev.tokentrace.ingest.kafka;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.tokentrace.clients.ClientRejection;
+import dev.tokentrace.clients.ClientRowJson;
+import dev.tokentrace.clients.ClientTiming;
 import dev.tokentrace.event.BatchStep;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.EngineStats;
@@ -14,10 +17,12 @@ import dev.tokentrace.event.RequestTiming;
 import dev.tokentrace.event.ServerConfig;
 import dev.tokentrace.event.ServerHistogram;
 import dev.tokentrace.event.ServerNotice;
+import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.event.json.EventJson;
 import dev.tokentrace.parse.Rejection;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Headers;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Kafka records of events and rejections, the same for batch and transactional shipping: an
@@ -66,16 +71,48 @@ final class EventRecords {
 
   static ProducerRecord<String, byte[]> rejected(
       Topics topics, Rejection rejection, byte[] rawLine) {
+    return rejected(
+        topics,
+        rejection.position(),
+        rejection.engine() == null ? null : rejection.engine().id(),
+        rejection.reason(),
+        rawLine);
+  }
+
+  /**
+   * A client file's row: to {@code <prefix>.clients}, keyed by its request key, the value {@link
+   * ClientRowJson} (docs/storage.md#client-rows-in-kafka).
+   */
+  static ProducerRecord<String, byte[]> client(Topics topics, ClientTiming.Stored row) {
+    return new ProducerRecord<>(
+        topics.clients(), row.timing().requestKey(), ClientRowJson.write(row));
+  }
+
+  /**
+   * A client file's rejected line: to the rejects topic, engine {@value ClientRejection#ENGINE}.
+   */
+  static ProducerRecord<String, byte[]> clientRejected(
+      Topics topics, ClientRejection rejection, byte[] rawLine) {
+    return rejected(
+        topics, rejection.position(), ClientRejection.ENGINE, rejection.reason(), rawLine);
+  }
+
+  private static ProducerRecord<String, byte[]> rejected(
+      Topics topics,
+      SourcePosition position,
+      @Nullable String engine,
+      String reason,
+      byte[] rawLine) {
     ProducerRecord<String, byte[]> record =
-        new ProducerRecord<>(topics.rejects(), rejection.position().path(), rawLine);
+        new ProducerRecord<>(topics.rejects(), position.path(), rawLine);
     Headers headers = record.headers();
-    headers.add(RejectHeaders.PATH, utf8(rejection.position().path()));
-    headers.add(RejectHeaders.LINE, utf8(Long.toString(rejection.position().line())));
-    headers.add(RejectHeaders.OFFSET, utf8(Long.toString(rejection.position().offset())));
-    if (rejection.engine() != null) {
-      headers.add(RejectHeaders.ENGINE, utf8(rejection.engine().id()));
+    headers.add(RejectHeaders.PATH, utf8(position.path()));
+    headers.add(RejectHeaders.LINE, utf8(Long.toString(position.line())));
+    headers.add(RejectHeaders.OFFSET, utf8(Long.toString(position.offset())));
+    if (engine != null) {
+      headers.add(RejectHeaders.ENGINE, utf8(engine));
     }
-    headers.add(RejectHeaders.REASON, utf8(rejection.reason()));
+    headers.add(RejectHeaders.REASON, utf8(reason));
     return record;
   }
 

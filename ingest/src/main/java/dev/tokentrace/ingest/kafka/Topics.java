@@ -24,17 +24,18 @@ import org.apache.kafka.common.errors.TopicExistsException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The topics of a tokentrace pipeline: {@code <prefix>.events} (one JSON event per record) and
- * {@code <prefix>.rejects} (raw rejected lines with {@code x-reject.*} headers), the two the sink
- * reads ({@link #all()}), plus {@code <prefix>.checkpoints}, where follow-mode shippers commit
- * their file positions in the same transaction as the events (compacted, one partition, keyed by
- * shipper id). Immutable.
+ * The topics of a tokentrace pipeline: {@code <prefix>.events} (one JSON event per record), {@code
+ * <prefix>.rejects} (raw rejected lines with {@code x-reject.*} headers) and {@code
+ * <prefix>.clients} (client timing rows), the three the sink reads ({@link #all()}), plus {@code
+ * <prefix>.checkpoints}, where follow-mode shippers commit their file positions in the same
+ * transaction as the events (compacted, one partition, keyed by shipper id). Immutable.
  */
 public record Topics(String prefix) {
   public static final String DEFAULT_PREFIX = "tokentrace";
   public static final String EVENTS_SUFFIX = ".events";
   public static final String REJECTS_SUFFIX = ".rejects";
   public static final String CHECKPOINTS_SUFFIX = ".checkpoints";
+  public static final String CLIENTS_SUFFIX = ".clients";
 
   /**
    * Checkpoint topic settings: compacted, so only each shipper's latest checkpoint is kept, with
@@ -66,14 +67,22 @@ public record Topics(String prefix) {
     return prefix + REJECTS_SUFFIX;
   }
 
+  /**
+   * Client and gateway timing rows streamed by {@code ship --follow} (one {@code client_timing} row
+   * per record, docs/storage.md#client-rows-in-kafka).
+   */
+  public String clients() {
+    return prefix + CLIENTS_SUFFIX;
+  }
+
   /** Where follow-mode shippers keep their checkpoints (see {@link CheckpointTopic}). */
   public String checkpoints() {
     return prefix + CHECKPOINTS_SUFFIX;
   }
 
-  /** The topics the sink reads: events and rejects. */
+  /** The topics the sink reads: events, rejects and client rows. */
   public List<String> all() {
-    return List.of(events(), rejects());
+    return List.of(events(), rejects(), clients());
   }
 
   /**

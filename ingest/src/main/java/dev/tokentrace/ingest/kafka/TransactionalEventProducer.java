@@ -2,6 +2,8 @@ package dev.tokentrace.ingest.kafka;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tokentrace.clients.ClientRejection;
+import dev.tokentrace.clients.ClientTiming;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.ingest.tail.TailOutput;
 import dev.tokentrace.parse.Rejection;
@@ -103,6 +105,16 @@ public final class TransactionalEventProducer implements TailOutput, AutoCloseab
   @Override
   public void rejected(Rejection rejection, byte[] rawLine) {
     send(EventRecords.rejected(topics, rejection, rawLine));
+  }
+
+  @Override
+  public void client(ClientTiming.Stored row) {
+    send(EventRecords.client(topics, row));
+  }
+
+  @Override
+  public void clientRejected(ClientRejection rejection, byte[] rawLine) {
+    send(EventRecords.clientRejected(topics, rejection, rawLine));
   }
 
   /**

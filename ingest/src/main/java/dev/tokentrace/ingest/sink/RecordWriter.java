@@ -2,6 +2,7 @@ package dev.tokentrace.ingest.sink;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.tokentrace.clients.ClientRowJson;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.EventTable;
 import dev.tokentrace.event.EventTables;
@@ -20,12 +21,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns one Kafka record into one row: an event record into its event table, a rejects record into
- * {@code rejects} (position and reason from its {@link RejectHeaders}, excerpt from its raw value).
- * An events record that is not a valid event (written by something else than tokentrace, or by an
- * incompatible version) is bad input, not a failure: it becomes a {@code rejects} row {@value
- * #UNDECODABLE} with source {@code kafka:<topic>-<partition>} and the Kafka offset as byte offset.
- * Not thread-safe.
+ * Turns one Kafka record into one row: an event record into its event table, a client rows record
+ * into {@code client_timing}, a rejects record into {@code rejects} (position and reason from its
+ * {@link RejectHeaders}, excerpt from its raw value). An events record that is not a valid event
+ * (written by something else than tokentrace, or by an incompatible version) is bad input, not a
+ * failure: it becomes a {@code rejects} row {@value #UNDECODABLE} with source {@code
+ * kafka:<topic>-<partition>} and the Kafka offset as byte offset. Not thread-safe.
  */
 final class RecordWriter {
   static final String UNDECODABLE = "undecodable event record";
@@ -46,6 +47,9 @@ final class RecordWriter {
   TableSchema<?> write(
       ConsumerRecord<String, byte[]> record, RowAppender appenders, Instant ingested)
       throws SQLException {
+    if (record.topic().equals(topics.clients())) {
+      return client(record, appenders, ingested);
+    }
     if (!record.topic().equals(topics.events())) {
       appenders.append(RejectRow.TABLE, reject(record, ingested));
       return RejectRow.TABLE;
@@ -60,6 +64,27 @@ final class RecordWriter {
     EventTable<EngineEvent> table = EventTables.of(event);
     appenders.append(table, event);
     return table;
+  }
+
+  /**
+   * A client rows record into {@code client_timing} (docs/storage.md#client-rows-in-kafka); one
+   * that is no client row is a reject, as an undecodable event is.
+   */
+  private TableSchema<?> client(
+      ConsumerRecord<String, byte[]> record, RowAppender appenders, Instant ingested)
+      throws SQLException {
+    Object[] row;
+    try {
+      if (record.value() == null) {
+        throw new IllegalArgumentException("null value");
+      }
+      row = ClientRowJson.read(record.value());
+    } catch (IllegalArgumentException e) {
+      appenders.append(RejectRow.TABLE, undecodable(record, e, ingested));
+      return RejectRow.TABLE;
+    }
+    appenders.append(ClientRowJson.TABLE, row);
+    return ClientRowJson.TABLE;
   }
 
   /** Undecodable records written since the last call. */

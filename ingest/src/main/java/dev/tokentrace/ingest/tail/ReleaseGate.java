@@ -2,6 +2,8 @@ package dev.tokentrace.ingest.tail;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tokentrace.clients.ClientRejection;
+import dev.tokentrace.clients.ClientTiming;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.Rejection;
@@ -116,6 +118,20 @@ public final class ReleaseGate implements TailOutput {
   }
 
   @Override
+  public void client(ClientTiming.Stored row) {
+    reported(row.timing().source());
+    heldEvents++;
+    held.add(row);
+  }
+
+  @Override
+  public void clientRejected(ClientRejection rejection, byte[] rawLine) {
+    reported(rejection.position());
+    heldRejected++;
+    held.add(new HeldClientRejection(rejection, rawLine));
+  }
+
+  @Override
   public void ignored(SourcePosition position, String rule) {
     reported(position);
     heldIgnored++;
@@ -134,6 +150,10 @@ public final class ReleaseGate implements TailOutput {
     for (Object output : held) {
       if (output instanceof EngineEvent) {
         downstream.event((EngineEvent) output);
+      } else if (output instanceof ClientTiming.Stored row) {
+        downstream.client(row);
+      } else if (output instanceof HeldClientRejection rejection) {
+        downstream.clientRejected(rejection.rejection(), rejection.rawLine());
       } else {
         HeldRejection rejection = (HeldRejection) output;
         downstream.rejected(rejection.rejection(), rejection.rawLine());
@@ -151,4 +171,6 @@ public final class ReleaseGate implements TailOutput {
   }
 
   private record HeldRejection(Rejection rejection, byte[] rawLine) {}
+
+  private record HeldClientRejection(ClientRejection rejection, byte[] rawLine) {}
 }

@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>One instance per source; not thread-safe.
  */
-public final class SourceParser implements LineSplitter.Receiver {
+public final class SourceParser implements SourceLines {
   private final String path;
   private final Engine engine;
   private final LineParser parser;
@@ -81,6 +81,7 @@ public final class SourceParser implements LineSplitter.Receiver {
   }
 
   /** End of the source: lets the parser emit what it still groups. */
+  @Override
   public void finish() {
     currentLine = null;
     currentPosition = null;

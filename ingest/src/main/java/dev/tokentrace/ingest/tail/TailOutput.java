@@ -1,5 +1,7 @@
 package dev.tokentrace.ingest.tail;
 
+import dev.tokentrace.clients.ClientRejection;
+import dev.tokentrace.clients.ClientTiming;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.LineSplitter;
@@ -21,4 +23,21 @@ public interface TailOutput {
 
   /** A line the parser ignored by a named rule; counted by the caller, usually nothing to do. */
   default void ignored(SourcePosition position, String rule) {}
+
+  /**
+   * A row of a followed client or gateway file (docs/follow.md#client-files). Only follow-mode
+   * outputs take them; the others refuse.
+   */
+  default void client(ClientTiming.Stored row) {
+    throw new IllegalStateException(getClass().getSimpleName() + " takes no client rows");
+  }
+
+  /**
+   * A rejected line of a followed client file.
+   *
+   * @param rawLine what the rejects topic carries of the line
+   */
+  default void clientRejected(ClientRejection rejection, byte[] rawLine) {
+    throw new IllegalStateException(getClass().getSimpleName() + " takes no client rows");
+  }
 }

@@ -192,7 +192,7 @@ final class KafkaToDuckDbIT {
     assertThatThrownBy(() -> KafkaToDuckDb.open(SinkSettings.defaults(db()), kafka, CLOCK))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage(
-            "kafka: topics [absent.events, absent.rejects] do not exist (ship or ingest creates"
+            "kafka: topics [absent.events, absent.rejects, absent.clients] do not exist (ship or ingest creates"
                 + " them)");
   }
 

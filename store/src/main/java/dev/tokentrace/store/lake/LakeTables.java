@@ -1,5 +1,6 @@
 package dev.tokentrace.store.lake;
 
+import dev.tokentrace.clients.ClientRowJson;
 import dev.tokentrace.event.EventTables;
 import dev.tokentrace.parse.RejectRow;
 import dev.tokentrace.table.Column;
@@ -9,12 +10,15 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The tables the lake holds: every event table and {@code rejects}, the tables a sink writes
- * (docs/storage.md#lake-layout). Tables written by SQL or by {@code clients} stay in the DuckDB
- * file.
+ * The tables the lake holds: every event table, {@code rejects} and {@code client_timing} (the rows
+ * {@code ship --follow} streams from client and gateway files), the tables a sink writes
+ * (docs/storage.md#lake-layout). Tables written by SQL, and client rows loaded by {@code clients},
+ * stay in the DuckDB file.
  */
 public final class LakeTables {
-  /** In the order of the sink's tables: the event tables, then {@code rejects}. */
+  /**
+   * In the order of the sink's tables: the event tables, {@code rejects}, {@code client_timing}.
+   */
   public static final List<TableSchema<?>> ALL = all();
 
   private LakeTables() {}
@@ -62,6 +66,7 @@ public final class LakeTables {
   private static List<TableSchema<?>> all() {
     List<TableSchema<?>> tables = new ArrayList<>(EventTables.ALL);
     tables.add(RejectRow.TABLE);
+    tables.add(ClientRowJson.TABLE);
     return List.copyOf(tables);
   }
 }
