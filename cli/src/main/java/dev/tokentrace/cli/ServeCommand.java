@@ -49,9 +49,10 @@ final class ServeCommand implements Callable<Integer> {
       names = "--lake",
       paramLabel = "DIR",
       description =
-          "read the event tables and rejects from this lake (live, while sinks write); the"
-              + " attribution and client timings still come from --db when given (attached"
-              + " read-only for each poll)")
+          "read the event tables and rejects from this lake (live, while sinks write), and the"
+              + " request_attribution that correlate --lake writes there; with --db, the"
+              + " attribution and client timings come from that file instead (attached read-only"
+              + " for each poll)")
   @Nullable Path lake;
 
   @Option(
@@ -91,8 +92,8 @@ final class ServeCommand implements Callable<Integer> {
       Path attribution = dbGiven ? database.db : null;
       if (attribution == null) {
         err.println(
-            "serve: no --db given: events from the lake only, no attributed requests (give --db"
-                + " FILE, the file correlate --lake writes, for the histograms)");
+            "serve: no --db given: events and request_attribution from the lake (the version"
+                + " correlate --lake writes there; none yet means no histograms), no client rows");
         err.flush();
       }
       store = new LakeStore(lake, attribution, database.settings());

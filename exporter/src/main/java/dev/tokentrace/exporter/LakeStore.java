@@ -16,10 +16,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * The lake read through its reader API ({@link Lake#openReader}, {@link Lake#attachViews}): the
  * event tables and rejects as views over the committed files as of each poll, readable while sinks
- * write and compaction runs. The tables the lake does not hold (client timings and the attribution,
- * which {@code clients} and {@code correlate} write to a DuckDB file) come from the optional {@code
- * attribution} file, attached READ_ONLY for the poll and detached after it
- * (docs/live.md#reading-a-lake).
+ * write and compaction runs, and {@code request_attribution} as the version {@code correlate
+ * --lake} committed last (docs/storage.md#versioned-tables). With the optional {@code attribution}
+ * file, {@code request_attribution} and {@code client_timing} come from that DuckDB file instead,
+ * attached READ_ONLY for the poll and detached after it (docs/live.md#reading-a-lake).
  */
 public final class LakeStore implements StoreReader, AutoCloseable {
   /** Tables read from the DuckDB file beside the lake. */
@@ -30,7 +30,8 @@ public final class LakeStore implements StoreReader, AutoCloseable {
   private final Database reader;
 
   /**
-   * @param attribution the DuckDB file {@code correlate} writes, or null for events only
+   * @param attribution the DuckDB file {@code correlate} writes, or null for the lake's own
+   *     attribution
    * @throws IllegalArgumentException naming the directory when it is not a tokentrace lake
    */
   public LakeStore(Path lake, @Nullable Path attribution, DatabaseSettings limits) {
@@ -42,7 +43,8 @@ public final class LakeStore implements StoreReader, AutoCloseable {
       try (Connection connection = reader.newConnection();
           Statement statement = connection.createStatement()) {
         for (String table : FILE_TABLES) {
-          statement.execute("DROP TABLE " + table);
+          // request_attribution is already a view (the lake's version); client_timing a table
+          statement.execute("DROP TABLE IF EXISTS " + table);
         }
       } catch (SQLException e) {
         reader.close();
