@@ -18,7 +18,8 @@ while [[ $# -gt 0 ]]; do
   esac
   shift 2
 done
-mvn -B -q -pl bench -am compile dependency:build-classpath \
+# package (tests not run): correlate needs the store test-jar from the reactor
+mvn -B -q -pl bench -am package -DskipTests -Dspotless.check.skip=true dependency:build-classpath \
   -Dmdep.outputFile="$PWD/bench/target/classpath.txt" -DincludeScope=runtime
 cp="bench/target/classes:$(cat bench/target/classpath.txt)"
 common=(--rates "$rates" --files "$files" --warmup "$warmup" --seconds "$seconds")

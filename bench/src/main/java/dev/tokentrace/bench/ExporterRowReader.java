@@ -41,6 +41,7 @@ final class ExporterRowReader implements SeenRows {
   private Process serve;
   private volatile boolean stop;
   private volatile long seen;
+  private volatile long failedScrapes;
   private volatile Exception failure;
 
   ExporterRowReader(
@@ -96,7 +97,13 @@ final class ExporterRowReader implements SeenRows {
               .build();
       while (!stop) {
         Thread.sleep(SCRAPE_MS);
-        String body = client.send(request, HttpResponse.BodyHandlers.ofString()).body();
+        String body;
+        try {
+          body = client.send(request, HttpResponse.BodyHandlers.ofString()).body();
+        } catch (java.io.IOException e) {
+          failedScrapes++; // a scrape timing out on a loaded machine: the next one will tell
+          continue;
+        }
         long now = System.nanoTime();
         Matcher matcher = ROWS.matcher(body);
         long total = 0;
@@ -137,7 +144,9 @@ final class ExporterRowReader implements SeenRows {
             .redirectError(dir.resolve("serve.err").toFile())
             .redirectOutput(out.toFile())
             .start();
-    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    long deadline =
+        System.nanoTime()
+            + Duration.ofSeconds(300).toNanos(); // a loaded machine starts JVMs slowly
     while (System.nanoTime() < deadline) {
       if (Files.exists(out)) {
         Matcher matcher = LISTENING.matcher(Files.readString(out));
@@ -154,6 +163,11 @@ final class ExporterRowReader implements SeenRows {
     throw new IllegalStateException("serve did not start");
   }
 
+  /** Scrapes that failed (timed out): reported beside the figures. */
+  long failedScrapes() {
+    return failedScrapes;
+  }
+
   /** The exporter's process, once started (for its CPU), or null. */
   Process serveProcess() {
     return serve;
@@ -163,6 +177,7 @@ final class ExporterRowReader implements SeenRows {
   public void close() throws InterruptedException {
     stop = true;
     thread.join();
+    System.err.println("  exporter scrapes that failed (timed out): " + failedScrapes);
     if (serve != null) {
       serve.destroy();
       serve.waitFor();
