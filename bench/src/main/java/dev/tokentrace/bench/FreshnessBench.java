@@ -40,8 +40,14 @@ import org.apache.kafka.clients.admin.Admin;
  *       idle files.
  * </ul>
  *
+ * <p>With {@code --reader exporter} (implies {@code --store lake}; {@code
+ * bench/exporter-freshness.sh}), freshness is line written → visible in {@code tokentrace serve
+ * --lake}'s {@code /metrics} ({@link ExporterRowReader}), with serve polling the lake every {@code
+ * --exporter-poll}.
+ *
  * <p>Usage: {@code FreshnessBench [--rates 0,1000,20000] [--files 4] [--warmup 10] [--seconds 30]
- * [--shipper-opts -Xmx1g] [--out DIR]}. Prints a Markdown table.
+ * [--shipper-opts -Xmx1g] [--out DIR] [--store duckdb|lake] [--reader lake|exporter]
+ * [--exporter-poll 1s]}. Prints a Markdown table.
  */
 public final class FreshnessBench {
   static final int READ_POLL_MS = 1;
@@ -211,10 +217,30 @@ public final class FreshnessBench {
             .redirectOutput(dir.resolve("sink.out").toFile())
             .start();
     Process shipper = startShipper(dir, prefix, files);
-    try (LakeRowReader reader = new LakeRowReader(lake, freshness)) {
+    try (SeenRows reader =
+        options.reader().equals("exporter")
+            ? new ExporterRowReader(
+                lake,
+                dir,
+                files.size(),
+                options.exporterPoll(),
+                options.shipperOptions(),
+                freshness)
+            : new LakeRowReader(lake, freshness)) {
       reader.start();
       awaitConnected(dir);
-      return measure(rate, shipper, files, freshness, reader, () -> "lake sink (own process)");
+      return measure(
+          rate,
+          shipper,
+          files,
+          freshness,
+          reader,
+          () ->
+              options.reader().equals("exporter")
+                  ? "lake sink and serve --poll-interval "
+                      + options.exporterPoll()
+                      + " (own processes)"
+                  : "lake sink (own process)");
     } finally {
       shipper.destroy();
       shipper.waitFor(60, TimeUnit.SECONDS);
@@ -281,6 +307,9 @@ public final class FreshnessBench {
             "2026",
             "--status-interval",
             "5s"));
+    if (options.reader().equals("exporter")) {
+      command.addAll(List.of("--instance-from", "file")); // server-F: the exporter's label
+    }
     files.forEach(file -> command.add(file.toString()));
     return new ProcessBuilder(command)
         .redirectError(dir.resolve("ship.err").toFile())

@@ -11,7 +11,9 @@ record Options(
     int seconds,
     String shipperOptions,
     Path out,
-    String store) {
+    String store,
+    String reader,
+    String exporterPoll) {
   static Options parse(String[] args) {
     int[] rates = {0, 1000, 20_000};
     int files = 4;
@@ -20,6 +22,8 @@ record Options(
     String shipperOptions = "-Xmx1g"; // the tokentrace launcher's default
     Path out = Path.of("bench/target/freshness");
     String store = "duckdb";
+    String reader = "lake";
+    String exporterPoll = "1s";
     for (int i = 0; i + 1 < args.length; i += 2) {
       String value = args[i + 1];
       switch (args[i]) {
@@ -47,10 +51,23 @@ record Options(
           }
           store = value;
           break;
+        case "--reader":
+          if (!value.equals("lake") && !value.equals("exporter")) {
+            throw new IllegalArgumentException("--reader is lake or exporter: " + value);
+          }
+          reader = value;
+          break;
+        case "--exporter-poll":
+          exporterPoll = value;
+          break;
         default:
           throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
-    return new Options(rates, files, warmup, seconds, shipperOptions, out, store);
+    if (reader.equals("exporter")) {
+      store = "lake"; // serve reads the lake live; a DuckDB file is held by its sink
+    }
+    return new Options(
+        rates, files, warmup, seconds, shipperOptions, out, store, reader, exporterPoll);
   }
 }

@@ -4,8 +4,10 @@ import dev.tokentrace.correlate.attribution.AttributionCsvWriter;
 import dev.tokentrace.correlate.attribution.AttributionResult;
 import dev.tokentrace.correlate.attribution.Attributor;
 import dev.tokentrace.correlate.attribution.DataQuality;
+import dev.tokentrace.correlate.live.LakeAttribution;
 import dev.tokentrace.correlate.live.LakeEvents;
 import dev.tokentrace.store.Database;
+import dev.tokentrace.store.lake.LakeTableVersions;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -29,8 +31,9 @@ import picocli.CommandLine.Spec;
           + " latency to network, queueing, prefill and decode.",
       "  network_ttft = client_ttft - client_queue - (queue + prefill)",
       "  network      = client_e2e  - client_queue - (queue + prefill + decode)",
-      "Rows land in the request_attribution table; --out also writes them as CSV, one row per"
-          + " client request (matched or not). A join rate of 0%% exits 2 with a hint."
+      "Rows land in the request_attribution table (with --lake also in the lake, as a new"
+          + " version); --out also writes them as CSV, one row per client request (matched or"
+          + " not). A join rate of 0%% exits 2 with a hint."
     })
 final class CorrelateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -73,6 +76,14 @@ final class CorrelateCommand implements Callable<Integer> {
   @Nullable Path lake;
 
   @Option(
+      names = "--no-lake-attribution",
+      description =
+          "with --lake: do not write request_attribution to the lake (by default each"
+              + " attribution is also written there as a new version, read by sql --lake, serve"
+              + " --lake and Python while correlate runs; docs/live.md#the-attribution-in-the-lake)")
+  boolean noLakeAttribution;
+
+  @Option(
       names = "--follow",
       description =
           "keep attributing until SIGTERM or Ctrl-C: every --interval, when the lake's files or"
@@ -92,7 +103,13 @@ final class CorrelateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     if (follow) {
-      return new FollowCorrelation(spec, database.settings(), rules.settings(), lake, interval)
+      return new FollowCorrelation(
+              spec,
+              database.settings(),
+              rules.settings(),
+              lake,
+              lake != null && !noLakeAttribution,
+              interval)
           .run();
     }
     PrintWriter err = spec.commandLine().getErr();
@@ -112,6 +129,12 @@ final class CorrelateCommand implements Callable<Integer> {
       }
       Attributor attributor = new Attributor(db, Clock.systemUTC());
       AttributionResult result = attributor.run(rules.settings(), CommandLines.of(spec));
+      if (lake != null && !noLakeAttribution) {
+        err.println(
+            "correlate: "
+                + LakeAttribution.describe(
+                    lake, LakeAttribution.write(db, lake, LakeTableVersions.DEFAULT_GRACE)));
+      }
       if (out != null) {
         new AttributionCsvWriter(db).write(out);
         err.println("attribution: " + out);

@@ -3,10 +3,12 @@ package dev.tokentrace.cli;
 import dev.tokentrace.correlate.attribution.AttributionResult;
 import dev.tokentrace.correlate.attribution.AttributionSettings;
 import dev.tokentrace.correlate.attribution.Attributor;
+import dev.tokentrace.correlate.live.LakeAttribution;
 import dev.tokentrace.correlate.live.LakeEvents;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.DatabaseSettings;
 import dev.tokentrace.store.lake.LakeSnapshot;
+import dev.tokentrace.store.lake.LakeTableVersions;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -21,14 +23,21 @@ import picocli.CommandLine.Model.CommandSpec;
  * lake's snapshot into it when the lake's files changed, and attributes again when the
  * attribution's inputs (events, client rows, loads) differ from those of the stored attribution,
  * then closes the file. Each round is the batch attribution of that moment's data, so once the data
- * is complete the result is the batch result (docs/live.md#live-attribution).
+ * is complete the result is the batch result (docs/live.md#live-attribution). With a lake, each new
+ * attribution is also written to the lake as its next version of {@code request_attribution}
+ * (docs/live.md#the-attribution-in-the-lake).
  */
 final class FollowCorrelation {
   private final CommandSpec spec;
   private final DatabaseSettings settings;
   private final AttributionSettings rules;
   private final @Nullable Path lake;
+  private final boolean writeLake;
   private final Duration interval;
+
+  /** The lake's request_attribution lags the file's: written at the next round that can. */
+  private boolean lakeBehind = true;
+
   private @Nullable String lakeSeen;
   private @Nullable String lastProblem;
   private int rounds;
@@ -38,6 +47,7 @@ final class FollowCorrelation {
       DatabaseSettings settings,
       AttributionSettings rules,
       @Nullable Path lake,
+      boolean writeLake,
       Duration interval) {
     if (interval.isZero() || interval.isNegative()) {
       throw new UsageException("--interval must be positive");
@@ -46,6 +56,7 @@ final class FollowCorrelation {
     this.settings = settings;
     this.rules = rules;
     this.lake = lake;
+    this.writeLake = writeLake && lake != null;
     this.interval = interval;
   }
 
@@ -75,6 +86,24 @@ final class FollowCorrelation {
     }
   }
 
+  /**
+   * Writes the file's request_attribution to the lake as its next version when the lake lags it
+   * (docs/live.md#the-attribution-in-the-lake).
+   */
+  private void writeLake(Database db, PrintWriter err, @Nullable Integer round) {
+    if (!writeLake || !lakeBehind || lake == null) {
+      return;
+    }
+    LakeTableVersions.Written written =
+        LakeAttribution.write(db, lake, LakeTableVersions.DEFAULT_GRACE);
+    lakeBehind = false;
+    err.println(
+        "correlate: "
+            + (round == null ? "" : "round " + round + ": ")
+            + LakeAttribution.describe(lake, written));
+    err.flush();
+  }
+
   private void round(PrintWriter err) {
     try (Database db = Database.open(settings)) {
       String copiedNote = "";
@@ -88,13 +117,18 @@ final class FollowCorrelation {
       }
       Attributor attributor = new Attributor(db, Clock.systemUTC());
       if (attributor.current(rules) != null) {
-        return; // the stored attribution was computed from these very inputs
+        // the stored attribution was computed from these very inputs; the lake may still lack it
+        // (the first round of this process, or a round whose lake write failed)
+        writeLake(db, err, null);
+        return;
       }
       AttributionResult result = attributor.run(rules, CommandLines.of(spec));
       rounds++;
+      lakeBehind = true;
       err.println(
           "correlate: round " + rounds + copiedNote + ": " + result.dataQuality().summary());
       err.flush();
+      writeLake(db, err, rounds);
       if (lastProblem != null) {
         lastProblem = null;
       }

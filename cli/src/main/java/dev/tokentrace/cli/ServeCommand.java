@@ -4,6 +4,7 @@ import dev.tokentrace.exporter.DuckDbFileStore;
 import dev.tokentrace.exporter.LakeStore;
 import dev.tokentrace.exporter.MetricsExporter;
 import dev.tokentrace.exporter.StoreReader;
+import dev.tokentrace.ingest.kafka.KafkaSettings;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -36,7 +37,8 @@ import picocli.CommandLine.Spec;
           + "client_queue|server_queue|prefill|decode}), TTFT, inter-token and end-to-end seconds"
           + " (one observation per included attributed request, never two); gauges of the newest"
           + " engine snapshot (running, waiting, batch size, KV-cache use); pipeline health (rows,"
-          + " newest row time, rejects, the exporter's own reads). The store is opened read-only"
+          + " newest row time, rejects, the exporter's own reads; with --lake and"
+          + " --bootstrap-servers the sinks' consumer lag). The store is opened read-only"
           + " for each poll; while a writer holds a DuckDB file the poll fails, is counted"
           + " (tokentrace_exporter_store_up 0) and the last values stay."
     })
@@ -49,10 +51,27 @@ final class ServeCommand implements Callable<Integer> {
       names = "--lake",
       paramLabel = "DIR",
       description =
-          "read the event tables and rejects from this lake (live, while sinks write); the"
-              + " attribution and client timings still come from --db when given (attached"
-              + " read-only for each poll)")
+          "read the event tables and rejects from this lake (live, while sinks write), and the"
+              + " request_attribution that correlate --lake writes there; with --db, the"
+              + " attribution and client timings come from that file instead (attached read-only"
+              + " for each poll)")
   @Nullable Path lake;
+
+  @Option(
+      names = "--bootstrap-servers",
+      paramLabel = "HOST:PORT[,...]",
+      description =
+          "with --lake: also export the sinks' consumer lag per topic partition"
+              + " (tokentrace_consumer_lag_records{group,topic,partition}: Kafka's last stable"
+              + " offset minus the lake manifest's next offset) and tokentrace_exporter_kafka_up;"
+              + " without Kafka options neither metric exists")
+  @Nullable String bootstrapServers;
+
+  @Option(
+      names = "--kafka-config",
+      paramLabel = "FILE",
+      description = "with --lake: " + KafkaSettings.KAFKA_CONFIG_DOC)
+  @Nullable Path kafkaConfig;
 
   @Option(
       names = "--port",
@@ -91,15 +110,43 @@ final class ServeCommand implements Callable<Integer> {
       Path attribution = dbGiven ? database.db : null;
       if (attribution == null) {
         err.println(
-            "serve: no --db given: events from the lake only, no attributed requests (give --db"
-                + " FILE, the file correlate --lake writes, for the histograms)");
+            "serve: no --db given: events and request_attribution from the lake (the version"
+                + " correlate --lake writes there; none yet means no histograms), no client rows");
         err.flush();
       }
       store = new LakeStore(lake, attribution, database.settings());
     } else {
       store = new DuckDbFileStore(database.settings());
     }
-    MetricsExporter exporter = new MetricsExporter(store, Clock.systemUTC());
+    LakeConsumerLag lag = null;
+    if (bootstrapServers != null || kafkaConfig != null) {
+      KafkaSettings kafka = KafkaSettings.from(bootstrapServers, null, null, kafkaConfig);
+      if (lake == null || kafka.bootstrapServers() == null) {
+        closeStore(store);
+        throw new UsageException(
+            "consumer lag needs --lake DIR (the sinks' progress is the lake's manifests) and"
+                + " --bootstrap-servers (or bootstrap.servers in --kafka-config)");
+      }
+      lag = new LakeConsumerLag(lake, kafka);
+    }
+    try {
+      return serve(store, lag, out, err);
+    } finally {
+      if (lag != null) {
+        lag.close();
+      }
+    }
+  }
+
+  private static void closeStore(StoreReader store) {
+    if (store instanceof LakeStore lakeStore) {
+      lakeStore.close();
+    }
+  }
+
+  private int serve(
+      StoreReader store, @Nullable LakeConsumerLag lag, PrintWriter out, PrintWriter err) {
+    MetricsExporter exporter = new MetricsExporter(store, lag, Clock.systemUTC());
     MetricsExporter.PollResult first = exporter.poll();
     if (!first.ok()) {
       err.println(
@@ -120,9 +167,14 @@ final class ServeCommand implements Callable<Integer> {
     CountDownLatch stop = new CountDownLatch(1);
     try (ShutdownHook hook = ShutdownHook.install("serve", err, stop::countDown)) {
       out.printf(
-          "serve: http://%s:%d/metrics from %s, read every %s; %d attributed requests observed;"
+          "serve: http://%s:%d/metrics from %s%s, read every %s; %d attributed requests observed;"
               + " Ctrl-C to stop%n",
-          bind, server.getPort(), store.describe(), pollInterval, first.knownRequests());
+          bind,
+          server.getPort(),
+          store.describe(),
+          lag == null ? "" : ", consumer lag from " + lag.describe(),
+          pollInterval,
+          first.knownRequests());
       out.flush();
       try {
         while (!stop.await(pollInterval.toMillis(), TimeUnit.MILLISECONDS)) {

@@ -63,6 +63,31 @@ final class ChildJvm implements AutoCloseable {
     return new ChildJvm(name, process, stdout, stderr);
   }
 
+  /**
+   * A test's own {@code main} class (not {@code tokentrace}) in a JVM of its own, from the test
+   * classpath: a reader or writer that must be another process than the test's.
+   */
+  static ChildJvm startMain(Path dir, String name, String heap, Class<?> main, String... args)
+      throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx" + heap);
+    command.add("-XX:+UseSerialGC");
+    command.add("-XX:TieredStopAtLevel=1");
+    command.add("-cp");
+    command.add(classpath());
+    command.add(main.getName());
+    command.addAll(List.of(args));
+    Path stdout = dir.resolve(name + ".out");
+    Path stderr = dir.resolve(name + ".err");
+    Process process =
+        new ProcessBuilder(command)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(stdout.toFile()))
+            .redirectError(ProcessBuilder.Redirect.appendTo(stderr.toFile()))
+            .start();
+    return new ChildJvm(name, process, stdout, stderr);
+  }
+
   /** The test JVM's classpath (failsafe names it; the booter jar's manifest holds it otherwise). */
   private static String classpath() {
     String classpath = System.getProperty("surefire.test.class.path");

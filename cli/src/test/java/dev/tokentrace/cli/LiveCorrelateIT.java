@@ -74,6 +74,10 @@ final class LiveCorrelateIT {
       }
     }
     assertThat(followErr.toString()).doesNotContain("round 4").contains("stopped after 3");
+    // each round's attribution went to the lake too, for readers in other processes
+    assertThat(followErr.toString())
+        .contains("round 3: request_attribution written to the lake " + lake + " as version 3");
+    assertLakeHasAttributionOf(lake, follow);
 
     Path batch = dir.resolve("batch.duckdb");
     try (Database db = ScenarioDatabase.open(dir, "batch")) {
@@ -89,6 +93,8 @@ final class LiveCorrelateIT {
     String err = run("correlate", "--lake", lake.toString(), "--db", batchLake.toString());
     assertThat(err).contains("replaced by the lake").contains(events.size() + " rows");
     assertSameAttribution(batchLake, batch);
+    assertThat(err).contains("as version 4");
+    assertLakeHasAttributionOf(lake, batchLake);
     StringWriter report = new StringWriter();
     CommandLine command = TokentraceMain.commandLine();
     command.setOut(new PrintWriter(report, true));
@@ -134,6 +140,35 @@ final class LiveCorrelateIT {
                   "SELECT count(*) FROM (FROM b.request_attribution EXCEPT ALL"
                       + " FROM a.request_attribution)"))
           .as("%s rows not in %s", b, a)
+          .isZero();
+    }
+  }
+
+  /**
+   * The lake's request_attribution, as a lake reader sees it, equals the file's table row for row
+   * ({@code EXCEPT ALL} both ways empty; docs/live.md#the-attribution-in-the-lake).
+   */
+  private static void assertLakeHasAttributionOf(Path lake, Path file) throws Exception {
+    try (Database reader = dev.tokentrace.store.lake.Lake.openReader(lake);
+        Connection connection = reader.newConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute("ATTACH '" + file + "' AS f (READ_ONLY)");
+      assertThat(count(statement, "SELECT count(*) FROM request_attribution"))
+          .isEqualTo(count(statement, "SELECT count(*) FROM f.request_attribution"))
+          .isPositive();
+      assertThat(
+              count(
+                  statement,
+                  "SELECT count(*) FROM (FROM request_attribution EXCEPT ALL"
+                      + " FROM f.request_attribution)"))
+          .as("lake rows not in %s", file)
+          .isZero();
+      assertThat(
+              count(
+                  statement,
+                  "SELECT count(*) FROM (FROM f.request_attribution EXCEPT ALL"
+                      + " FROM request_attribution)"))
+          .as("%s rows not in the lake", file)
           .isZero();
     }
   }

@@ -6,7 +6,6 @@ import dev.tokentrace.store.Database;
 import dev.tokentrace.store.DatabaseSettings;
 import dev.tokentrace.store.DuckDbFiles;
 import dev.tokentrace.store.lake.Lake;
-import dev.tokentrace.store.lake.LakeTables;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -17,10 +16,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * The lake read through its reader API ({@link Lake#openReader}, {@link Lake#attachViews}): the
  * event tables and rejects as views over the committed files as of each poll, readable while sinks
- * write and compaction runs. The tables the lake does not hold (client timings and the attribution,
- * which {@code clients} and {@code correlate} write to a DuckDB file) come from the optional {@code
- * attribution} file, attached READ_ONLY for the poll and detached after it
- * (docs/live.md#reading-a-lake).
+ * write and compaction runs, and {@code request_attribution} as the version {@code correlate
+ * --lake} committed last (docs/storage.md#versioned-tables). With the optional {@code attribution}
+ * file, {@code request_attribution} and {@code client_timing} come from that DuckDB file instead,
+ * attached READ_ONLY for the poll and detached after it (docs/live.md#reading-a-lake).
  */
 public final class LakeStore implements StoreReader, AutoCloseable {
   /** Tables read from the DuckDB file beside the lake. */
@@ -31,7 +30,8 @@ public final class LakeStore implements StoreReader, AutoCloseable {
   private final Database reader;
 
   /**
-   * @param attribution the DuckDB file {@code correlate} writes, or null for events only
+   * @param attribution the DuckDB file {@code correlate} writes, or null for the lake's own
+   *     attribution
    * @throws IllegalArgumentException naming the directory when it is not a tokentrace lake
    */
   public LakeStore(Path lake, @Nullable Path attribution, DatabaseSettings limits) {
@@ -43,8 +43,18 @@ public final class LakeStore implements StoreReader, AutoCloseable {
       try (Connection connection = reader.newConnection();
           Statement statement = connection.createStatement()) {
         for (String table : FILE_TABLES) {
-          // a lake table (client_timing, streamed rows) is a view, replaced at each open
-          if (LakeTables.named(table) == null) {
+          // the lake's tables (events, streamed client_timing, the versioned request_attribution)
+          // are views already; only a plain table of the reader's schema gives way
+          boolean baseTable;
+          try (var rows =
+              statement.executeQuery(
+                  "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'main'"
+                      + " AND table_type = 'BASE TABLE' AND table_name = '"
+                      + table
+                      + "'")) {
+            baseTable = rows.next() && rows.getLong(1) > 0;
+          }
+          if (baseTable) {
             statement.execute("DROP TABLE " + table);
           }
         }

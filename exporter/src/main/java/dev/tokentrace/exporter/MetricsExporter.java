@@ -50,6 +50,7 @@ public final class MetricsExporter {
   public static final double[] BUCKETS = buckets();
 
   private final StoreReader store;
+  private final @Nullable ConsumerLagReader lagReader;
   private final Clock clock;
   private final ConsistentRegistry registry = new ConsistentRegistry();
   private final Histogram components;
@@ -63,10 +64,22 @@ public final class MetricsExporter {
   private final Set<String> observed = new HashSet<>();
   private volatile List<EngineRow> engines = List.of();
   private volatile List<HealthRow> health = List.of();
+  private volatile List<ConsumerLagReader.PartitionLag> lags = List.of();
+  private final @Nullable Gauge kafkaUp;
   private @Nullable String lastError;
+  private @Nullable String lastLagError;
 
   public MetricsExporter(StoreReader store, Clock clock) {
+    this(store, null, clock);
+  }
+
+  /**
+   * @param lagReader the sinks' consumer lag (with Kafka options), or null: then {@code
+   *     tokentrace_consumer_lag_records} and {@code tokentrace_exporter_kafka_up} are not exported
+   */
+  public MetricsExporter(StoreReader store, @Nullable ConsumerLagReader lagReader, Clock clock) {
     this.store = requireNonNull(store, "store is null");
+    this.lagReader = lagReader;
     this.clock = requireNonNull(clock, "clock is null");
     components =
         Histogram.builder()
@@ -153,6 +166,31 @@ public final class MetricsExporter {
               }
             })
         .register(registry);
+    if (lagReader != null) {
+      GaugeWithCallback.builder()
+          .name("tokentrace_consumer_lag_records")
+          .help(
+              "Records of each topic partition the sinks of the group have not committed yet"
+                  + " (Kafka's last stable offset minus the lake manifest's next offset)")
+          .labelNames("group", "topic", "partition")
+          .callback(
+              callback -> {
+                for (ConsumerLagReader.PartitionLag lag : lags) {
+                  callback.call(
+                      lag.lag(), lag.group(), lag.topic(), Integer.toString(lag.partition()));
+                }
+              })
+          .register(registry);
+      kafkaUp =
+          Gauge.builder()
+              .name("tokentrace_exporter_kafka_up")
+              .help(
+                  "1 when the last read of the consumer lag from Kafka succeeded, else 0 (then no"
+                      + " lag is exported)")
+              .register(registry);
+    } else {
+      kafkaUp = null;
+    }
     polls =
         Counter.builder()
             .name("tokentrace_exporter_polls_total")
@@ -222,6 +260,7 @@ public final class MetricsExporter {
    * result says why, {@code tokentrace_exporter_store_up} goes to 0 and the last values stay.
    */
   public synchronized PollResult poll() {
+    pollLag();
     long started = System.nanoTime();
     List<Request> fresh = new ArrayList<>();
     List<EngineRow> newEngines = new ArrayList<>();
@@ -276,6 +315,41 @@ public final class MetricsExporter {
       lastError = null;
     }
     return new PollResult(true, fresh.size(), observed.size(), null);
+  }
+
+  /**
+   * Reads the consumer lag, if there is a reader, and applies it whole under the scrape lock; a
+   * failed read exports no lag (never the last one as if current) and sets kafka_up to 0.
+   */
+  private void pollLag() {
+    if (lagReader == null || kafkaUp == null) {
+      return;
+    }
+    List<ConsumerLagReader.PartitionLag> read;
+    String error = null;
+    try {
+      read = List.copyOf(lagReader.read());
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      read = List.of();
+      error = lagReader.describe() + ": " + e.getMessage();
+    }
+    Lock lock = registry.writeLock();
+    lock.lock();
+    try {
+      lags = read;
+      kafkaUp.set(error == null ? 1 : 0);
+    } finally {
+      lock.unlock();
+    }
+    if (error != null && !error.equals(lastLagError)) {
+      log.warn("serve: cannot read the consumer lag from {} (no lag exported; retrying)", error);
+    } else if (error == null && lastLagError != null) {
+      log.info("serve: reading the consumer lag from {} again", lagReader.describe());
+    }
+    lastLagError = error;
   }
 
   private static void observe(Histogram histogram, Request request, @Nullable Double value) {

@@ -23,8 +23,10 @@ public final class Lake {
   /**
    * An in-memory database with the whole schema of {@code sql/schema/} (so every named query,
    * attribution view and SQL-written table exists), in which each lake table ({@link
-   * LakeTables#ALL}) is a view over the lake's files as of now. {@code settings.file()} is ignored.
-   * Call {@link #attachViews} on one of its connections to see files committed since.
+   * LakeTables#ALL}) is a view over the lake's files as of now, and each versioned table ({@code
+   * request_attribution}) a view over its committed version (empty until one is written). {@code
+   * settings.file()} is ignored. Call {@link #attachViews} on one of its connections to see files
+   * committed since.
    *
    * @throws IllegalArgumentException naming the directory when it is not a tokentrace lake
    */
@@ -39,6 +41,7 @@ public final class Lake {
       for (TableSchema<?> table : LakeTables.ALL) {
         statement.execute("DROP TABLE IF EXISTS " + table.name());
       }
+      LakeTableVersions.prepareReader(connection);
       attachViews(connection, dir);
       return database;
     } catch (SQLException | RuntimeException e) {
@@ -58,8 +61,11 @@ public final class Lake {
    * Creates or replaces one view per lake table on {@code connection} over the files of a new
    * {@link LakeSnapshot}: committed, non-overlapping, columns cast to the table's descriptor (a
    * file written before a column existed reads it as NULL); a table without a file is an empty view
-   * with the right columns. The connection must not hold tables of those names. Safe to call again
-   * at any time to see newer files (a long-running reader refreshes this way).
+   * with the right columns. The connection must not hold tables of those names. Then the versioned
+   * tables ({@link LakeTableVersions#TABLES}: {@code request_attribution}) become views over their
+   * committed version (docs/storage.md#versioned-tables), unless the connection holds a table of
+   * that name. Safe to call again at any time to see newer files and versions (a long-running
+   * reader refreshes this way).
    *
    * @return the snapshot the views read
    * @throws IllegalArgumentException naming the directory when it is not a tokentrace lake
@@ -76,6 +82,7 @@ public final class Lake {
                 + select(table, snapshot.files(table.name())));
       }
     }
+    LakeTableVersions.attachViews(connection, dir);
     return snapshot;
   }
 
@@ -109,6 +116,7 @@ public final class Lake {
           .append(select(table, snapshot.files(table.name())))
           .append(";\n");
     }
+    sql.append(LakeTableVersions.viewsSql(snapshot.lake()));
     return sql.toString();
   }
 
