@@ -20,8 +20,9 @@ import picocli.CommandLine.Model.CommandSpec;
  * {@code correlate --follow}: a round every interval; a round opens the analysis file, copies the
  * lake's snapshot into it when the lake's files changed, and attributes again when the
  * attribution's inputs (events, client rows, loads) differ from those of the stored attribution,
- * then closes the file. Each round is the batch attribution of that moment's data, so once the data
- * is complete the result is the batch result (docs/live.md#live-attribution).
+ * then closes the file. A round attributes again only the requests whose rows changed ({@link
+ * Attributor#incremental}); each round equals the batch attribution of that moment's data, so once
+ * the data is complete the result is the batch result (docs/live.md#live-attribution).
  */
 final class FollowCorrelation {
   private final CommandSpec spec;
@@ -86,14 +87,20 @@ final class FollowCorrelation {
           copiedNote = " (lake: " + copied.rows() + " rows from " + copied.files() + " files)";
         }
       }
-      Attributor attributor = new Attributor(db, Clock.systemUTC());
+      Attributor attributor = new Attributor(db, Clock.systemUTC()).incremental();
       if (attributor.current(rules) != null) {
         return; // the stored attribution was computed from these very inputs
       }
       AttributionResult result = attributor.run(rules, CommandLines.of(spec));
       rounds++;
       err.println(
-          "correlate: round " + rounds + copiedNote + ": " + result.dataQuality().summary());
+          "correlate: round "
+              + rounds
+              + copiedNote
+              + ": "
+              + attributor.lastRound()
+              + "; "
+              + result.dataQuality().summary());
       err.flush();
       if (lastProblem != null) {
         lastProblem = null;
