@@ -20,6 +20,9 @@ public final class Queries {
   /** Creates incremental attribution's two bookkeeping tables when absent. */
   public static final String INCREMENTAL_STATE = "attribution/incremental_state";
 
+  /** Creates, empty, the temporary tables of one incremental attribution round. */
+  public static final String INCREMENTAL_SCRATCH = "attribution/incremental_scratch";
+
   /** Per request key, a digest of its input rows (incremental attribution). */
   public static final String KEY_DIGESTS = "attribution/key_digests";
 

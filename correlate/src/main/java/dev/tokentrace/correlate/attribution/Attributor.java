@@ -14,6 +14,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Types;
 import java.time.Clock;
 import java.time.Instant;
@@ -196,14 +197,15 @@ public final class Attributor {
    * these rules and formulas, with digests of its inputs. Else why not, as the tail of the round's
    * message (a rule that ranks or pairs across keys recomputes every request).
    */
-  private static @Nullable String whyNotIncremental(Handle handle, AttributionSettings settings) {
+  private static @Nullable String whyNotIncremental(Handle handle, AttributionSettings settings)
+      throws SQLException {
     if (settings.match().heuristic()) {
       return " (--match heuristic pairs requests across keys)";
     }
     if (settings.warmupFirstN() > 0) {
       return " (--warmup-first ranks every request of a run)";
     }
-    handle.createScript(SqlCatalog.get(Queries.INCREMENTAL_STATE)).execute();
+    script(handle, Queries.INCREMENTAL_STATE);
     long kept =
         handle
             .createQuery(
@@ -227,17 +229,14 @@ public final class Attributor {
       Handle handle, AttributionSettings settings, String command, Instant started)
       throws SQLException {
     String inputs = inputs(handle);
-    handle.execute(
-        "CREATE OR REPLACE TEMP TABLE key_digests_now AS " + SqlCatalog.get(Queries.KEY_DIGESTS));
-    handle.execute(
-        "CREATE OR REPLACE TEMP TABLE changed_keys AS " + SqlCatalog.get(Queries.CHANGED_KEYS));
-    handle.execute("CREATE OR REPLACE TEMP TABLE clock_offsets_before AS FROM clock_offsets");
+    script(handle, Queries.INCREMENTAL_SCRATCH);
+    handle.execute("INSERT INTO key_digests_now " + SqlCatalog.get(Queries.KEY_DIGESTS));
+    handle.execute("INSERT INTO changed_keys " + SqlCatalog.get(Queries.CHANGED_KEYS));
+    handle.execute("INSERT INTO clock_offsets_before FROM clock_offsets");
     handle.execute("DELETE FROM clock_offsets");
     estimateOffsets(handle);
-    handle.execute(
-        "CREATE OR REPLACE TEMP TABLE offset_runs AS " + SqlCatalog.get(Queries.OFFSET_RUNS));
-    handle.execute(
-        "CREATE OR REPLACE TEMP TABLE redo_keys AS " + SqlCatalog.get(Queries.REDO_KEYS));
+    handle.execute("INSERT INTO offset_runs " + SqlCatalog.get(Queries.OFFSET_RUNS));
+    handle.execute("INSERT INTO redo_keys " + SqlCatalog.get(Queries.REDO_KEYS));
     long changed = count(handle, "changed_keys");
     long redo = count(handle, "redo_keys");
     long runs = count(handle, "offset_runs");
@@ -283,6 +282,13 @@ public final class Attributor {
                     runs,
                     realigned));
     return runId;
+  }
+
+  /** Runs a SQL file of several statements. */
+  private static void script(Handle handle, String name) throws SQLException {
+    try (Statement statement = handle.getConnection().createStatement()) {
+      statement.execute(SqlCatalog.get(name));
+    }
   }
 
   private static long count(Handle handle, String table) {
