@@ -8,7 +8,7 @@
 # Databases are generated once into bench/target/correlate/requests-N.duckdb and kept.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-mvn -B -q -o -pl bench -am compile dependency:build-classpath \
+mvn -B -q -o -pl bench -am test-compile dependency:build-classpath -Dspotless.check.skip=true \
   -Dmdep.outputFile="$PWD/bench/target/classpath.txt" -DincludeScope=runtime
 echo "machine: nproc=$(nproc), $(free -g | awk '/Mem:/{print $2" GiB"}'); $(uptime)"
 java -Xmx256m -cp "bench/target/classes:$(cat bench/target/classpath.txt)" \

@@ -86,7 +86,7 @@ server AS (
     SELECT a.request_key, a.instance, a.engine, 'request_arrived' AS server_source, a.arrival_us,
            a.centring_ms
     FROM text_arrival a
-    WHERE NOT EXISTS (SELECT 1 FROM timing_arrival t WHERE t.request_key = a.request_key)
+    ANTI JOIN timing_arrival t ON t.request_key = a.request_key
 ),
 retried AS (
     SELECT request_key FROM arrivals_once GROUP BY request_key HAVING count(*) > 1
@@ -99,7 +99,7 @@ pairs AS (
                + s.centring_ms - c.queue_ms AS d_ms
     FROM client c
     JOIN server s ON s.request_key = c.request_key
-    WHERE NOT EXISTS (SELECT 1 FROM retried r WHERE r.request_key = c.request_key)
+    ANTI JOIN retried r ON r.request_key = c.request_key
 ),
 center AS (
     SELECT run_id, instance, client_clock, median(d_ms) AS m, 1.4826 * mad(d_ms) AS s,

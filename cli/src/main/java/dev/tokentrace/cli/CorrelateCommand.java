@@ -87,8 +87,8 @@ final class CorrelateCommand implements Callable<Integer> {
       names = "--follow",
       description =
           "keep attributing until SIGTERM or Ctrl-C: every --interval, when the lake's files or"
-              + " the client rows changed, attribute again (each round gives exactly the batch"
-              + " result on the data of that moment); --db is opened only for a round, so sql,"
+              + " the client rows changed, attribute again the requests whose rows changed (each round"
+              + " gives exactly the batch result on the data of that moment); --db is opened only for a round, so sql,"
               + " report, clients and serve can use it between rounds")
   boolean follow;
 

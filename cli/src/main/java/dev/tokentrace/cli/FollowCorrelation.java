@@ -22,10 +22,11 @@ import picocli.CommandLine.Model.CommandSpec;
  * {@code correlate --follow}: a round every interval; a round opens the analysis file, copies the
  * lake's snapshot into it when the lake's files changed, and attributes again when the
  * attribution's inputs (events, client rows, loads) differ from those of the stored attribution,
- * then closes the file. Each round is the batch attribution of that moment's data, so once the data
- * is complete the result is the batch result (docs/live.md#live-attribution). With a lake, each new
- * attribution is also written to the lake as its next version of {@code request_attribution}
- * (docs/live.md#the-attribution-in-the-lake).
+ * then closes the file. A round attributes again only the requests whose rows changed ({@link
+ * Attributor#incremental}); each round equals the batch attribution of that moment's data, so once
+ * the data is complete the result is the batch result (docs/live.md#live-attribution). With a lake,
+ * each new attribution is also written to the lake as its next version of {@code
+ * request_attribution} (docs/live.md#the-attribution-in-the-lake).
  */
 final class FollowCorrelation {
   private final CommandSpec spec;
@@ -115,7 +116,7 @@ final class FollowCorrelation {
           copiedNote = " (lake: " + copied.rows() + " rows from " + copied.files() + " files)";
         }
       }
-      Attributor attributor = new Attributor(db, Clock.systemUTC());
+      Attributor attributor = new Attributor(db, Clock.systemUTC()).incremental();
       if (attributor.current(rules) != null) {
         // the stored attribution was computed from these very inputs; the lake may still lack it
         // (the first round of this process, or a round whose lake write failed)
@@ -126,7 +127,13 @@ final class FollowCorrelation {
       rounds++;
       lakeBehind = true;
       err.println(
-          "correlate: round " + rounds + copiedNote + ": " + result.dataQuality().summary());
+          "correlate: round "
+              + rounds
+              + copiedNote
+              + ": "
+              + attributor.lastRound()
+              + "; "
+              + result.dataQuality().summary());
       err.flush();
       writeLake(db, err, rounds);
       if (lastProblem != null) {

@@ -17,6 +17,27 @@ public final class Queries {
   /** A fingerprint of the attribution's input tables, to tell whether it can be reused. */
   public static final String INPUTS = "attribution/inputs";
 
+  /** Creates incremental attribution's two bookkeeping tables when absent. */
+  public static final String INCREMENTAL_STATE = "attribution/incremental_state";
+
+  /** Creates, empty, the temporary tables of one incremental attribution round. */
+  public static final String INCREMENTAL_SCRATCH = "attribution/incremental_scratch";
+
+  /** Per request key, a digest of its input rows (incremental attribution). */
+  public static final String KEY_DIGESTS = "attribution/key_digests";
+
+  /** The keys whose digest changed since the stored one (incremental attribution). */
+  public static final String CHANGED_KEYS = "attribution/changed_keys";
+
+  /** The runs whose clock offsets changed this round (incremental attribution). */
+  public static final String OFFSET_RUNS = "attribution/offset_runs";
+
+  /** The keys a round attributes again (incremental attribution). */
+  public static final String REDO_KEYS = "attribution/redo_keys";
+
+  /** Puts changed clock offsets on the rows not attributed again (incremental attribution). */
+  public static final String REALIGN = "attribution/realign";
+
   /** Recomputes {@code clock_offsets} from requests paired by ID. */
   public static final String CLOCK_OFFSETS = "attribution/clock_offsets";
 

@@ -33,6 +33,10 @@ final class SqlCatalogTest {
   }
 
   /** Every {@code .sql} under the packaged {@code sql/} directory, as catalog names. */
+  /** The scripts an incremental attribution round runs first (Attributor), in order. */
+  private static final List<String> INCREMENTAL_ROUND =
+      List.of(Queries.INCREMENTAL_STATE, Queries.INCREMENTAL_SCRATCH);
+
   static Stream<String> sqlFiles() throws IOException, URISyntaxException {
     Path root = Path.of(SqlCatalogTest.class.getResource("/sql").toURI());
     List<String> names = new ArrayList<>();
@@ -89,9 +93,17 @@ final class SqlCatalogTest {
         .jdbi()
         .useHandle(
             handle -> {
-              if (name.startsWith("schema/")) {
+              if (name.startsWith("schema/") || INCREMENTAL_ROUND.contains(name)) {
                 Database.execute(name, handle.getConnection()); // idempotent: IF NOT EXISTS
-              } else if (isQuery(sql)) {
+                return;
+              }
+              if (sql.contains("temporary table")) {
+                // incremental attribution's queries read the tables its round creates first
+                for (String script : INCREMENTAL_ROUND) {
+                  Database.execute(script, handle.getConnection());
+                }
+              }
+              if (isQuery(sql)) {
                 var query = handle.createQuery(sql);
                 bindNulls(query, header);
                 assertThat(query.mapToMap().list()).isNotNull();

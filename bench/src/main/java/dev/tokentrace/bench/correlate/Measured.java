@@ -78,8 +78,9 @@ public final class Measured {
   }
 
   /**
-   * The bare join, on a connection with {@code correlate}'s DuckDB settings: the join into a
-   * temporary table, then the percentiles per grouping and four metrics at a time; prints its rows.
+   * The bare join, on a connection with {@code correlate}'s DuckDB settings: the join written into
+   * a table as wide as {@code request_attribution} (committed), then the percentiles per grouping
+   * and four metrics at a time; prints its rows.
    */
   private static void bare(Path db) throws SQLException {
     Properties properties = SqlCatalog.connectionProperties();
@@ -90,10 +91,11 @@ public final class Measured {
             DriverManager.getConnection("jdbc:duckdb:" + db.toAbsolutePath(), properties);
         Statement statement = connection.createStatement()) {
       statement.execute(statements[0]);
+      statement.execute(statements[1]);
       for (String grouping : List.of("NULL", "concurrency")) {
         for (List<String> metrics : BARE_METRICS) {
           String select =
-              statements[1]
+              statements[2]
                   .replace("{grouping}", grouping)
                   .replace("{metrics}", bareAggregates(metrics));
           try (ResultSet rows = statement.executeQuery(select)) {

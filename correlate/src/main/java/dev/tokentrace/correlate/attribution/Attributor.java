@@ -14,6 +14,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Types;
 import java.time.Clock;
 import java.time.Instant;
@@ -58,12 +59,44 @@ public final class Attributor {
 
   private static final String SQL_HASH = sqlHash();
 
+  /** The input tables incremental attribution narrows to the keys it attributes again. */
+  private static final List<String> KEYED_INPUTS =
+      List.of("client_timing", "request_timing", "request_arrived", "request_aborted");
+
+  private static final String NO_STATE = " (no incremental state yet)";
+
   private final Database database;
   private final Clock clock;
+  private final boolean incremental;
+  private volatile String lastRound = "";
 
   public Attributor(Database database, Clock clock) {
+    this(database, clock, false);
+  }
+
+  private Attributor(Database database, Clock clock, boolean incremental) {
     this.database = requireNonNull(database, "database is null");
     this.clock = requireNonNull(clock, "clock is null");
+    this.incremental = incremental;
+  }
+
+  /**
+   * An attributor whose {@link #run} attributes again only the request keys whose input rows
+   * changed since its previous run on this database, and keeps per-key digests of the inputs for
+   * the next (docs/design.md#incremental-attribution): what {@code correlate --follow} uses. The
+   * result equals {@link #run} of a batch attributor on the same data; the first run, a run after a
+   * batch one, and runs with {@code --match heuristic} or {@code --warmup-first} recompute all.
+   */
+  public Attributor incremental() {
+    return new Attributor(database, clock, true);
+  }
+
+  /**
+   * What the last {@link #run} did, for the command's output: "attributed every request" or how
+   * many keys an incremental run attributed again and why; empty before the first run.
+   */
+  public String lastRound() {
+    return lastRound;
   }
 
   /**
@@ -79,7 +112,21 @@ public final class Attributor {
     String runId;
     try {
       runId =
-          database.jdbi().inTransaction(handle -> recompute(handle, settings, command, started));
+          database
+              .jdbi()
+              .inTransaction(
+                  handle -> {
+                    String why = incremental ? whyNotIncremental(handle, settings) : "";
+                    if (why == null) {
+                      return update(handle, settings, command, started);
+                    }
+                    String id = recompute(handle, settings, command, started);
+                    lastRound = "attributed every request" + why;
+                    if (incremental && why.equals(NO_STATE)) {
+                      keepDigests(handle, id, true); // the next round can be incremental
+                    }
+                    return id;
+                  });
     } catch (SQLException | RuntimeException e) {
       throw new IllegalStateException(
           "query " + Queries.PER_REQUEST + " failed on " + database.name() + ": " + e.getMessage(),
@@ -99,17 +146,26 @@ public final class Attributor {
     handle.execute("DELETE FROM request_attribution");
     handle.execute("DELETE FROM request_matches");
     handle.execute("DELETE FROM clock_offsets");
-    Update offsets = handle.createUpdate(SqlCatalog.get(Queries.CLOCK_OFFSETS));
-    for (String parameter : CLOCK_PARAMETERS) {
-      offsets.bindNull(parameter, Types.DOUBLE); // the SQL's documented defaults
-    }
-    offsets.execute();
+    estimateOffsets(handle);
     if (settings.match().heuristic()) {
       int links = SteadyClockOffsets.estimate(handle, settings).size();
       log.info("correlate: {} run(s) aligned with a steady server clock by time series", links);
       long pairs = HeuristicMatcher.match(handle, settings);
       log.info("correlate: {} request(s) paired by --match heuristic", pairs);
     }
+    attributeRequests(handle, settings);
+    return record(handle, settings, command, started, inputs);
+  }
+
+  private static void estimateOffsets(Handle handle) {
+    Update offsets = handle.createUpdate(SqlCatalog.get(Queries.CLOCK_OFFSETS));
+    for (String parameter : CLOCK_PARAMETERS) {
+      offsets.bindNull(parameter, Types.DOUBLE); // the SQL's documented defaults
+    }
+    offsets.execute();
+  }
+
+  private static void attributeRequests(Handle handle, AttributionSettings settings) {
     handle
         .createUpdate(SqlCatalog.get(Queries.PER_REQUEST))
         .bind("negative_tolerance_ms", settings.negativeToleranceMs())
@@ -117,10 +173,16 @@ public final class Attributor {
         .bind("warmup_first_n", settings.warmupFirstN())
         .bind("window_ms", settings.match().windowMs())
         .execute();
+  }
+
+  private static String record(
+      Handle handle, AttributionSettings settings, String command, Instant started, String inputs)
+      throws SQLException {
     Connection connection = handle.getConnection();
     String runId = Runs.newId(connection, RUN_KIND, started);
     String params = params(settings);
     Runs.insert(connection, new Runs.Run(runId, RUN_KIND, started, command, params));
+    handle.execute("DELETE FROM attribution_state");
     handle
         .createUpdate("INSERT INTO attribution_state VALUES (:run_id, :params, :inputs, NULL)")
         .bind("run_id", runId)
@@ -128,6 +190,132 @@ public final class Attributor {
         .bind("inputs", inputs)
         .execute();
     return runId;
+  }
+
+  /**
+   * Null when the stored attribution can be brought up to date key by key: it was computed with
+   * these rules and formulas, with digests of its inputs. Else why not, as the tail of the round's
+   * message (a rule that ranks or pairs across keys recomputes every request).
+   */
+  private static @Nullable String whyNotIncremental(Handle handle, AttributionSettings settings)
+      throws SQLException {
+    if (settings.match().heuristic()) {
+      return " (--match heuristic pairs requests across keys)";
+    }
+    if (settings.warmupFirstN() > 0) {
+      return " (--warmup-first ranks every request of a run)";
+    }
+    script(handle, Queries.INCREMENTAL_STATE);
+    long kept =
+        handle
+            .createQuery(
+                "SELECT count(*) FROM attribution_state s JOIN attribution_digest_run d"
+                    + " USING (run_id) WHERE s.params = :params AND s.inputs LIKE :sql")
+            .bind("params", params(settings))
+            .bind("sql", "sql=" + SQL_HASH + " %")
+            .mapTo(Long.class)
+            .one();
+    return kept == 1 ? null : NO_STATE;
+  }
+
+  /**
+   * One round of incremental attribution (docs/design.md#incremental-attribution): digests of the
+   * inputs per key, the keys whose digest changed, the clock offsets recomputed (they depend on
+   * every pair of a run) and the runs whose offsets changed; the changed keys (and, in those runs,
+   * the keys with several attempts) are attributed again by per_request.sql itself, run on
+   * temporary tables that hold only their rows; the other rows of those runs get the new offset.
+   */
+  private String update(
+      Handle handle, AttributionSettings settings, String command, Instant started)
+      throws SQLException {
+    String inputs = inputs(handle);
+    script(handle, Queries.INCREMENTAL_SCRATCH);
+    handle.execute("INSERT INTO key_digests_now " + SqlCatalog.get(Queries.KEY_DIGESTS));
+    handle.execute("INSERT INTO changed_keys " + SqlCatalog.get(Queries.CHANGED_KEYS));
+    handle.execute("INSERT INTO clock_offsets_before FROM clock_offsets");
+    handle.execute("DELETE FROM clock_offsets");
+    estimateOffsets(handle);
+    handle.execute("INSERT INTO offset_runs " + SqlCatalog.get(Queries.OFFSET_RUNS));
+    handle.execute("INSERT INTO redo_keys " + SqlCatalog.get(Queries.REDO_KEYS));
+    long changed = count(handle, "changed_keys");
+    long redo = count(handle, "redo_keys");
+    long runs = count(handle, "offset_runs");
+    handle.execute(
+        "DELETE FROM request_attribution WHERE request_key IN (SELECT request_key FROM redo_keys)");
+    if (redo > 0) {
+      for (String table : KEYED_INPUTS) {
+        // shadows the table for per_request.sql (DuckDB looks in temp first): only these keys
+        handle.execute(
+            "CREATE OR REPLACE TEMP TABLE "
+                + table
+                + " AS FROM main."
+                + table
+                + " WHERE request_key IN (SELECT request_key FROM redo_keys)");
+      }
+      try {
+        attributeRequests(handle, settings);
+      } finally {
+        for (String table : KEYED_INPUTS) {
+          handle.execute("DROP TABLE IF EXISTS temp." + table);
+        }
+      }
+    }
+    int realigned = runs == 0 ? 0 : handle.execute(SqlCatalog.get(Queries.REALIGN));
+    String runId = record(handle, settings, command, started, inputs);
+    keepDigests(handle, runId, false);
+    for (String table :
+        List.of("key_digests_now", "changed_keys", "clock_offsets_before", "offset_runs")) {
+      handle.execute("DROP TABLE IF EXISTS temp." + table);
+    }
+    handle.execute("DROP TABLE IF EXISTS temp.redo_keys");
+    lastRound =
+        String.format(
+            Locale.ROOT,
+            "attributed %d request key(s) again (%d with new or changed rows%s)",
+            redo,
+            changed,
+            runs == 0
+                ? ""
+                : String.format(
+                    Locale.ROOT,
+                    ", %d run(s) with new clock offsets: %d row(s) realigned",
+                    runs,
+                    realigned));
+    return runId;
+  }
+
+  /** Runs a SQL file of several statements. */
+  private static void script(Handle handle, String name) throws SQLException {
+    try (Statement statement = handle.getConnection().createStatement()) {
+      statement.execute(SqlCatalog.get(name));
+    }
+  }
+
+  private static long count(Handle handle, String table) {
+    return handle.createQuery("SELECT count(*) FROM " + table).mapTo(Long.class).one();
+  }
+
+  /**
+   * Stores the digests of the inputs as of the attribution {@code runId}: all of them after a
+   * recompute, else those of the keys that changed (key_digests_now and changed_keys exist then).
+   */
+  private static void keepDigests(Handle handle, String runId, boolean all) {
+    if (all) {
+      handle.execute("DELETE FROM attribution_key_digests");
+      handle.execute("INSERT INTO attribution_key_digests " + SqlCatalog.get(Queries.KEY_DIGESTS));
+    } else {
+      handle.execute(
+          "DELETE FROM attribution_key_digests"
+              + " WHERE request_key IN (SELECT request_key FROM changed_keys)");
+      handle.execute(
+          "INSERT INTO attribution_key_digests SELECT * FROM key_digests_now"
+              + " WHERE request_key IN (SELECT request_key FROM changed_keys)");
+    }
+    handle.execute("DELETE FROM attribution_digest_run");
+    handle
+        .createUpdate("INSERT INTO attribution_digest_run VALUES (:run_id)")
+        .bind("run_id", runId)
+        .execute();
   }
 
   /**
@@ -256,7 +444,12 @@ public final class Attributor {
               Queries.CLOCK_OFFSETS,
               Queries.STEADY_CLOCK_SERIES,
               Queries.HEURISTIC_CANDIDATES,
-              Queries.PER_REQUEST)) {
+              Queries.PER_REQUEST,
+              Queries.KEY_DIGESTS,
+              Queries.CHANGED_KEYS,
+              Queries.OFFSET_RUNS,
+              Queries.REDO_KEYS,
+              Queries.REALIGN)) {
         digest.update(SqlCatalog.get(name).getBytes(StandardCharsets.UTF_8));
       }
       return HexFormat.of().formatHex(digest.digest(), 0, 8);
