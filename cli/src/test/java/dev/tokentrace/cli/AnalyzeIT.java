@@ -59,7 +59,7 @@ final class AnalyzeIT {
         .contains("analyze: tokentrace clients --db ")
         .contains("analyze: tokentrace correlate --db ")
         .contains("analyze: tokentrace report --db ")
-        .contains("kafka: embedded broker on 127.0.0.1:")
+        .contains("embedded kafka broker on 127.0.0.1:")
         .contains("analyze: done")
         .contains("  html report: " + out.resolve("report.html").toAbsolutePath().normalize());
     assertThat(Files.readString(out.resolve("report.md"))).contains("## Latency attribution");

@@ -6,6 +6,7 @@ import dev.tokentrace.report.model.ReportData;
 import dev.tokentrace.report.model.ReportEvidence;
 import dev.tokentrace.report.model.RunLoad;
 import dev.tokentrace.report.model.Text;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
@@ -54,7 +55,9 @@ final class ClientLoad {
     String value =
         rate == Math.rint(rate) && rate < 1e9
             ? Long.toString(rate.longValue())
-            : String.format(Locale.ROOT, "%.3g", rate);
+            : new BigDecimal(String.format(Locale.ROOT, "%.3g", rate))
+                .stripTrailingZeros()
+                .toPlainString();
     return "; request rate " + value + "/s (the tool's aggregate file)";
   }
 
