@@ -2,12 +2,14 @@
 -- params:  none
 -- returns: run_id, requests, prompt_token_rows, prompt_p10, prompt_p50, prompt_p90, prompt_max,
 --          output_token_rows, output_p10, output_p50, output_p90, output_max, concurrency_min,
---          concurrency_max, concurrency_rows
+--          concurrency_max, concurrency_rows, request_rate
 --
 -- From the client's own records (client_timing), warm-up requests excluded, failed ones included
 -- (they were load too). Token lengths as the client recorded them (prompt_tokens, output_tokens);
 -- *_rows count the requests that have the value, so a client format without it shows 0 rows and
--- NULL percentiles. Percentiles are exact (quantile_cont).
+-- NULL percentiles. Percentiles are exact (quantile_cont). request_rate (requests/s) is the rate a
+-- tool's aggregate file recorded for the run (`clients DIR`, kept in runs.params; NULL otherwise;
+-- docs/formats/client-files.md#output-folders).
 SELECT run_id,
        count(*) AS requests,
        count(prompt_tokens) AS prompt_token_rows,
@@ -22,8 +24,10 @@ SELECT run_id,
        max(output_tokens) AS output_max,
        min(concurrency) AS concurrency_min,
        max(concurrency) AS concurrency_max,
-       count(concurrency) AS concurrency_rows
+       count(concurrency) AS concurrency_rows,
+       any_value(TRY_CAST(json_extract_string(r.params, '$.request_rate') AS DOUBLE)) AS request_rate
 FROM client_timing
+LEFT JOIN runs r USING (run_id)
 WHERE NOT warmup
 GROUP BY run_id
 ORDER BY run_id

@@ -54,7 +54,8 @@ final class ClientsCommand implements Callable<Integer> {
       description =
           "client timing files; a quoted glob ('runs/*.jsonl', ** spans directories); or a tool's"
               + " output folder (AIPerf artifacts, GenAI-Perf export, GuideLLM report), whose"
-              + " per-request file is loaded with the concurrency its aggregate file records",
+              + " per-request file is loaded with the concurrency its aggregate file records (a"
+              + " request rate it records is kept with the run and shown in the report)",
       showDefaultValue = Help.Visibility.NEVER)
   List<String> files = List.of();
 
@@ -113,7 +114,8 @@ final class ClientsCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
     List<Path> paths = new ArrayList<>();
-    Integer level = expand(err, paths);
+    Set<Double> rates = new TreeSet<>();
+    Integer level = expand(err, paths, rates);
     InputPaths.requireReadable(paths);
     ClientLoadSettings settings =
         ClientLoadSettings.from(
@@ -124,6 +126,14 @@ final class ClientsCommand implements Callable<Integer> {
             CommandLines.of(spec),
             maxRejectRatio,
             new ClientReadSettings(requestIdPrefix, logFormat, idColumn));
+    if (rates.size() == 1) {
+      settings = settings.withRequestRate(rates.iterator().next());
+    } else if (rates.size() > 1) {
+      err.println(
+          "clients: the folders' aggregate files record different request rates "
+              + rates
+              + "; none is kept with the run");
+    }
     try (Database db = Database.open(database.settings())) {
       ClientLoadResult result =
           new ClientTimingLoader(db, Clock.systemUTC()).load(settings, replace);
@@ -138,8 +148,9 @@ final class ClientsCommand implements Callable<Integer> {
    * Turns the arguments into files: a quoted glob into the files it matches now, a tool's output
    * folder into its per-request file (saying what was found). Returns the concurrency level for
    * rows without one: --concurrency when given, else the level the folders' aggregate files record.
+   * The request rates those files record are added to {@code rates}.
    */
-  private @Nullable Integer expand(PrintWriter err, List<Path> paths) {
+  private @Nullable Integer expand(PrintWriter err, List<Path> paths, Set<Double> rates) {
     List<String> problems = new ArrayList<>();
     Set<Integer> levels = new TreeSet<>();
     for (String argument : files) {
@@ -157,6 +168,9 @@ final class ClientsCommand implements Callable<Integer> {
           paths.add(run.requests());
           if (run.concurrency() != null) {
             levels.add(run.concurrency());
+          }
+          if (run.requestRate() != null) {
+            rates.add(run.requestRate());
           }
         } catch (IllegalArgumentException e) {
           problems.add(e.getMessage());

@@ -32,6 +32,7 @@ import picocli.CommandLine.ScopeType;
     },
     subcommands = {
       DemoCommand.class,
+      AnalyzeCommand.class,
       ParseCommand.class,
       ShipCommand.class,
       SinkCommand.class,

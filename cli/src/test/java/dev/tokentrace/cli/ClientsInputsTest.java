@@ -63,6 +63,43 @@ final class ClientsInputsTest {
   }
 
   @Test
+  void theRequestRateOfAnAggregateFileIsKeptWithTheRunAndReachesTheReport() throws Exception {
+    Path run = Files.createDirectories(dir.resolve("genai"));
+    Files.writeString(
+        run.resolve("profile_export.jsonl"),
+        aiperfRecord("r-1", 1_767_000_000_000_000_000L)
+            + aiperfRecord("r-2", 1_767_000_001_000_000_000L));
+    Files.writeString(
+        run.resolve("profile_export_aiperf.json"),
+        "{\"input_config\": {\"loadgen\": {\"request_rate\": 2.5}}}");
+    Path db = dir.resolve("run.duckdb");
+
+    SqlRuns.Result loaded =
+        SqlRuns.run("clients", "--db", db.toString(), "--run-id", "rated", run.toString());
+
+    assertThat(loaded.code()).as(loaded.err()).isZero();
+    assertThat(loaded.err()).contains("request rate 2.5/s");
+    SqlRuns.Result rate =
+        SqlRuns.run(
+            "sql",
+            "--db",
+            db.toString(),
+            "-e",
+            "SELECT json_extract_string(params, '$.request_rate') AS rate FROM runs"
+                + " WHERE run_id = 'rated'",
+            "--format",
+            "csv");
+    assertThat(rate.out()).isEqualTo("rate\n2.5\n");
+    SqlRuns.Result report = SqlRuns.run("report", "--db", db.toString(), "--format", "md");
+    // the Markdown wraps long lines: compare with single spaces
+    assertThat(report.out().replaceAll("\\s+", " "))
+        .as(report.err())
+        .contains(
+            "concurrency unknown (not recorded: pass --concurrency to `tokentrace clients`);"
+                + " request rate 2.5/s (the tool's aggregate file).");
+  }
+
+  @Test
   void aQuotedGlobLoadsEveryFileItMatches() throws Exception {
     String header = "request_id,start_ts,ttft_ms,e2e_ms,output_tokens\n";
     Files.createDirectories(dir.resolve("runs/a"));

@@ -80,7 +80,8 @@ public record ClientArtifacts(
       throw new IllegalArgumentException(
           folder
               + ": no benchmark output in this folder (looked for AIPerf profile_export.jsonl,"
-              + " GenAI-Perf profile_export.json, GuideLLM benchmarks.json/.yaml, "
+              + " GenAI-Perf profile_export.json or <name>.json with <name>_genai_perf.json,"
+              + " GuideLLM benchmarks.json/.yaml, "
               + DEPTH
               + " levels deep); give the per-request file itself");
     }
@@ -97,8 +98,54 @@ public record ClientArtifacts(
     return found.get(0);
   }
 
+  /**
+   * GenAI-Perf names both files after {@code --profile-export-file} (default {@code
+   * profile_export.json}): {@code <prefix>.json} and {@code <prefix>_genai_perf.json}
+   * (docs/formats/client-files.md#output-folders).
+   */
+  private static final String GENAI_PERF_SUFFIX = "_genai_perf.json";
+
   /** The run whose files lie directly in {@code dir}, or null. */
   private static @Nullable ClientArtifacts in(Path dir) {
+    ClientArtifacts standard = inStandardLayout(dir);
+    return standard != null ? standard : genaiPerfWithOwnPrefix(dir);
+  }
+
+  /**
+   * A GenAI-Perf run exported with its own {@code --profile-export-file} name: exactly one {@code
+   * <prefix>_genai_perf.json} with its {@code <prefix>.json} beside it.
+   */
+  private static @Nullable ClientArtifacts genaiPerfWithOwnPrefix(Path dir) {
+    List<Path> aggregates;
+    try (Stream<Path> files = Files.list(dir)) {
+      aggregates =
+          files
+              .filter(file -> file.getFileName().toString().endsWith(GENAI_PERF_SUFFIX))
+              .filter(Files::isRegularFile)
+              .toList();
+    } catch (IOException e) {
+      return null; // an unreadable folder holds no run; the caller names what it looked for
+    }
+    if (aggregates.size() != 1) {
+      return null;
+    }
+    Path aggregate = aggregates.get(0);
+    String name = aggregate.getFileName().toString();
+    Path requests =
+        dir.resolve(name.substring(0, name.length() - GENAI_PERF_SUFFIX.length()) + ".json");
+    if (!Files.isRegularFile(requests)) {
+      return null;
+    }
+    JsonNode config = inputConfig(aggregate);
+    return new ClientArtifacts(
+        Layout.GENAI_PERF.tool,
+        requests,
+        aggregate,
+        positiveInt(config, "concurrency"),
+        positiveDouble(config, "request_rate"));
+  }
+
+  private static @Nullable ClientArtifacts inStandardLayout(Path dir) {
     for (Layout layout : Layout.values()) {
       Path requests = dir.resolve(layout.requests);
       if (!Files.isRegularFile(requests)) {

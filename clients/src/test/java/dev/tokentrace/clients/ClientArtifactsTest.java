@@ -59,6 +59,23 @@ final class ClientArtifactsTest {
   }
 
   @Test
+  void aGenaiPerfFolderExportedUnderItsOwnNameIsFoundByItsAggregate() throws IOException {
+    // genai-perf profile --profile-export-file my_profile_export.json
+    Files.writeString(dir.resolve("my_profile_export.json"), "{\"experiments\": []}\n");
+    Files.writeString(
+        dir.resolve("my_profile_export_genai_perf.json"),
+        "{\"input_config\": {\"concurrency\": 16, \"request_rate\": null}}");
+    Files.writeString(dir.resolve("my_profile_export_genai_perf.csv"), "Metric,avg\n");
+
+    ClientArtifacts found = ClientArtifacts.find(dir);
+
+    assertThat(found.tool()).isEqualTo("GenAI-Perf");
+    assertThat(found.requests()).isEqualTo(dir.resolve("my_profile_export.json"));
+    assertThat(found.concurrency()).isEqualTo(16);
+    assertThat(found.requestRate()).isNull();
+  }
+
+  @Test
   void aGuidellmFolderHasNoAggregateOfItsOwn() throws IOException {
     Files.writeString(dir.resolve("benchmarks.json"), "{\"benchmarks\": []}");
 

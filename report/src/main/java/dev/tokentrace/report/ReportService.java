@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.correlate.attribution.AttributionSettings;
 import dev.tokentrace.correlate.attribution.Attributor;
-import dev.tokentrace.correlate.attribution.DataQuality;
 import dev.tokentrace.report.analysis.ReportAnalysis;
 import dev.tokentrace.report.load.BaselineLoader;
 import dev.tokentrace.report.load.ReportDataLoader;
@@ -14,6 +13,7 @@ import dev.tokentrace.report.render.html.HtmlReportWriter;
 import dev.tokentrace.report.render.json.JsonReportWriter;
 import dev.tokentrace.report.render.markdown.MarkdownReportWriter;
 import dev.tokentrace.store.Database;
+import dev.tokentrace.store.rows.DataQuality;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;

@@ -15,13 +15,17 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The report's layers, checked on its compiled classes: the model depends on nothing else of
- * tokentrace; the analysis reads the model only; each renderer reads the model only and never
- * another renderer; only the {@code report} package wires them together.
+ * tokentrace but the store's JDK-only shared rows ({@code store.rows}, which {@code correlate}
+ * writes); the analysis reads the model only; each renderer reads the model only and never another
+ * renderer; only the {@code report} package wires them together.
  */
 final class ReportArchitectureTest {
   private static final String MODEL = "dev.tokentrace.report.model..";
   private static final String JDK = "java..";
   private static final String NULLNESS = "org.jspecify..";
+
+  /** The store's rows that correlate writes and the report shows: one type for both. */
+  private static final String SHARED_ROWS = "dev.tokentrace.store.rows..";
 
   private static final JavaClasses REPORT =
       new ClassFileImporter()
@@ -61,7 +65,7 @@ final class ReportArchitectureTest {
         .should()
         .onlyDependOnClassesThat()
         // Jdbi's constructor annotation picks the canonical constructor of rows with two
-        .resideInAnyPackage(MODEL, JDK, NULLNESS, "org.jdbi.v3.core.mapper.reflect..")
+        .resideInAnyPackage(MODEL, SHARED_ROWS, JDK, NULLNESS, "org.jdbi.v3.core.mapper.reflect..")
         .check(REPORT);
   }
 
@@ -74,7 +78,12 @@ final class ReportArchitectureTest {
         .onlyDependOnClassesThat()
         // Jackson reads the runs' parameters (a JSON object) for the appendix
         .resideInAnyPackage(
-            "dev.tokentrace.report.analysis..", MODEL, JDK, NULLNESS, "com.fasterxml.jackson..")
+            "dev.tokentrace.report.analysis..",
+            MODEL,
+            SHARED_ROWS,
+            JDK,
+            NULLNESS,
+            "com.fasterxml.jackson..")
         .check(REPORT);
     noClasses()
         .that()
@@ -92,7 +101,8 @@ final class ReportArchitectureTest {
         .resideInAPackage("dev.tokentrace.report.render.markdown..")
         .should()
         .onlyDependOnClassesThat(
-            resideInAnyPackage("dev.tokentrace.report.render.markdown..", MODEL, JDK, NULLNESS)
+            resideInAnyPackage(
+                    "dev.tokentrace.report.render.markdown..", MODEL, SHARED_ROWS, JDK, NULLNESS)
                 .or(
                     describe(
                         "the pipe table shared with `tokentrace sql`",
@@ -107,7 +117,8 @@ final class ReportArchitectureTest {
         .resideInAPackage("dev.tokentrace.report.render.html..")
         .should()
         .onlyDependOnClassesThat()
-        .resideInAnyPackage("dev.tokentrace.report.render.html..", MODEL, JDK, NULLNESS)
+        .resideInAnyPackage(
+            "dev.tokentrace.report.render.html..", MODEL, SHARED_ROWS, JDK, NULLNESS)
         .check(REPORT);
   }
 
@@ -119,7 +130,12 @@ final class ReportArchitectureTest {
         .should()
         .onlyDependOnClassesThat()
         .resideInAnyPackage(
-            "dev.tokentrace.report.render.json..", MODEL, JDK, NULLNESS, "com.fasterxml.jackson..")
+            "dev.tokentrace.report.render.json..",
+            MODEL,
+            SHARED_ROWS,
+            JDK,
+            NULLNESS,
+            "com.fasterxml.jackson..")
         .check(REPORT);
   }
 
@@ -133,5 +149,16 @@ final class ReportArchitectureTest {
                     describe(
                         "itself", (JavaClass type) -> type.isEquivalentTo(MarkdownTable.class))))
         .check(new ClassFileImporter().importClasses(MarkdownTable.class));
+  }
+
+  @Test
+  void theSharedRowsDependOnTheJdkOnly() {
+    classes()
+        .that()
+        .resideInAPackage(SHARED_ROWS)
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage(SHARED_ROWS, JDK, NULLNESS)
+        .check(new ClassFileImporter().importPackages("dev.tokentrace.store.rows"));
   }
 }

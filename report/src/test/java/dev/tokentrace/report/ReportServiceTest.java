@@ -60,7 +60,7 @@ final class ReportServiceTest {
 
     assertThat(attributor.storedQuality(runId)).isEqualTo(attributor.dataQuality());
     assertThat(reports.build(AttributionSettings.defaults(), "tokentrace report").quality())
-        .isEqualTo(ReportDataLoader.quality(attributor.dataQuality()));
+        .isEqualTo(attributor.dataQuality());
   }
 
   @Test

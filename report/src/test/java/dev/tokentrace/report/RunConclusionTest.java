@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tokentrace.correlate.attribution.AttributionSettings;
 import dev.tokentrace.report.analysis.ReportAnalysis;
 import dev.tokentrace.report.load.ReportDataLoader;
-import dev.tokentrace.report.model.Quality;
 import dev.tokentrace.report.model.ReportData;
 import dev.tokentrace.report.render.markdown.MarkdownReportWriter;
+import dev.tokentrace.store.rows.DataQuality;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,7 +83,7 @@ final class RunConclusionTest {
             List.of(),
             components,
             levels,
-            new Quality(
+            new DataQuality(
                 10, 10, 0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 10, 0, 0, 0, 0, 1.0, 0, 0, 0, 0,
                 0, 0, 0, 0, 0),
             List.of());

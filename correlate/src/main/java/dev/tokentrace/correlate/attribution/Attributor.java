@@ -9,6 +9,8 @@ import dev.tokentrace.store.Database;
 import dev.tokentrace.store.Queries;
 import dev.tokentrace.store.Runs;
 import dev.tokentrace.store.SqlCatalog;
+import dev.tokentrace.store.rows.ClockOffset;
+import dev.tokentrace.store.rows.DataQuality;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

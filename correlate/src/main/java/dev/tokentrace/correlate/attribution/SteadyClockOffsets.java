@@ -2,6 +2,7 @@ package dev.tokentrace.correlate.attribution;
 
 import dev.tokentrace.store.Queries;
 import dev.tokentrace.store.SqlCatalog;
+import dev.tokentrace.store.rows.ClockOffset;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -23,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * inputs and its output are tables. Memory: three doubles per request of the series read.
  */
 final class SteadyClockOffsets {
-  static final String METHOD = "time_series";
+  static final String METHOD = ClockOffset.TIME_SERIES;
 
   private SteadyClockOffsets() {}
 

@@ -18,6 +18,8 @@ import org.jspecify.annotations.Nullable;
  * @param concurrency the level for rows whose file has none (a run at a fixed concurrency)
  * @param command the command line, recorded in {@code runs} for reproducibility
  * @param read what some readers need and the file does not say (vLLM bench request-id prefix)
+ * @param requestRate the run's request rate in requests per second as a tool's aggregate file
+ *     records it (docs/formats/client-files.md#output-folders), or null; kept with the run
  */
 public record ClientLoadSettings(
     List<Path> files,
@@ -26,7 +28,8 @@ public record ClientLoadSettings(
     @Nullable Integer concurrency,
     String command,
     double maxRejectRatio,
-    ClientReadSettings read) {
+    ClientReadSettings read,
+    @Nullable Double requestRate) {
   public static final String FORMAT_DOC =
       "client file format: auto (detect each file by content), csv, aiperf, vllm-bench, guidellm,"
           + " genai-perf, sglang-bench, llmperf, jmeter, wrk, nginx or envoy";
@@ -59,6 +62,27 @@ public record ClientLoadSettings(
     if (!(maxRejectRatio >= 0 && maxRejectRatio <= 1)) {
       throw new IllegalArgumentException("--max-reject-ratio must be in [0, 1]: " + maxRejectRatio);
     }
+    if (requestRate != null && !(requestRate > 0 && Double.isFinite(requestRate))) {
+      throw new IllegalArgumentException("request rate must be > 0: " + requestRate);
+    }
+  }
+
+  /** Settings without a recorded request rate. */
+  public ClientLoadSettings(
+      List<Path> files,
+      String format,
+      @Nullable String runId,
+      @Nullable Integer concurrency,
+      String command,
+      double maxRejectRatio,
+      ClientReadSettings read) {
+    this(files, format, runId, concurrency, command, maxRejectRatio, read, null);
+  }
+
+  /** These settings with the request rate a tool's aggregate file records (null: none). */
+  public ClientLoadSettings withRequestRate(@Nullable Double rate) {
+    return new ClientLoadSettings(
+        files, format, runId, concurrency, command, maxRejectRatio, read, rate);
   }
 
   /** Settings without reader settings (no vLLM bench prefix). */

@@ -292,6 +292,10 @@ public final class ClientTimingLoader {
       params.put("formats", formats);
       params.put("request_id_prefix", settings.read().requestIdPrefix());
       params.put("concurrency", settings.concurrency());
+      if (settings.requestRate() != null) {
+        // the run's rate from a tool's aggregate file: the report shows it with the concurrency
+        params.put("request_rate", settings.requestRate());
+      }
       params.put("max_reject_ratio", settings.maxRejectRatio());
       params.put("files", settings.files().stream().map(Path::toString).toList());
       try {

@@ -8,6 +8,7 @@ import dev.tokentrace.store.DatabaseSettings;
 import dev.tokentrace.store.Queries;
 import dev.tokentrace.store.SqlCatalog;
 import dev.tokentrace.store.TestQueries;
+import dev.tokentrace.store.rows.DataQuality;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.DatabaseSettings;
 import dev.tokentrace.store.TestQueries;
+import dev.tokentrace.store.rows.ClockOffset;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

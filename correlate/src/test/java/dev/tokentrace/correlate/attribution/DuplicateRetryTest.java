@@ -7,6 +7,7 @@ import dev.tokentrace.store.Database;
 import dev.tokentrace.store.DatabaseSettings;
 import dev.tokentrace.store.Queries;
 import dev.tokentrace.store.SqlCatalog;
+import dev.tokentrace.store.rows.DataQuality;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.List;

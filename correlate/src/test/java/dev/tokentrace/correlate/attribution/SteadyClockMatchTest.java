@@ -7,6 +7,8 @@ import static org.assertj.core.groups.Tuple.tuple;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.DatabaseSettings;
 import dev.tokentrace.store.TestQueries;
+import dev.tokentrace.store.rows.ClockOffset;
+import dev.tokentrace.store.rows.DataQuality;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package dev.tokentrace.parse.sglang;
 
+import dev.tokentrace.parse.Timestamps;
 import java.time.Instant;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -28,7 +29,7 @@ final class Envelope {
   /** The Ray actor's {@code pid=N} of the current line, or null. */
   private @Nullable String actorOnly;
 
-  private final LocalTimestamps clock;
+  private final Timestamps.Local clock;
   private final String[] rankCache = new String[RANK_CACHE_SIZE];
   private int rankCacheNext;
 
@@ -48,7 +49,7 @@ final class Envelope {
 
   @Nullable String rank;
 
-  Envelope(LocalTimestamps clock) {
+  Envelope(Timestamps.Local clock) {
     this.clock = clock;
   }
 
@@ -123,16 +124,17 @@ final class Envelope {
     int length = line.length();
     int p = start < length && line.charAt(start) == '[' ? start + 1 : start;
     boolean dated =
-        IsoLocalTime.length(line, p) >= IsoLocalTime.BASE_LENGTH && line.charAt(p + 10) == ' ';
-    if (!dated && !IsoLocalTime.isTime(line, p)) {
+        Timestamps.isoLocalLength(line, p) >= Timestamps.ISO_LOCAL_LENGTH
+            && line.charAt(p + 10) == ' ';
+    if (!dated && !Timestamps.isTime(line, p)) {
       return -1;
     }
     int timeStart = dated ? p + 11 : p;
     int q = timeStart + 8;
     int nanos = 0;
     boolean millis = false;
-    if (q + 3 < length && line.charAt(q) == '.' && IsoLocalTime.digits(line, q + 1, 3)) {
-      nanos = IsoLocalTime.nanos(line, q + 1, 3);
+    if (q + 3 < length && line.charAt(q) == '.' && Timestamps.digits(line, q + 1, 3) >= 0) {
+      nanos = Timestamps.fractionNanos(line, q + 1, 3);
       millis = true;
       q += 4;
     }
@@ -180,11 +182,11 @@ final class Envelope {
   }
 
   private void setTimestamp(String line, int p, boolean dated, int timeStart, int nanos) {
-    int secondOfDay = IsoLocalTime.secondOfDay(line, timeStart);
+    int secondOfDay = Timestamps.secondOfDay(line, timeStart);
     if (dated) {
-      int year = IsoLocalTime.number(line, p, 4);
-      int month = IsoLocalTime.number(line, p + 5, 2);
-      int day = IsoLocalTime.number(line, p + 8, 2);
+      int year = Timestamps.digits(line, p, 4);
+      int month = Timestamps.digits(line, p + 5, 2);
+      int day = Timestamps.digits(line, p + 8, 2);
       ts = clock.of(year, month, day, secondOfDay, nanos);
       badTimestamp = ts == null;
     } else {

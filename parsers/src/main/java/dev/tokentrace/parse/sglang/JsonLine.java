@@ -4,6 +4,7 @@ import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
+import dev.tokentrace.parse.Timestamps;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -24,9 +25,9 @@ final class JsonLine {
   static final String EXPORT_WITHOUT_TIMING = "sglang: metrics record without timings";
 
   private final RequestEvents events;
-  private final LocalTimestamps clock;
+  private final Timestamps.Local clock;
 
-  JsonLine(RequestEvents events, LocalTimestamps clock) {
+  JsonLine(RequestEvents events, Timestamps.Local clock) {
     this.events = events;
     this.clock = clock;
   }
@@ -108,8 +109,8 @@ final class JsonLine {
     if (text == null) {
       return null;
     }
-    int length = IsoLocalTime.length(text, 0);
-    Instant ts = length == text.length() ? IsoLocalTime.parse(text, 0, length, clock) : null;
+    int length = Timestamps.isoLocalLength(text, 0);
+    Instant ts = length == text.length() ? clock.isoLocal(text, 0, length) : null;
     return ts == null ? null : ts.truncatedTo(ChronoUnit.MILLIS);
   }
 

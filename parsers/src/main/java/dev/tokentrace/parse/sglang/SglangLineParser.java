@@ -10,6 +10,7 @@ import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Rejection;
+import dev.tokentrace.parse.Timestamps;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -29,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Timestamps are local time in {@link ParseSettings#zone()}. {@link ParseSettings#startYear()}
  * is not used: SGLang prints either a full date or, in v0.2.14 – v0.3.3, the time only, which is
- * dated from the last full date seen or left null ({@link LocalTimestamps}).
+ * dated from the last full date seen or left null ({@link Timestamps.Local}).
  *
  * <p>Not thread-safe: one instance per source. It keeps per-source state: the open notice (a
  * traceback is one notice, emitted when a line that does not continue it arrives or at {@link
@@ -37,7 +38,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SglangLineParser implements LineParser {
   private final ParseSettings settings;
-  private final LocalTimestamps clock;
+  private final Timestamps.Local clock;
   private final Envelope envelope;
   private final BatchLine batch = new BatchLine();
   private final DecodeStepTimer stepTimer = new DecodeStepTimer();
@@ -51,7 +52,7 @@ public final class SglangLineParser implements LineParser {
 
   public SglangLineParser(ParseSettings settings) {
     this.settings = requireNonNull(settings, "settings is null");
-    this.clock = new LocalTimestamps(settings.zone());
+    this.clock = new Timestamps.Local(settings.zone(), settings.startYear());
     this.envelope = new Envelope(clock);
     RequestEvents requestEvents = new RequestEvents(settings.instance());
     this.requests = new RequestJoiner(new RequestLine(requestEvents));
@@ -271,9 +272,9 @@ public final class SglangLineParser implements LineParser {
     if (at < 0) {
       return false;
     }
-    int length = IsoLocalTime.length(line, 0);
-    Instant ts = length < 0 ? null : IsoLocalTime.parse(line, 0, length, clock);
-    boolean precise = ts != null && IsoLocalTime.fractionDigits(length) >= 3;
+    int length = Timestamps.isoLocalLength(line, 0);
+    Instant ts = length < 0 ? null : clock.isoLocal(line, 0, length);
+    boolean precise = ts != null && Timestamps.isoFractionDigits(length) >= 3;
     String rank = envelope.rank;
     LoggerField.Field field = LoggerField.before(line, at);
     if (rank == null && field != null) {
@@ -304,10 +305,10 @@ public final class SglangLineParser implements LineParser {
     if (problem == null && batch.timestampStart >= 0) {
       // v0.4.9.post1 – post2 add "timestamp: <isoformat>" with microseconds
       // (docs/formats/sglang.md#prefill-batch-line)
-      int length = IsoLocalTime.length(line, batch.timestampStart);
+      int length = Timestamps.isoLocalLength(line, batch.timestampStart);
       when =
           length == batch.timestampEnd - batch.timestampStart
-              ? IsoLocalTime.parse(line, batch.timestampStart, length, clock)
+              ? clock.isoLocal(line, batch.timestampStart, length)
               : null;
       millis = true;
       problem = when == null ? "batch line: bad 'timestamp' value" : null;

@@ -1,6 +1,7 @@
 package dev.tokentrace.parse.trtllm;
 
 import dev.tokentrace.parse.Numbers;
+import dev.tokentrace.parse.Timestamps;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -27,10 +28,10 @@ import org.jspecify.annotations.Nullable;
 final class IterationLines {
   static final String PREFIX = "iter = ";
 
-  private final LogTimes times;
+  private final Timestamps.Local times;
   private @Nullable String failure;
 
-  IterationLines(LogTimes times) {
+  IterationLines(Timestamps.Local times) {
     this.times = times;
   }
 
@@ -109,7 +110,7 @@ final class IterationLines {
         step.stepMs = Numbers.withUnit(text, from, to, "s", 1000.0);
         return step.stepMs != null;
       case TIMESTAMP:
-        fields.lineTs = times.isoLocal(text, from, to);
+        fields.lineTs = times.trtllmIterationLog(text, from, to);
         return fields.lineTs != null;
       case CACHED_KV_LEN:
         step.cachedTokens = Numbers.countOrNull(text, from, to);

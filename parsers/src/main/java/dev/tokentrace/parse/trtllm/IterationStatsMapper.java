@@ -6,6 +6,7 @@ import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineStats;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.ParseOutput;
+import dev.tokentrace.parse.Timestamps;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
@@ -70,9 +71,9 @@ final class IterationStatsMapper {
           Set.of("usedNumBlocks", "maxNumBlocks", "cacheHitRate"));
 
   private final String instance;
-  private final LogTimes times;
+  private final Timestamps.Local times;
 
-  IterationStatsMapper(String instance, LogTimes times) {
+  IterationStatsMapper(String instance, Timestamps.Local times) {
     this.instance = instance;
     this.times = times;
   }
@@ -156,7 +157,7 @@ final class IterationStatsMapper {
     if (text == null) {
       return null;
     }
-    Instant ts = times.statsTimestamp(text);
+    Instant ts = times.trtllmStats(text);
     if (ts == null) {
       throw new JsonFields.BadValue("timestamp");
     }

@@ -9,6 +9,7 @@ import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
+import dev.tokentrace.parse.Timestamps;
 import java.io.IOException;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
@@ -39,14 +40,14 @@ final class JsonRecords implements JsonSplitter.Handler {
   private final PerfMetricsMapper perfMetrics;
   private final boolean sparse;
 
-  JsonRecords(String instance, LogTimes times) {
+  JsonRecords(String instance, Timestamps.Local times) {
     this(instance, times, true);
   }
 
   /**
    * With {@code sparse} false every record is read whole: what the sparse read is tested against.
    */
-  JsonRecords(String instance, LogTimes times, boolean sparse) {
+  JsonRecords(String instance, Timestamps.Local times, boolean sparse) {
     this.sparse = sparse;
     this.iterationStats = new IterationStatsMapper(instance, times);
     this.tritonStats = new TritonStatsMapper(instance, times);

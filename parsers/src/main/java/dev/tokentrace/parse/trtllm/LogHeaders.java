@@ -1,5 +1,6 @@
 package dev.tokentrace.parse.trtllm;
 
+import dev.tokentrace.parse.Timestamps;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -17,10 +18,10 @@ final class LogHeaders {
   /** TensorRT's own Python logger uses {@code [TRT]} with the same layout (builder output). */
   static final String TRT_TAG = "[TRT] ";
 
-  private final LogTimes times;
+  private final Timestamps.Local times;
   private @Nullable String failure;
 
-  LogHeaders(LogTimes times) {
+  LogHeaders(Timestamps.Local times) {
     this.times = times;
   }
 
@@ -45,7 +46,7 @@ final class LogHeaders {
       return null;
     }
     if (first == 'I' || first == 'W' || first == 'E' || first == 'F') {
-      if (line.length() > 21 && LogTimes.digits(line, 1, 4) >= 0 && line.charAt(5) == ' ') {
+      if (line.length() > 21 && Timestamps.digits(line, 1, 4) >= 0 && line.charAt(5) == ' ') {
         return TritonLines.parse(line, times, this);
       }
       return Uvicorn.parse(line);
@@ -89,7 +90,7 @@ final class LogHeaders {
     String rank = null;
     if (line.startsWith("[", at)) {
       int rankClose = line.indexOf(']', at);
-      if (rankClose < 0 || LogTimes.digits(line, at + 1, rankClose - at - 1) < 0) {
+      if (rankClose < 0 || Timestamps.digits(line, at + 1, rankClose - at - 1) < 0) {
         fail("log line: bad rank");
         return null;
       }
@@ -116,7 +117,7 @@ final class LogHeaders {
   }
 
   private @Nullable LogHeader python(String line) {
-    Instant ts = times.pythonHeader(line, 1);
+    Instant ts = times.trtllmPythonHeader(line, 1);
     if (ts == null) {
       fail("log line: bad timestamp");
       return null;

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -54,7 +55,11 @@ final class SparseTree {
    * throws as {@code readTree} does.
    */
   ObjectNode read(String json, boolean wholeLine) throws IOException {
-    try (JsonParser parser = reader.createParser(json)) {
+    // Over the line's UTF-8 bytes, not its chars: Jackson's byte parser matches field names by
+    // quads and skips values without copying them into a char buffer first (BENCHMARKS.md,
+    // "TensorRT-LLM iteration stats JSON, round two"). Lines come from the strict UTF-8 reader, so
+    // they hold no lone surrogate that encoding could change.
+    try (JsonParser parser = reader.createParser(json.getBytes(StandardCharsets.UTF_8))) {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
         throw new IOException("not an object");
       }

@@ -1,5 +1,6 @@
 package dev.tokentrace.parse.trtllm;
 
+import dev.tokentrace.parse.Timestamps;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -13,7 +14,7 @@ import org.jspecify.annotations.Nullable;
 final class TritonLines {
   private TritonLines() {}
 
-  static @Nullable LogHeader parse(String line, LogTimes times, LogHeaders headers) {
+  static @Nullable LogHeader parse(String line, Timestamps.Local times, LogHeaders headers) {
     if (line.charAt(8) != ':' || line.charAt(14) != '.' || line.charAt(21) != ' ') {
       return null;
     }
@@ -30,10 +31,10 @@ final class TritonLines {
     }
     int close = line.indexOf(']', pidEnd);
     int colon = close < 0 ? -1 : line.lastIndexOf(':', close);
-    if (colon <= pidEnd || LogTimes.digits(line, colon + 1, close - colon - 1) < 0) {
+    if (colon <= pidEnd || Timestamps.digits(line, colon + 1, close - colon - 1) < 0) {
       return null;
     }
-    Instant ts = times.triton(line, 1);
+    Instant ts = times.tritonGlog(line, 1);
     if (ts == null) {
       headers.fail("triton line: bad timestamp");
       return null;

@@ -6,6 +6,7 @@ import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineStats;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.ParseOutput;
+import dev.tokentrace.parse.Timestamps;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -22,9 +23,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class TritonStatsMapper {
   private final String instance;
-  private final LogTimes times;
+  private final Timestamps.Local times;
 
-  TritonStatsMapper(String instance, LogTimes times) {
+  TritonStatsMapper(String instance, Timestamps.Local times) {
     this.instance = instance;
     this.times = times;
   }
@@ -77,7 +78,7 @@ final class TritonStatsMapper {
     if (text == null) {
       return lineTs;
     }
-    Instant ts = times.statsTimestamp(text);
+    Instant ts = times.trtllmStats(text);
     if (ts == null) {
       throw new JsonFields.BadValue("Timestamp");
     }

@@ -11,6 +11,7 @@ import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Rejection;
+import dev.tokentrace.parse.Timestamps;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -53,7 +54,7 @@ public final class TrtLlmLineParser implements LineParser, CollectorClock {
   TrtLlmLineParser(ParseSettings settings, long maxJsonChars) {
     requireNonNull(settings, "settings is null");
     this.instance = settings.instance();
-    LogTimes times = new LogTimes(settings.zone(), settings.startYear());
+    Timestamps.Local times = new Timestamps.Local(settings.zone(), settings.startYear());
     this.headers = new LogHeaders(times);
     JsonRecords jsonRecords = new JsonRecords(instance, times);
     this.splitter = new JsonSplitter(maxJsonChars, jsonRecords);

@@ -1,5 +1,6 @@
 package dev.tokentrace.parse.trtllm;
 
+import dev.tokentrace.parse.Timestamps;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,7 +23,7 @@ final class UnifiedTags {
     }
     int start = at + opening.length();
     int close = line.indexOf(']', start);
-    if (close < 0 || LogTimes.digits(line, start, close - start) < 0) {
+    if (close < 0 || Timestamps.digits(line, start, close - start) < 0) {
       return null;
     }
     at = close + 1;

@@ -10,6 +10,7 @@ import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Rejection;
+import dev.tokentrace.parse.Timestamps;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -42,7 +43,7 @@ public final class VllmLineParser implements LineParser, CollectorClock {
   };
 
   private final ParseSettings settings;
-  private final LogClock clock;
+  private final Timestamps.Local clock;
   private final RequestLines requests = new RequestLines();
   private final NoticeGroup notices;
   private final RawLineReader rawLines;
@@ -58,7 +59,7 @@ public final class VllmLineParser implements LineParser, CollectorClock {
 
   public VllmLineParser(ParseSettings settings) {
     this.settings = requireNonNull(settings, "settings is null");
-    this.clock = new LogClock(settings.zone(), settings.startYear());
+    this.clock = new Timestamps.Local(settings.zone(), settings.startYear());
     this.notices = new NoticeGroup(settings.instance());
     this.traces = new TraceFiles(settings.instance());
     this.rawLines = new RawLineReader(settings.instance(), settings.zone(), notices, unknown);
@@ -140,8 +141,11 @@ public final class VllmLineParser implements LineParser, CollectorClock {
       ParseOutput sink) {
     Instant ts =
         header.problem() == null
-            ? clock.instant(
-                header.month(), header.day(), header.hour(), header.minute(), header.second())
+            ? clock.ofYearless(
+                header.month(),
+                header.day(),
+                Timestamps.secondOfDay(header.hour(), header.minute(), header.second()),
+                0)
             : null;
     if (ts == null) {
       String reason = header.problem() == null ? VllmHeader.BAD_TIMESTAMP : header.problem();

@@ -3,6 +3,7 @@ package dev.tokentrace.parse.trtllm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.parse.Timestamps;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -163,7 +164,7 @@ final class JsonRecordsSparseTreeTest {
   private static JsonRecords records(boolean sparse) {
     return new JsonRecords(
         "trt-0",
-        new LogTimes(
+        new Timestamps.Local(
             TrtLlmLineParserTest.SETTINGS.zone(), TrtLlmLineParserTest.SETTINGS.startYear()),
         sparse);
   }

@@ -3,9 +3,9 @@ package dev.tokentrace.report.analysis;
 import dev.tokentrace.report.model.ComponentKind;
 import dev.tokentrace.report.model.Inline;
 import dev.tokentrace.report.model.Numbers;
-import dev.tokentrace.report.model.Quality;
 import dev.tokentrace.report.model.ReportData;
 import dev.tokentrace.report.model.Text;
+import dev.tokentrace.store.rows.DataQuality;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -139,7 +139,7 @@ final class BottleneckConclusion {
                     Numbers.ms(network.p50Ms())));
   }
 
-  private static Optional<String> caveat(Quality quality) {
+  private static Optional<String> caveat(DataQuality quality) {
     boolean lowJoin = quality.joinRate() != null && quality.joinRate() < JOIN_RATE_CAVEAT;
     boolean fewAttributed = 2 * quality.includedRows() < quality.clientOkRows();
     if (!lowJoin && !fewAttributed) {
@@ -169,7 +169,7 @@ final class BottleneckConclusion {
                     ftl.requests()));
   }
 
-  private static Text noAttribution(Quality quality) {
+  private static Text noAttribution(DataQuality quality) {
     if (quality.clientRows() == 0) {
       return Text.of(
           "No client timings are loaded, so no request can be attributed; load them with ",
@@ -179,7 +179,7 @@ final class BottleneckConclusion {
     return Text.of(noAttributionReason(quality));
   }
 
-  private static String noAttributionReason(Quality quality) {
+  private static String noAttributionReason(DataQuality quality) {
     if (quality.matchedRows() == 0 && quality.arrivalOnlyRows() > 0) {
       return String.format(
           Locale.ROOT,

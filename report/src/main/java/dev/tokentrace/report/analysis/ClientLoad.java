@@ -6,13 +6,15 @@ import dev.tokentrace.report.model.ReportData;
 import dev.tokentrace.report.model.ReportEvidence;
 import dev.tokentrace.report.model.RunLoad;
 import dev.tokentrace.report.model.Text;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The load each client run put on the servers (report/environment_load, warm-up excluded): its
- * requests, prompt and output lengths and concurrency, or why a part is unknown. Pure.
+ * requests, prompt and output lengths and concurrency (and the request rate a tool's aggregate file
+ * recorded), or why a part is unknown. Pure.
  */
 final class ClientLoad {
   private ClientLoad() {}
@@ -40,7 +42,23 @@ final class ClientLoad {
             row.outputP90(),
             row.outputMax()),
         "; concurrency ",
-        concurrency(row));
+        concurrency(row),
+        rate(row));
+  }
+
+  /** The rate the tool's aggregate file recorded, next to the concurrency; empty when none. */
+  private static String rate(ReportEvidence.LoadRow row) {
+    Double rate = row.requestRate();
+    if (rate == null) {
+      return "";
+    }
+    String value =
+        rate == Math.rint(rate) && rate < 1e9
+            ? Long.toString(rate.longValue())
+            : new BigDecimal(String.format(Locale.ROOT, "%.3g", rate))
+                .stripTrailingZeros()
+                .toPlainString();
+    return "; request rate " + value + "/s (the tool's aggregate file)";
   }
 
   private static String lengths(

@@ -1,11 +1,11 @@
 package dev.tokentrace.report.analysis;
 
-import dev.tokentrace.report.model.ClockEstimate;
 import dev.tokentrace.report.model.Inline;
 import dev.tokentrace.report.model.Numbers;
-import dev.tokentrace.report.model.Quality;
 import dev.tokentrace.report.model.ReportData;
 import dev.tokentrace.report.model.Text;
+import dev.tokentrace.store.rows.ClockOffset;
+import dev.tokentrace.store.rows.DataQuality;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -21,7 +21,7 @@ final class DataQualityNotes {
 
   /** The notes as sentences; log-derived text and commands are code. */
   static List<Text> notes(ReportData data) {
-    Quality q = data.quality();
+    DataQuality q = data.quality();
     List<Text> notes = new ArrayList<>();
     notes.add(
         Text.format(
@@ -67,7 +67,7 @@ final class DataQualityNotes {
     return notes;
   }
 
-  private static void lowConfidence(ReportData data, Quality q, List<Text> notes) {
+  private static void lowConfidence(ReportData data, DataQuality q, List<Text> notes) {
     if (q.arrivalOnlyRows() > 0) {
       boolean vllmTextLogs =
           data.sources().stream()
@@ -104,7 +104,7 @@ final class DataQualityNotes {
   }
 
   /** Heuristic pairs, rows no ID can join, and retries the server saw. */
-  private static void pairing(ReportData data, Quality q, List<Text> notes) {
+  private static void pairing(ReportData data, DataQuality q, List<Text> notes) {
     if (q.heuristicRows() > 0) {
       notes.add(
           Text.format(
@@ -147,7 +147,7 @@ final class DataQualityNotes {
 
   /** One note per clock offset estimate; a flagged one says what to do. */
   private static void clocks(ReportData data, List<Text> notes) {
-    for (ClockEstimate clock : data.clocks()) {
+    for (ClockOffset clock : data.clocks()) {
       String basis =
           clock.timeSeries()
               ? format(
@@ -181,7 +181,7 @@ final class DataQualityNotes {
     }
   }
 
-  private static void counts(Quality q, List<Text> notes) {
+  private static void counts(DataQuality q, List<Text> notes) {
     if (q.warmupRows() > 0 || q.clientErrorRows() > 0) {
       notes.add(
           Text.format(

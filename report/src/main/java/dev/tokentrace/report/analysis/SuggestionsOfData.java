@@ -2,10 +2,10 @@ package dev.tokentrace.report.analysis;
 
 import dev.tokentrace.report.model.Inline;
 import dev.tokentrace.report.model.Numbers;
-import dev.tokentrace.report.model.Quality;
 import dev.tokentrace.report.model.ReportData;
 import dev.tokentrace.report.model.Suggestion;
 import dev.tokentrace.report.model.Text;
+import dev.tokentrace.store.rows.DataQuality;
 import java.util.List;
 
 /**
@@ -53,7 +53,7 @@ final class SuggestionsOfData {
     measurement(data.quality(), out);
   }
 
-  private static void measurement(Quality q, List<Suggestion> out) {
+  private static void measurement(DataQuality q, List<Suggestion> out) {
     if (q.serverRetriedKeys() > 0 || q.duplicateClientKeys() > 0) {
       out.add(
           new Suggestion(

@@ -1,14 +1,13 @@
 package dev.tokentrace.report.load;
 
 import dev.tokentrace.correlate.attribution.AttributionSettings;
-import dev.tokentrace.correlate.attribution.DataQuality;
-import dev.tokentrace.report.model.ClockEstimate;
-import dev.tokentrace.report.model.Quality;
 import dev.tokentrace.report.model.ReportData;
 import dev.tokentrace.report.model.Rules;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.Queries;
 import dev.tokentrace.store.query.QueryRows;
+import dev.tokentrace.store.rows.ClockOffset;
+import dev.tokentrace.store.rows.DataQuality;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -73,8 +72,8 @@ public final class ReportDataLoader {
                   coreMetrics(handle),
                   components(handle),
                   concurrency(handle, "run"),
-                  knownQuality == null ? quality(handle) : quality(knownQuality),
-                  QueryRows.list(handle, Queries.CLOCK_OFFSET_LIST, ClockEstimate.class),
+                  knownQuality == null ? quality(handle) : knownQuality,
+                  QueryRows.list(handle, Queries.CLOCK_OFFSET_LIST, ClockOffset.class),
                   EvidenceLoader.load(handle, command),
                   null);
             });
@@ -139,44 +138,8 @@ public final class ReportDataLoader {
     return rows;
   }
 
-  static Quality quality(Handle handle) {
-    return QueryRows.one(handle, Queries.DATA_QUALITY, Quality.class);
-  }
-
-  /** The attribution's counts as the model holds them (the same columns). */
-  public static Quality quality(DataQuality q) {
-    return new Quality(
-        q.clientRows(),
-        q.clientOkRows(),
-        q.warmupRows(),
-        q.clientErrorRows(),
-        q.matchedRows(),
-        q.arrivalOnlyRows(),
-        q.clientOnlyRows(),
-        q.duplicateRows(),
-        q.duplicateClientKeys(),
-        q.duplicateServerKeys(),
-        q.suspectRows(),
-        q.incompleteRows(),
-        q.derivedRows(),
-        q.tokenMismatchRows(),
-        q.clientQueueRows(),
-        q.includedRows(),
-        q.serverTimingKeys(),
-        q.serverArrivalKeys(),
-        q.serverOnlyKeys(),
-        q.clientRejects(),
-        q.serverRejects(),
-        q.joinRate(),
-        q.heuristicRows(),
-        q.ambiguousRows(),
-        q.unjoinableRows(),
-        q.serverRetriedKeys(),
-        q.clockEstimates(),
-        q.clockFlagged(),
-        q.zoneShifts(),
-        q.retriedAttributedRows(),
-        q.clockTimeSeries());
+  static DataQuality quality(Handle handle) {
+    return QueryRows.one(handle, Queries.DATA_QUALITY, DataQuality.class);
   }
 
   /** The attribution's rules as the report prints them. */

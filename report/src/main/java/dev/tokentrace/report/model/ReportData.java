@@ -2,6 +2,8 @@ package dev.tokentrace.report.model;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tokentrace.store.rows.ClockOffset;
+import dev.tokentrace.store.rows.DataQuality;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -26,8 +28,8 @@ public record ReportData(
     List<Metric> coreMetrics,
     List<Component> components,
     List<ConcurrencyLevel> concurrency,
-    Quality quality,
-    List<ClockEstimate> clocks,
+    DataQuality quality,
+    List<ClockOffset> clocks,
     ReportEvidence evidence,
     @Nullable Baseline baseline) {
   /** One row of attribution/environment_sources. */
@@ -194,7 +196,7 @@ public record ReportData(
       List<Metric> coreMetrics,
       List<Component> components,
       List<ReportEvidence.Throughput> throughput,
-      Quality quality,
+      DataQuality quality,
       List<ReportEvidence.ConfigRow> config) {
     public Baseline {
       requireNonNull(database, "database is null");
@@ -211,7 +213,7 @@ public record ReportData(
         List<Metric> coreMetrics,
         List<Component> components,
         List<ReportEvidence.Throughput> throughput,
-        Quality quality) {
+        DataQuality quality) {
       this(database, coreMetrics, components, throughput, quality, List.of());
     }
   }
@@ -240,8 +242,8 @@ public record ReportData(
       List<Metric> coreMetrics,
       List<Component> components,
       List<ConcurrencyLevel> concurrency,
-      Quality quality,
-      List<ClockEstimate> clocks) {
+      DataQuality quality,
+      List<ClockOffset> clocks) {
     this(
         database,
         generatedAt,

@@ -70,7 +70,10 @@ public record ReportEvidence(
       long occurrences,
       long distinctValues) {}
 
-  /** One row of report/environment_load: the prompt and output lengths and concurrency of a run. */
+  /**
+   * One row of report/environment_load: the prompt and output lengths and concurrency of a run, and
+   * the request rate a tool's aggregate file recorded for it (null when none).
+   */
   public record LoadRow(
       String runId,
       long requests,
@@ -86,7 +89,8 @@ public record ReportEvidence(
       @Nullable Integer outputMax,
       @Nullable Integer concurrencyMin,
       @Nullable Integer concurrencyMax,
-      long concurrencyRows) {}
+      long concurrencyRows,
+      @Nullable Double requestRate) {}
 
   /** One row of report/run_overview. */
   public record RunOverview(

@@ -11,10 +11,10 @@ import dev.tokentrace.report.ReportService;
 import dev.tokentrace.report.ReportSettings;
 import dev.tokentrace.report.analysis.ReportAnalysis;
 import dev.tokentrace.report.load.ReportDataLoader;
-import dev.tokentrace.report.model.Quality;
 import dev.tokentrace.report.model.ReportData;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.DatabaseSettings;
+import dev.tokentrace.store.rows.DataQuality;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -93,7 +93,7 @@ final class JsonReportWriterTest {
                     "all", null, "ftl", 1, Double.NaN, Double.POSITIVE_INFINITY, 1.0, 1.0, 1.0)),
             List.of(),
             List.of(),
-            new Quality(
+            new DataQuality(
                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0, 0, 0, 0, 0,
                 0, 0, 0, 0),
             List.of());

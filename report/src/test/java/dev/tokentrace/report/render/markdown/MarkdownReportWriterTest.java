@@ -10,14 +10,14 @@ import dev.tokentrace.report.ReportService;
 import dev.tokentrace.report.ReportSettings;
 import dev.tokentrace.report.analysis.ReportAnalysis;
 import dev.tokentrace.report.load.ReportDataLoader;
-import dev.tokentrace.report.model.ClockEstimate;
-import dev.tokentrace.report.model.Quality;
 import dev.tokentrace.report.model.ReportData;
 import dev.tokentrace.report.render.html.HtmlReportWriter;
 import dev.tokentrace.report.render.json.JsonReportWriter;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.DatabaseSettings;
 import dev.tokentrace.store.TestQueries;
+import dev.tokentrace.store.rows.ClockOffset;
+import dev.tokentrace.store.rows.DataQuality;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -232,8 +232,8 @@ final class MarkdownReportWriterTest {
 
   @Test
   void labelsServerRecordsWithoutPhasesLowConfidenceAndInventsNoComponent() throws Exception {
-    Quality quality =
-        new Quality(
+    DataQuality quality =
+        new DataQuality(
             2, 2, 0, 0, 2, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 1.0, 0, 0, 0, 0, 0, 0, 0,
             0, 0);
     ReportData data =
@@ -283,12 +283,12 @@ final class MarkdownReportWriterTest {
 
   @Test
   void explainsHeuristicPairsUnusableIdsRetriesAndClockFlags() throws Exception {
-    Quality quality =
-        new Quality(
+    DataQuality quality =
+        new DataQuality(
             10, 10, 0, 0, 4, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 6, 5, 0, 0, 0, 0, 0.9, 3, 1, 1, 2, 1, 1,
             1, 1, 0);
-    ClockEstimate clock =
-        new ClockEstimate(
+    ClockOffset clock =
+        new ClockOffset(
             "bench",
             "gpu-0",
             "vllm",
@@ -408,8 +408,8 @@ final class MarkdownReportWriterTest {
         "all", null, component, 10, 100.0, 200.0, 300.0, 400.0, 150.0, share, 3);
   }
 
-  private static Quality emptyQuality() {
-    return new Quality(
+  private static DataQuality emptyQuality() {
+    return new DataQuality(
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0, 0, 0, 0, 0, 0, 0, 0,
         0);
   }

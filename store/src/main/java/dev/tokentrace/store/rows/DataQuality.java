@@ -1,13 +1,13 @@
-package dev.tokentrace.correlate.attribution;
+package dev.tokentrace.store.rows;
 
 import java.util.Locale;
-import org.jdbi.v3.core.mapper.reflect.JdbiConstructor;
 import org.jspecify.annotations.Nullable;
 
 /**
  * How far the attribution can be trusted: one row of {@code sql/attribution/data_quality.sql}
  * (definitions there). Counts are client rows unless named keys; server-side keys are request
- * identities (a client's key once, an engine's own key once per instance).
+ * identities (a client's key once, an engine's own key once per instance). Written by {@code
+ * correlate}, shown by the report: one type for both, JDK only (package docs).
  *
  * @param retriedAttributedRows rows attributed although the server saw the request retried (the
  *     final attempt's record was told apart; {@code request_attribution.attempt_rule})
@@ -45,9 +45,6 @@ public record DataQuality(
     long zoneShifts,
     long retriedAttributedRows,
     long clockTimeSeries) {
-
-  @JdbiConstructor
-  public DataQuality {}
 
   /** The one summary line of {@code tokentrace correlate}. */
   public String summary() {

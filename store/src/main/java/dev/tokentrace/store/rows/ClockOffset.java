@@ -1,4 +1,4 @@
-package dev.tokentrace.correlate.attribution;
+package dev.tokentrace.store.rows;
 
 import org.jspecify.annotations.Nullable;
 
@@ -34,8 +34,11 @@ public record ClockOffset(
     @Nullable String flag,
     @Nullable String hint) {
 
+  /** {@code method} of an offset from lining up time series. */
+  public static final String TIME_SERIES = "time_series";
+
   /** Whether the offset comes from lining up time series (no ID pairs). */
   public boolean timeSeries() {
-    return SteadyClockOffsets.METHOD.equals(method);
+    return TIME_SERIES.equals(method);
   }
 }
