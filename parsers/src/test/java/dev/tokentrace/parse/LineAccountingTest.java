@@ -117,8 +117,11 @@ final class LineAccountingTest {
       Path dir = SAMPLES.resolve(engine.id());
       try (Stream<Path> files = Files.walk(dir)) {
         for (Path file : files.filter(LineAccountingTest::isServerFile).sorted().toList()) {
+          // a scenario's gpu/ folder holds its GPU telemetry
+          // (docs/formats/gpu.md#simulated-telemetry)
+          Engine source = isGpuTelemetry(file) ? Engine.GPU : engine;
           for (Wrapper wrapper : Wrapper.values()) {
-            rows.add(Arguments.of(SAMPLES.relativize(file).toString(), engine, file, wrapper));
+            rows.add(Arguments.of(SAMPLES.relativize(file).toString(), source, file, wrapper));
           }
         }
       } catch (IOException e) {
@@ -216,6 +219,11 @@ final class LineAccountingTest {
     return ParseSettings.of("samples", year);
   }
 
+  private static boolean isGpuTelemetry(Path file) {
+    Path parent = file.getParent();
+    return parent != null && parent.getFileName().toString().equals("gpu");
+  }
+
   private static boolean isServerFile(Path file) {
     if (!Files.isRegularFile(file) || file.toString().contains("/expected/")) {
       return false;
@@ -226,6 +234,7 @@ final class LineAccountingTest {
         && !lower.equals("truth.csv")
         && !lower.equals("server_truth.csv")
         && !lower.equals("gateway_truth.csv")
+        && !lower.equals("gpu_truth.csv")
         && !lower.equals("scenario.properties")
         && !lower.endsWith(".md");
   }

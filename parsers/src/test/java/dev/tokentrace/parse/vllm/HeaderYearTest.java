@@ -10,7 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Year and zone for vLLM's {@code MM-DD HH:MM:SS} (docs/formats/vllm.md#record-header). */
-final class LogClockTest {
+final class HeaderYearTest {
   private static final String STATS = "Running: 1 reqs, Waiting: 0 reqs";
 
   private static String line(String monthDayTime) {
