@@ -95,7 +95,7 @@ abstract class GatewayLogReader implements ClientTimingReader {
               + (settings.logFormat() == null
                   ? ""
                   : ", not " + ClientFields.quote(settings.logFormat()))
-              + ": it is read on in that layout (remove its checkpoint to read it again)";
+              + ": it is read on in that layout (a new --shipper-id reads it again)";
       return started.new Lines(template, started.unusable(template), state, change);
     }
     AccessLogTemplate template = template(head);
