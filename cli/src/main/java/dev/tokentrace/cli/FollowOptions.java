@@ -1,6 +1,7 @@
 package dev.tokentrace.cli;
 
 import dev.tokentrace.clients.ClientReadSettings;
+import dev.tokentrace.clients.ClientTimingReaders;
 import dev.tokentrace.ingest.follow.ClientFollowSettings;
 import dev.tokentrace.ingest.follow.FollowSettings;
 import dev.tokentrace.ingest.follow.InstanceNaming;
@@ -41,6 +42,21 @@ final class FollowOptions {
       description = ClientFollowSettings.RUN_DOC,
       defaultValue = ClientFollowSettings.DEFAULT_RUN)
   String run = ClientFollowSettings.DEFAULT_RUN;
+
+  @Option(
+      names = "--log-format",
+      paramLabel = "FORMAT",
+      description =
+          ClientReadSettings.LOG_FORMAT_DOC
+              + ". A followed file whose first line matches it is read as a gateway log in that"
+              + " layout, and keeps it when the follower restarts")
+  @Nullable String logFormat;
+
+  @Option(
+      names = "--id-column",
+      paramLabel = "NAME",
+      description = ClientReadSettings.ID_COLUMN_DOC)
+  @Nullable String idColumn;
 
   @Option(
       names = "--instance-from",
@@ -155,10 +171,29 @@ final class FollowOptions {
             maxPendingRecords));
   }
 
-  /** How followed client and gateway files become rows ({@code --run}). */
+  /**
+   * How followed client and gateway files become rows ({@code --run}, {@code --log-format}, {@code
+   * --id-column}).
+   *
+   * @throws UsageException for a bad run id or a log format no gateway reader can read
+   */
   ClientFollowSettings clients() {
+    ClientReadSettings read;
     try {
-      return new ClientFollowSettings(run, ClientReadSettings.DEFAULTS);
+      read = new ClientReadSettings(null, logFormat, idColumn);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(
+          List.of(
+              logFormat != null && logFormat.isBlank()
+                  ? "--log-format is blank"
+                  : "--id-column is blank"));
+    }
+    String problem = ClientTimingReaders.logFormatProblem(read);
+    if (problem != null) {
+      throw new UsageException(problem);
+    }
+    try {
+      return new ClientFollowSettings(run, read);
     } catch (IllegalArgumentException e) {
       throw new UsageException(List.of(e.getMessage()));
     }

@@ -6,6 +6,7 @@ import dev.tokentrace.ingest.IngestSettings;
 import dev.tokentrace.ingest.IngestSummary;
 import dev.tokentrace.ingest.Resume;
 import dev.tokentrace.ingest.SourceFile;
+import dev.tokentrace.ingest.follow.ClientFollowSettings;
 import dev.tokentrace.ingest.follow.FollowSettings;
 import dev.tokentrace.ingest.follow.Follower;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
@@ -150,14 +151,14 @@ final class IngestCommand implements Callable<Integer> {
   private int follow() {
     KafkaSettings kafkaSettings = kafka.settings();
     FollowSettings settings = follow.settings(files, parse);
+    ClientFollowSettings clients = follow.clients();
     PrintWriter err = spec.commandLine().getErr();
     Ingest ingest =
         kafkaSettings.embedded()
             ? Ingest.open(settings(kafkaSettings), brokerDataDir())
             : Ingest.open(settings(kafkaSettings));
     printBroker(ingest, err);
-    Follower follower =
-        ingest.follower(settings, follow.clients()).connectTimeout(kafka.connectTimeout);
+    Follower follower = ingest.follower(settings, clients).connectTimeout(kafka.connectTimeout);
     try (ShutdownHook hook = ShutdownHook.install("ingest", err, follower::stop)) {
       int code;
       try (ingest) {

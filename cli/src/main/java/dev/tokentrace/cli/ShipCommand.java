@@ -4,6 +4,7 @@ import dev.tokentrace.ingest.Ingest;
 import dev.tokentrace.ingest.IngestSettings;
 import dev.tokentrace.ingest.ShipSummary;
 import dev.tokentrace.ingest.SourceFile;
+import dev.tokentrace.ingest.follow.ClientFollowSettings;
 import dev.tokentrace.ingest.follow.FollowSettings;
 import dev.tokentrace.ingest.follow.FollowSummary;
 import dev.tokentrace.ingest.follow.Follower;
@@ -105,6 +106,7 @@ final class ShipCommand implements Callable<Integer> {
   private int follow() {
     KafkaSettings kafkaSettings = kafka.requireExternal("ship --follow");
     FollowSettings settings = follow.settings(files, parse);
+    ClientFollowSettings clients = follow.clients();
     PrintWriter err = spec.commandLine().getErr();
     err.println(
         "ship: following "
@@ -116,7 +118,7 @@ final class ShipCommand implements Callable<Integer> {
             + (settings.once() ? " (--once: until their ends)" : "; SIGTERM or Ctrl-C stops"));
     err.flush();
     Follower follower =
-        new Follower(settings, kafkaSettings, Parsers::create, follow.clients())
+        new Follower(settings, kafkaSettings, Parsers::create, clients)
             .connectTimeout(kafka.connectTimeout);
     try (ShutdownHook hook = ShutdownHook.install("ship", err, follower::stop);
         StatusLine status =

@@ -104,6 +104,106 @@ final class IngestFollowClientsIT {
     }
   }
 
+  /**
+   * An NGINX log in the gateway's own log_format, given as {@code --log-format}: detected as nginx
+   * by that layout and its rows land in the lake's {@code client_timing}; a line of another layout
+   * is a rejection.
+   */
+  @Test
+  void aGatewayLogInItsOwnLogFormatIsFollowedWithLogFormat() throws Exception {
+    String logFormat =
+        "log_format gw '$remote_addr [$time_local] \"$request\" $status rt=$request_time"
+            + " ts=$msec rid=$http_x_request_id';";
+    Path log = dir.resolve("gw.log");
+    Files.writeString(
+        log,
+        "10.0.0.7 [02/Dec/2026:03:00:00 +0000] \"POST /v1/completions HTTP/1.1\" 200 rt=0.912"
+            + " ts=1796180400.912 rid=req-1\n"
+            + "10.0.0.7 [02/Dec/2026:03:00:01 +0000] \"POST /v1/completions HTTP/1.1\" 200"
+            + " rt=0.050 ts=1796180401.050 rid=req-2\n"
+            + "10.0.0.7 [02/Dec/2026:03:00:02 +0000] \"POST /v1/completions HTTP/1.1\" 503"
+            + " rt=0.004 ts=1796180402.004 rid=req-3\n");
+    Path lake = dir.resolve("lake");
+    int code;
+    String output;
+    try (ChildJvm ingest =
+        ChildJvm.start(
+            dir,
+            "ingest",
+            "512m",
+            "ingest",
+            "--follow",
+            "--once",
+            "--lake",
+            lake.toString(),
+            "--kafka-data-dir",
+            dir.resolve("kafka").toString(),
+            "--partitions",
+            "1",
+            "--run",
+            "gw-1",
+            "--log-format",
+            logFormat,
+            "--status-interval",
+            "0s",
+            log.toString())) {
+      code = ingest.waitFor(ChildJvm.STOP_TIMEOUT.multipliedBy(4));
+      output = ingest.output();
+    }
+    assertThat(output).contains(log + ": client file, format nginx");
+    assertThat(code).as(output).isZero();
+    try (Database reader = Lake.openReader(lake);
+        Connection connection = reader.newConnection();
+        Statement statement = connection.createStatement();
+        ResultSet rows =
+            statement.executeQuery(
+                "SELECT request_id, e2e_ms, status, run_id, client_format FROM client_timing"
+                    + " ORDER BY request_id")) {
+      List<String> stored = new java.util.ArrayList<>();
+      while (rows.next()) {
+        stored.add(
+            rows.getString(1)
+                + " "
+                + rows.getDouble(2)
+                + " "
+                + rows.getString(3)
+                + " "
+                + rows.getString(4)
+                + " "
+                + rows.getString(5));
+      }
+      assertThat(stored)
+          .containsExactly(
+              "req-1 912.0 ok gw-1 nginx",
+              "req-2 50.0 ok gw-1 nginx",
+              "req-3 4.0 http 503 gw-1 nginx");
+    }
+  }
+
+  /** A log_format no gateway reader can use is refused before anything starts: one line, exit 2. */
+  @Test
+  void aLogFormatWithoutTimingsIsAUsageError() throws Exception {
+    Path log = Files.writeString(dir.resolve("gw.log"), "");
+    SqlRuns.Result result =
+        SqlRuns.run(
+            "ingest",
+            "--follow",
+            "--once",
+            "--lake",
+            dir.resolve("lake").toString(),
+            "--log-format",
+            "log_format gw '$msec $http_x_request_id';",
+            log.toString());
+    assertThat(result.code()).as(result.err()).isEqualTo(ExitCodes.USAGE);
+    // the problem in one line, then the usual pointer to --help
+    assertThat(result.err().strip().lines())
+        .hasSize(2)
+        .first()
+        .asString()
+        .startsWith("ingest: --log-format cannot be read: nginx:")
+        .contains("$request_time");
+  }
+
   private static long dataLines(Path file) throws Exception {
     List<String> lines = Files.readAllLines(file);
     return lines.stream().filter(line -> !line.isBlank()).count();

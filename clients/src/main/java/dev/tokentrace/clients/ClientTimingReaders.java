@@ -3,9 +3,11 @@ package dev.tokentrace.clients;
 import static java.util.Objects.requireNonNull;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The client timing readers by format id ({@code tokentrace clients --format}), and detection of a
@@ -42,6 +44,29 @@ public final class ClientTimingReaders {
   /** Every reader with default settings. */
   public static List<ClientTimingReader> all() {
     return all(ClientReadSettings.DEFAULTS);
+  }
+
+  /**
+   * Why {@code settings.logFormat()} is a layout no gateway reader can read (not an NGINX {@code
+   * log_format} nor an Envoy format string, or one without the timings or the request id): one line
+   * naming each reader's reason; null when one of them can read it or none is given. Followers
+   * check it before they start (docs/follow.md#client-files).
+   */
+  public static @Nullable String logFormatProblem(ClientReadSettings settings) {
+    if (settings.logFormat() == null) {
+      return null;
+    }
+    List<String> problems = new ArrayList<>();
+    for (ClientTimingReader reader : all(settings)) {
+      if (reader instanceof GatewayLogReader gateway) {
+        String problem = gateway.customProblem();
+        if (problem == null) {
+          return null;
+        }
+        problems.add(problem.replaceAll("\\s*\\R\\s*", " "));
+      }
+    }
+    return "--log-format cannot be read: " + String.join("; ", problems);
   }
 
   /** The format ids, for help texts: csv, aiperf, genai-perf, guidellm, ... */

@@ -61,6 +61,7 @@ final class EnvoyClientTimingReader extends GatewayLogReader {
   private final @Nullable String idField;
 
   EnvoyClientTimingReader(ClientReadSettings settings) {
+    super(settings);
     String format = settings.logFormat();
     Map<String, String> keys = JSON_KEYS;
     AccessLogTemplate template = null;
@@ -81,6 +82,22 @@ final class EnvoyClientTimingReader extends GatewayLogReader {
         settings.idColumn() != null
             ? settings.idColumn().replace("%", "").strip().toUpperCase(Locale.ROOT)
             : null;
+  }
+
+  @Override
+  GatewayLogReader with(ClientReadSettings settings) {
+    return new EnvoyClientTimingReader(settings);
+  }
+
+  @Override
+  @Nullable String customProblem() {
+    if (customError != null) {
+      return customError;
+    }
+    if (custom != null) {
+      return unusable(custom);
+    }
+    return jsonKeys != JSON_KEYS ? unusable(JSON_MARK) : null;
   }
 
   @Override

@@ -18,6 +18,28 @@ import org.jspecify.annotations.Nullable;
 abstract class GatewayLogReader implements ClientTimingReader {
   static final int MAX_LINE_BYTES = 64 * 1024;
 
+  /**
+   * Starts the {@link ClientLineReader#state()} of a followed log read in a {@code --log-format}
+   * layout; the format string follows, so a resumed follower reads the file in the layout it
+   * started with (docs/follow.md#client-files).
+   */
+  static final String LAYOUT_STATE = "log-format:";
+
+  private final ClientReadSettings settings;
+
+  GatewayLogReader(ClientReadSettings settings) {
+    this.settings = settings;
+  }
+
+  /** The same reader with {@code settings}. */
+  abstract GatewayLogReader with(ClientReadSettings settings);
+
+  /**
+   * Why this reader cannot read logs in the {@code --log-format} layout (a bad directive, no
+   * timings, no request id), or null when it can or none is given.
+   */
+  abstract @Nullable String customProblem();
+
   /** Why the file cannot be read at all with this layout, or null; checked before any line. */
   abstract @Nullable String unusable(AccessLogTemplate template);
 
@@ -53,28 +75,68 @@ abstract class GatewayLogReader implements ClientTimingReader {
               new SourcePosition(file.toString(), 1, 0), unusable + " (file skipped)", ""));
       return;
     }
-    ClientLines.readAll(file, MAX_LINE_BYTES, new Lines(template, null), sink);
+    ClientLines.readAll(file, MAX_LINE_BYTES, new Lines(template, null, null, null), sink);
   }
 
   @Override
   public ClientLineReader lineReader(FileHead head, @Nullable String state) {
+    String stored =
+        state != null && state.startsWith(LAYOUT_STATE)
+            ? state.substring(LAYOUT_STATE.length())
+            : null;
+    if (stored != null && !stored.isBlank() && !stored.equals(settings.logFormat())) {
+      // a resumed file keeps the layout it was started with (docs/follow.md#client-files)
+      GatewayLogReader started =
+          with(new ClientReadSettings(settings.requestIdPrefix(), stored, settings.idColumn()));
+      AccessLogTemplate template = started.template(head);
+      String change =
+          "the file was started with --log-format "
+              + ClientFields.quote(stored)
+              + (settings.logFormat() == null
+                  ? ""
+                  : ", not " + ClientFields.quote(settings.logFormat()))
+              + ": it is read on in that layout (a new --shipper-id reads it again)";
+      return started.new Lines(template, started.unusable(template), state, change);
+    }
     AccessLogTemplate template = template(head);
-    return new Lines(template, unusable(template));
+    String layout = settings.logFormat() != null ? LAYOUT_STATE + settings.logFormat() : null;
+    return new Lines(template, unusable(template), layout, null);
   }
 
   /** One request per line of the layout chosen from the file's head. */
   private final class Lines implements ClientLineReader {
     private final AccessLogTemplate template;
     private final @Nullable String unusable;
+    private final @Nullable String state;
+    private @Nullable String change;
     private boolean said;
 
-    Lines(AccessLogTemplate template, @Nullable String unusable) {
+    /**
+     * @param state the {@code --log-format} layout ({@link #LAYOUT_STATE}), null for ours
+     * @param change said once with the first line: the layout differs from the option's
+     */
+    Lines(
+        AccessLogTemplate template,
+        @Nullable String unusable,
+        @Nullable String state,
+        @Nullable String change) {
       this.template = template;
       this.unusable = unusable;
+      this.state = state;
+      this.change = change;
+    }
+
+    @Override
+    public @Nullable String state() {
+      return state;
     }
 
     @Override
     public void line(SourcePosition position, String text, ClientReaderOutput sink) {
+      if (change != null) {
+        sink.warning(position, change);
+        change = null;
+      }
       if (skipped(position, sink)) {
         return;
       }

@@ -52,6 +52,7 @@ final class NginxClientTimingReader extends GatewayLogReader {
   private final @Nullable String idField;
 
   NginxClientTimingReader(ClientReadSettings settings) {
+    super(settings);
     AccessLogTemplate template = null;
     String error = null;
     if (settings.logFormat() != null) {
@@ -65,6 +66,16 @@ final class NginxClientTimingReader extends GatewayLogReader {
     this.customError = error;
     this.idField =
         settings.idColumn() != null ? settings.idColumn().replace("$", "").strip() : null;
+  }
+
+  @Override
+  GatewayLogReader with(ClientReadSettings settings) {
+    return new NginxClientTimingReader(settings);
+  }
+
+  @Override
+  @Nullable String customProblem() {
+    return customError != null ? customError : custom != null ? unusable(custom) : null;
   }
 
   @Override
