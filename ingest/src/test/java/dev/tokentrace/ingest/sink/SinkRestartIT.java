@@ -231,7 +231,7 @@ final class SinkRestartIT {
   private static List<String> rowKeys(Connection connection) throws SQLException {
     List<String> keys = new ArrayList<>();
     for (TableSchema<?> table : SinkTables.ALL) {
-      String line = SinkTables.isEventTable(table) ? "source_line" : "line_no";
+      String line = table.name().equals("rejects") ? "line_no" : "source_line";
       String sql = "SELECT source_path, " + line + " FROM " + table.name();
       try (Statement statement = connection.createStatement();
           ResultSet result = statement.executeQuery(sql)) {

@@ -215,7 +215,7 @@ public final class Scenarios {
                   "100")),
           new Scenario(
               "contention",
-              "another process takes 60% of the GPU and 12 GB of its memory from 20 s to 50 s:"
+              "another process takes 60 percent of the GPU and 12 GB of its memory from 20 s to 50 s:"
                   + " every engine step then lasts 2.5 times longer, so the requests it overlaps"
                   + " decode 2.5 times slower; the GPU telemetry (gpu/) shows the co-tenant and"
                   + " gpu_truth.csv marks the requests it hit",
