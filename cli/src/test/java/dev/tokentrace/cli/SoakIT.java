@@ -22,9 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The soak test of live tailing (issue [2.2]): a log written steadily, rotated by rename on a
  * schedule, while the shipper and the sink are killed with {@code kill -9} and the broker is
  * stopped and started again, each on its own schedule; at the end the ids written and the ids
- * stored are compared as sets, and every id must be stored once. CI runs it for 75 s (compressed
- * schedule: rotation every 10 s, shipper killed every 20, sink every 30, broker restarted every 35:
- * 7 rotations, 3 shipper and 2 sink kills, 2 broker restarts where the machine keeps up); {@code
+ * stored are compared as sets, and every id must be stored once. CI runs it for 45 s (compressed
+ * schedule: rotation every 7 s, shipper killed every 13, sink every 17, broker restarted every 21:
+ * 6 rotations, 3 shipper and 2 sink kills, 2 broker restarts where the machine keeps up); {@code
  * bench/soak.sh} runs the 30-minute version ({@code -Dsoak.minutes=30}: rotation every minute,
  * shipper killed every 3, sink every 7, broker restarted every 10) and prints the figures for
  * BENCHMARKS.md.
@@ -39,13 +39,13 @@ final class SoakIT {
 
   @Test
   void linesWrittenEqualRowsStoredThroughRotationsKillsAndBrokerRestarts() throws Exception {
-    double minutes = Double.parseDouble(System.getProperty("soak.minutes", "1.25"));
+    double minutes = Double.parseDouble(System.getProperty("soak.minutes", "0.75"));
     boolean full = minutes >= 30;
-    // CI compresses the schedule so that every fault happens more than once in 75 s
-    Duration rotateEvery = full ? Duration.ofMinutes(1) : Duration.ofSeconds(10);
-    Duration killShipperEvery = full ? Duration.ofMinutes(3) : Duration.ofSeconds(20);
-    Duration killSinkEvery = full ? Duration.ofMinutes(7) : Duration.ofSeconds(30);
-    Duration restartBrokerEvery = full ? Duration.ofMinutes(10) : Duration.ofSeconds(35);
+    // CI compresses the schedule so that every fault happens more than once in 45 s
+    Duration rotateEvery = full ? Duration.ofMinutes(1) : Duration.ofSeconds(7);
+    Duration killShipperEvery = full ? Duration.ofMinutes(3) : Duration.ofSeconds(13);
+    Duration killSinkEvery = full ? Duration.ofMinutes(7) : Duration.ofSeconds(17);
+    Duration restartBrokerEvery = full ? Duration.ofMinutes(10) : Duration.ofSeconds(21);
     long end = System.nanoTime() + (long) (minutes * 60e9);
 
     int port = freePort();
