@@ -8,7 +8,7 @@
 # with each rate's shipper log in DIR/rate-N/ship.err.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-mvn -B -q -pl bench -am compile dependency:build-classpath \
+mvn -B -q -pl bench -am test-compile dependency:build-classpath \
   -Dmdep.outputFile="$PWD/bench/target/classpath.txt" -DincludeScope=runtime
 exec java -Xmx1g -cp "bench/target/classes:$(cat bench/target/classpath.txt)" \
   dev.tokentrace.bench.FreshnessBench "$@"

@@ -10,7 +10,7 @@
 # Results: a Markdown table on stdout and in DIR/results-N.md.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-mvn -B -q -pl bench -am compile dependency:build-classpath \
+mvn -B -q -pl bench -am test-compile dependency:build-classpath \
   -Dmdep.outputFile="$PWD/bench/target/classpath.txt" -DincludeScope=runtime
 exec java -Xmx256m -cp "bench/target/classes:$(cat bench/target/classpath.txt)" \
   dev.tokentrace.bench.ingest.IngestBench "$@"

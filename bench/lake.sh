@@ -7,7 +7,7 @@
 #   bench/freshness.sh --store lake --rates 1000,20000 --files 4
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-mvn -B -q -pl bench -am compile dependency:build-classpath \
+mvn -B -q -pl bench -am test-compile dependency:build-classpath \
   -Dmdep.outputFile="$PWD/bench/target/classpath.txt" -DincludeScope=runtime
 exec java -Xmx1g -cp "bench/target/classes:$(cat bench/target/classpath.txt)" \
   dev.tokentrace.bench.lake.LakeBench "$@"

@@ -12,7 +12,7 @@
 # kind with the targets, and the load average before and after.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-mvn -B -q -o -pl bench -am compile dependency:build-classpath \
+mvn -B -q -o -pl bench -am test-compile dependency:build-classpath \
   -Dmdep.outputFile="$PWD/bench/target/classpath.txt" -DincludeScope=runtime
 args=("$@")
 if [ ${#args[@]} -eq 0 ]; then
