@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Line written → visible in the exporter ({@code bench/exporter-freshness.sh}): {@code tokentrace
@@ -66,17 +67,8 @@ final class ExporterRowReader implements SeenRows {
   }
 
   @Override
-  public void awaitSeen(long rows, Duration timeout) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (seen < rows) {
-      if (failure != null) {
-        throw failure;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("the exporter showed " + seen + " of " + rows + " rows");
-      }
-      Thread.sleep(10);
-    }
+  public @Nullable Exception failure() {
+    return failure;
   }
 
   /** The serial of the k-th line (1-based) of file f: {@link LineWriter} writes round-robin. */

@@ -13,11 +13,11 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the lake as another process would ({@code sql --lake}): every {@value #POLL_MS} ms a new
@@ -53,17 +53,8 @@ final class LakeRowReader implements SeenRows {
   }
 
   @Override
-  public void awaitSeen(long rows, Duration timeout) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (seen < rows) {
-      if (failure != null) {
-        throw failure;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("saw " + seen + " of " + rows + " rows");
-      }
-      Thread.sleep(10);
-    }
+  public @Nullable Exception failure() {
+    return failure;
   }
 
   private void run() {

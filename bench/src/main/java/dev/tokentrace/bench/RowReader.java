@@ -4,8 +4,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the rows each sink batch committed, through a connection of the sink's own process, and
@@ -42,19 +42,9 @@ final class RowReader implements SeenRows {
     return seen;
   }
 
-  /** Waits until {@code rows} rows were seen. */
   @Override
-  public void awaitSeen(long rows, Duration timeout) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (seen < rows) {
-      if (failure != null) {
-        throw failure;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("saw " + seen + " of " + rows + " rows");
-      }
-      Thread.sleep(10);
-    }
+  public @Nullable Exception failure() {
+    return failure;
   }
 
   private void run() {
