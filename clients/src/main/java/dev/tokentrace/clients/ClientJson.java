@@ -4,13 +4,19 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.tokentrace.event.SourcePosition;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -160,5 +166,52 @@ final class ClientJson {
           "bad '" + name + "' value " + ClientFields.quote(raw) + " (epoch not in 2000-2099)");
     }
     return instant;
+  }
+
+  /** Reads the objects of one array field of a file's top-level object (see {@link #readArray}). */
+  @FunctionalInterface
+  interface ElementReader {
+    /** Reads one object of the array; the parser stands on its {@code START_OBJECT}. */
+    void element(JsonParser parser) throws IOException;
+  }
+
+  /**
+   * Streams a report whose rows are the objects of one array field of its top-level object
+   * (GenAI-Perf's {@code experiments}, GuideLLM's {@code benchmarks}): every other field is skipped
+   * unread; a file that is not an object, or JSON that breaks off, is one rejection at the line
+   * where the parser stopped.
+   */
+  static void readArray(
+      Path file,
+      JsonFactory factory,
+      ClientReaderOutput sink,
+      String arrayField,
+      String notThisFormat,
+      ElementReader reader) {
+    String path = file.toString();
+    try (InputStream in = Files.newInputStream(file);
+        JsonParser parser = factory.createParser(in)) {
+      try {
+        if (parser.nextToken() != JsonToken.START_OBJECT) {
+          sink.rejected(new ClientRejection(lineOf(path, parser), notThisFormat, ""));
+          return;
+        }
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+          String name = parser.currentName();
+          JsonToken value = parser.nextToken();
+          if (arrayField.equals(name) && value == JsonToken.START_ARRAY) {
+            while (parser.nextToken() == JsonToken.START_OBJECT) {
+              reader.element(parser);
+            }
+          } else {
+            parser.skipChildren();
+          }
+        }
+      } catch (JsonProcessingException e) {
+        sink.rejected(new ClientRejection(lineOf(path, e, parser), malformed(e), ""));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + path, e);
+    }
   }
 }

@@ -1,14 +1,10 @@
 package dev.tokentrace.clients;
 
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentrace.event.SourcePosition;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
 
@@ -58,19 +54,14 @@ final class GenaiPerfClientTimingReader implements ClientTimingReader {
 
   @Override
   public void read(Path file, ClientReaderOutput sink) {
-    String path = file.toString();
-    File state = new File(path, sink);
-    try (InputStream in = Files.newInputStream(file);
-        JsonParser parser = ClientJson.JSON.createParser(in)) {
-      try {
-        state.root(parser);
-      } catch (JsonProcessingException e) {
-        SourcePosition position = ClientJson.lineOf(path, e, parser);
-        sink.rejected(new ClientRejection(position, ClientJson.malformed(e), ""));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + path, e);
-    }
+    File state = new File(file.toString(), sink);
+    ClientJson.readArray(
+        file,
+        ClientJson.JSON,
+        sink,
+        "experiments",
+        "not a profile export (no top-level object)",
+        state::experiment);
   }
 
   /** Reading one file. */
@@ -87,27 +78,7 @@ final class GenaiPerfClientTimingReader implements ClientTimingReader {
       this.sink = sink;
     }
 
-    void root(JsonParser parser) throws IOException {
-      if (parser.nextToken() != JsonToken.START_OBJECT) {
-        sink.rejected(
-            new ClientRejection(
-                ClientJson.lineOf(path, parser), "not a profile export (no top-level object)", ""));
-        return;
-      }
-      while (parser.nextToken() == JsonToken.FIELD_NAME) {
-        String name = parser.currentName();
-        JsonToken value = parser.nextToken();
-        if ("experiments".equals(name) && value == JsonToken.START_ARRAY) {
-          while (parser.nextToken() == JsonToken.START_OBJECT) {
-            experiment(parser);
-          }
-        } else {
-          parser.skipChildren();
-        }
-      }
-    }
-
-    private void experiment(JsonParser parser) throws IOException {
+    void experiment(JsonParser parser) throws IOException {
       concurrency = null;
       while (parser.nextToken() == JsonToken.FIELD_NAME) {
         String name = parser.currentName();

@@ -2,13 +2,11 @@ package dev.tokentrace.clients;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentrace.event.SourcePosition;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
@@ -58,19 +56,14 @@ final class GuidellmClientTimingReader implements ClientTimingReader {
 
   @Override
   public void read(Path file, ClientReaderOutput sink) {
-    String path = file.toString();
-    File state = new File(path, sink);
-    try (InputStream in = Files.newInputStream(file);
-        JsonParser parser = factory(file).createParser(in)) {
-      try {
-        state.root(parser);
-      } catch (JsonProcessingException e) {
-        SourcePosition position = ClientJson.lineOf(path, e, parser);
-        sink.rejected(new ClientRejection(position, ClientJson.malformed(e), ""));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + path, e);
-    }
+    File state = new File(file.toString(), sink);
+    ClientJson.readArray(
+        file,
+        factory(file),
+        sink,
+        "benchmarks",
+        "not a guidellm benchmarks file (no top-level object)",
+        state::benchmark);
   }
 
   /**
@@ -119,25 +112,7 @@ final class GuidellmClientTimingReader implements ClientTimingReader {
       this.sink = sink;
     }
 
-    void root(JsonParser parser) throws IOException {
-      if (parser.nextToken() != JsonToken.START_OBJECT) {
-        reject(parser, "not a guidellm benchmarks file (no top-level object)");
-        return;
-      }
-      while (parser.nextToken() == JsonToken.FIELD_NAME) {
-        String name = parser.currentName();
-        JsonToken value = parser.nextToken();
-        if ("benchmarks".equals(name) && value == JsonToken.START_ARRAY) {
-          while (parser.nextToken() == JsonToken.START_OBJECT) {
-            benchmark(parser);
-          }
-        } else {
-          parser.skipChildren();
-        }
-      }
-    }
-
-    private void benchmark(JsonParser parser) throws IOException {
+    void benchmark(JsonParser parser) throws IOException {
       concurrency = null;
       while (parser.nextToken() == JsonToken.FIELD_NAME) {
         String name = parser.currentName();
