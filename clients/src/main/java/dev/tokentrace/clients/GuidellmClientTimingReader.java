@@ -183,9 +183,5 @@ final class GuidellmClientTimingReader implements ClientTimingReader {
         sink.rejected(new ClientRejection(line, e.getMessage(), id == null ? "" : id));
       }
     }
-
-    private void reject(JsonParser parser, String reason) {
-      sink.rejected(new ClientRejection(ClientJson.lineOf(path, parser), reason, ""));
-    }
   }
 }
