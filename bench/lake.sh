@@ -3,6 +3,7 @@
 # own COPY (FROM read_json(...)) TO ... (FORMAT parquet) of the same events, and a reader's queries
 # over a lake of small files before and after compaction.
 #   bench/lake.sh [--events 1000000] [--dir /tmp/tt-bench-lake] [--small-flush-rows 5000] [--heap 512m]
+#                 [--readers-only true]   (only the small-file lake and its readers: the 10 M run)
 # Freshness of the lake (line written -> row returned by a reader in another process):
 #   bench/freshness.sh --store lake --rates 1000,20000 --files 4
 set -euo pipefail
