@@ -5,6 +5,7 @@ import dev.tokentrace.correlate.attribution.AttributionResult;
 import dev.tokentrace.correlate.attribution.Attributor;
 import dev.tokentrace.correlate.live.LakeAttribution;
 import dev.tokentrace.correlate.live.LakeEvents;
+import dev.tokentrace.report.load.StoredResults;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.lake.LakeTableVersions;
 import dev.tokentrace.store.rows.DataQuality;
@@ -127,8 +128,19 @@ final class CorrelateCommand implements Callable<Integer> {
                 + copied.files()
                 + " files");
       }
-      Attributor attributor = new Attributor(db, Clock.systemUTC());
+      // the report's percentiles and evidence, computed once with the attribution and read by
+      // every report while it is current (docs/design.md#stored-report-results)
+      int[] stored = {0};
+      Attributor attributor =
+          new Attributor(db, Clock.systemUTC())
+              .afterRecompute((handle, runId) -> stored[0] = StoredResults.store(handle, runId));
       AttributionResult result = attributor.run(rules.settings(), CommandLines.of(spec));
+      err.println(
+          "correlate: "
+              + stored[0]
+              + " report query result(s) stored with the attribution of "
+              + result.runId()
+              + " (percentiles and evidence; a report reads them while it is current)");
       if (lake != null && !noLakeAttribution) {
         err.println(
             "correlate: "

@@ -72,6 +72,7 @@ public final class ReportService {
     Attributor attributor = new Attributor(database, clock);
     String current = attributor.current(settings);
     DataQuality quality;
+    String storedRun = current;
     if (current == null) {
       quality = attributor.run(settings, command).dataQuality();
     } else {
@@ -80,7 +81,7 @@ public final class ReportService {
           current);
       quality = attributor.storedQuality(current);
     }
-    return ReportDataLoader.load(database, clock.instant(), settings, command, quality);
+    return ReportDataLoader.load(database, clock.instant(), settings, command, quality, storedRun);
   }
 
   /**

@@ -6,6 +6,7 @@ import dev.tokentrace.correlate.attribution.AttributionSettings;
 import dev.tokentrace.correlate.attribution.Attributor;
 import dev.tokentrace.correlate.attribution.HandComputedDataset;
 import dev.tokentrace.report.load.ReportDataLoader;
+import dev.tokentrace.report.load.StoredResults;
 import dev.tokentrace.report.model.ReportData;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.DatabaseSettings;
@@ -122,6 +123,67 @@ final class ReportServiceTest {
                   .containsExactlyElementsOf(
                       QueryRows.list(h, Queries.CORE_METRICS, ReportData.Metric.class));
             });
+  }
+
+  @Test
+  void aReportFromTheResultsStoredWithTheAttributionEqualsOneComputedFromIt() {
+    int[] stored = {0};
+    String runId =
+        attributor
+            .afterRecompute((h, id) -> stored[0] = StoredResults.store(h, id))
+            .run(AttributionSettings.defaults(), "tokentrace correlate")
+            .runId();
+    // core_metrics 3 groupings, attribution_summary 6 groupings x 2 halves, concurrency per run
+    // and per instance, six evidence queries
+    assertThat(stored[0]).isEqualTo(23);
+
+    ReportData fromStored = reports.build(AttributionSettings.defaults(), "tokentrace report");
+    ReportData computed =
+        ReportDataLoader.load(
+            database,
+            HandComputedDataset.CLOCK.instant(),
+            AttributionSettings.defaults(),
+            "tokentrace report",
+            attributor.storedQuality(runId),
+            null);
+
+    assertThat(fromStored).isEqualTo(computed);
+    assertThat(fromStored.evidence().batchVsConcurrency()).isNotEmpty(); // Instants round-trip too
+    assertThat(fromStored.coreMetrics()).isNotEmpty();
+  }
+
+  @Test
+  void readsTheStoredResultsOnlyWhileTheirAttributionIsCurrent() {
+    String runId =
+        attributor
+            .afterRecompute(StoredResults::store)
+            .run(AttributionSettings.defaults(), "tokentrace correlate")
+            .runId();
+    database
+        .jdbi()
+        .useHandle(
+            h ->
+                h.execute(
+                    "UPDATE attribution_results SET rows_json = '[]'"
+                        + " WHERE query = 'attribution/core_metrics'"));
+
+    // current: the (here emptied) stored rows are what the report shows
+    assertThat(reports.build(AttributionSettings.defaults(), "tokentrace report").coreMetrics())
+        .isEmpty();
+    // other rules: recomputed, the stored results of the older run are dropped and not read
+    AttributionSettings warmup = new AttributionSettings(5.0, 1.0, 1);
+    assertThat(reports.build(warmup, "tokentrace report --warmup-first 1").coreMetrics())
+        .isNotEmpty();
+    assertThat(attributor.current(warmup)).isNotEqualTo(runId);
+    long stored =
+        database
+            .jdbi()
+            .withHandle(
+                h ->
+                    h.createQuery("SELECT count(*) FROM attribution_results")
+                        .mapTo(Long.class)
+                        .one());
+    assertThat(stored).isZero();
   }
 
   private long attributionRuns() {

@@ -48,7 +48,12 @@ public final class Attributor {
    */
   public static final List<String> TABLES_WRITTEN =
       List.of(
-          "attribution_state", "request_attribution", "request_matches", "clock_offsets", "runs");
+          "attribution_state",
+          "request_attribution",
+          "request_matches",
+          "clock_offsets",
+          "runs",
+          "attribution_results");
 
   /** {@code runs.kind} of an attribution run. */
   public static final String RUN_KIND = "correlate";
@@ -70,16 +75,42 @@ public final class Attributor {
   private final Database database;
   private final Clock clock;
   private final boolean incremental;
+  private final @Nullable AfterRecompute afterRecompute;
   private volatile String lastRound = "";
 
-  public Attributor(Database database, Clock clock) {
-    this(database, clock, false);
+  /**
+   * Work that belongs to the transaction of an attribution that recomputed every request, done
+   * after its rows and its run are written: {@code correlate} stores the report's costly results
+   * with it (docs/design.md#stored-report-results).
+   */
+  @FunctionalInterface
+  public interface AfterRecompute {
+    /** Runs on the attribution's handle; {@code runId} is the run just recorded. */
+    void accept(Handle handle, String runId);
   }
 
-  private Attributor(Database database, Clock clock, boolean incremental) {
+  public Attributor(Database database, Clock clock) {
+    this(database, clock, false, null);
+  }
+
+  private Attributor(
+      Database database,
+      Clock clock,
+      boolean incremental,
+      @Nullable AfterRecompute afterRecompute) {
     this.database = requireNonNull(database, "database is null");
     this.clock = requireNonNull(clock, "clock is null");
     this.incremental = incremental;
+    this.afterRecompute = afterRecompute;
+  }
+
+  /**
+   * An attributor that, whenever it recomputes every request, also runs {@code after} in the same
+   * transaction (not after an incremental round: what it stores is then simply absent for the new
+   * run, and its readers compute it).
+   */
+  public Attributor afterRecompute(AfterRecompute after) {
+    return new Attributor(database, clock, incremental, requireNonNull(after, "after is null"));
   }
 
   /**
@@ -90,7 +121,7 @@ public final class Attributor {
    * batch one, and runs with {@code --match heuristic} or {@code --warmup-first} recompute all.
    */
   public Attributor incremental() {
-    return new Attributor(database, clock, true);
+    return new Attributor(database, clock, true, afterRecompute);
   }
 
   /**
@@ -123,6 +154,9 @@ public final class Attributor {
                       return update(handle, settings, command, started);
                     }
                     String id = recompute(handle, settings, command, started);
+                    if (afterRecompute != null) {
+                      afterRecompute.accept(handle, id);
+                    }
                     lastRound = "attributed every request" + why;
                     if (incremental && why.equals(NO_STATE)) {
                       keepDigests(handle, id, true); // the next round can be incremental
@@ -185,6 +219,7 @@ public final class Attributor {
     String params = params(settings);
     Runs.insert(connection, new Runs.Run(runId, RUN_KIND, started, command, params));
     handle.execute("DELETE FROM attribution_state");
+    handle.execute("DELETE FROM attribution_results"); // of an older run: never read again
     handle
         .createUpdate("INSERT INTO attribution_state VALUES (:run_id, :params, :inputs, NULL)")
         .bind("run_id", runId)

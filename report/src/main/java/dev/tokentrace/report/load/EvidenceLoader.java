@@ -3,6 +3,7 @@ package dev.tokentrace.report.load;
 import dev.tokentrace.report.model.ReportEvidence;
 import dev.tokentrace.store.Queries;
 import dev.tokentrace.store.query.QueryRows;
+import java.util.List;
 import java.util.Map;
 import org.jdbi.v3.core.Handle;
 
@@ -17,19 +18,18 @@ final class EvidenceLoader {
 
   private EvidenceLoader() {}
 
-  static ReportEvidence load(Handle handle, String command) {
+  static ReportEvidence load(Handle handle, String command, StoredResults results) {
     return new ReportEvidence(
         command,
         QueryRows.list(handle, ReportQueries.RUN_OVERVIEW, ReportEvidence.RunOverview.class),
         QueryRows.list(handle, ReportQueries.ENVIRONMENT_INSTANCES, ReportEvidence.Instance.class),
         QueryRows.list(handle, ReportQueries.ENVIRONMENT_FACTS, ReportEvidence.Fact.class),
         QueryRows.list(handle, ReportQueries.THROUGHPUT, ReportEvidence.Throughput.class),
-        ReportDataLoader.concurrency(handle, "instance"),
-        QueryRows.list(handle, ReportQueries.MLT_VS_CONTEXT, ReportEvidence.ContextBucket.class),
-        QueryRows.list(handle, ReportQueries.PREFILL_VS_PROMPT, ReportEvidence.PromptBucket.class),
-        QueryRows.list(
-            handle, ReportQueries.BATCH_VS_CONCURRENCY, ReportEvidence.BatchWindow.class),
-        QueryRows.list(handle, ReportQueries.WARMUP_EFFECT, ReportEvidence.WarmupPhase.class),
+        ReportDataLoader.concurrency(handle, results, "instance"),
+        contexts(handle, results),
+        prompts(handle, results),
+        batches(handle, results),
+        warmup(handle, results),
         QueryRows.list(
             handle,
             Queries.SLOWEST_REQUESTS,
@@ -41,12 +41,8 @@ final class EvidenceLoader {
             ReportQueries.NOTICES_NEAR_SLOW,
             ReportEvidence.NearNotice.class,
             Map.of("limit", Integer.toString(SLOWEST))),
-        QueryRows.list(handle, ReportQueries.NETWORK_OUTLIERS, ReportEvidence.NetworkOutlier.class),
-        QueryRows.list(
-            handle,
-            ReportQueries.FTL_CDF,
-            ReportEvidence.CdfPoint.class,
-            Map.of("points", Integer.toString(CDF_POINTS))),
+        outliers(handle, results),
+        cdf(handle, results),
         QueryRows.list(
             handle,
             ReportQueries.INSTANCE_TIMELINE,
@@ -61,5 +57,53 @@ final class EvidenceLoader {
         QueryRows.list(handle, ReportQueries.ENVIRONMENT_LOAD, ReportEvidence.LoadRow.class),
         QueryRows.list(handle, ReportQueries.MATRIX, ReportEvidence.MatrixRow.class),
         GpuLoader.load(handle));
+  }
+
+  /**
+   * The evidence queries whose results {@link StoredResults} keeps: each scans every attributed
+   * request (seconds each at 10 M requests), the others read a few rows or small tables.
+   */
+  static void costly(Handle handle, StoredResults results) {
+    ReportDataLoader.concurrency(handle, results, "instance");
+    contexts(handle, results);
+    prompts(handle, results);
+    batches(handle, results);
+    warmup(handle, results);
+    outliers(handle, results);
+    cdf(handle, results);
+  }
+
+  private static List<ReportEvidence.ContextBucket> contexts(Handle handle, StoredResults results) {
+    return results.list(
+        handle, ReportQueries.MLT_VS_CONTEXT, ReportEvidence.ContextBucket.class, Map.of());
+  }
+
+  private static List<ReportEvidence.PromptBucket> prompts(Handle handle, StoredResults results) {
+    return results.list(
+        handle, ReportQueries.PREFILL_VS_PROMPT, ReportEvidence.PromptBucket.class, Map.of());
+  }
+
+  private static List<ReportEvidence.BatchWindow> batches(Handle handle, StoredResults results) {
+    return results.list(
+        handle, ReportQueries.BATCH_VS_CONCURRENCY, ReportEvidence.BatchWindow.class, Map.of());
+  }
+
+  private static List<ReportEvidence.WarmupPhase> warmup(Handle handle, StoredResults results) {
+    return results.list(
+        handle, ReportQueries.WARMUP_EFFECT, ReportEvidence.WarmupPhase.class, Map.of());
+  }
+
+  private static List<ReportEvidence.NetworkOutlier> outliers(
+      Handle handle, StoredResults results) {
+    return results.list(
+        handle, ReportQueries.NETWORK_OUTLIERS, ReportEvidence.NetworkOutlier.class, Map.of());
+  }
+
+  private static List<ReportEvidence.CdfPoint> cdf(Handle handle, StoredResults results) {
+    return results.list(
+        handle,
+        ReportQueries.FTL_CDF,
+        ReportEvidence.CdfPoint.class,
+        Map.of("points", Integer.toString(CDF_POINTS)));
   }
 }

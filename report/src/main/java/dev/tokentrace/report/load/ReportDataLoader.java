@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import org.jdbi.v3.core.Handle;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads {@link ReportData} from the attribution tables with the named SQL, in one handle, and turns
@@ -39,6 +41,8 @@ public final class ReportDataLoader {
   private static final List<String> SUMMARY_GROUPINGS =
       List.of("all", "run", "concurrency", "run_concurrency", "engine", "instance");
 
+  private static final Logger log = LoggerFactory.getLogger(ReportDataLoader.class);
+
   private ReportDataLoader() {}
 
   public static ReportData load(
@@ -58,25 +62,71 @@ public final class ReportDataLoader {
       AttributionSettings settings,
       String command,
       @Nullable DataQuality knownQuality) {
+    return load(database, generatedAt, settings, command, knownQuality, null);
+  }
+
+  /**
+   * As above; {@code storedRun}, when not null, is the attribution run that is current, whose
+   * stored results ({@link StoredResults}) are read instead of computed where present.
+   */
+  public static ReportData load(
+      Database database,
+      Instant generatedAt,
+      AttributionSettings settings,
+      String command,
+      @Nullable DataQuality knownQuality,
+      @Nullable String storedRun) {
     return database
         .jdbi()
         .withHandle(
             handle -> {
               QueryRows.registerInstants(handle);
-              return new ReportData(
-                  database.name(),
-                  generatedAt,
-                  rules(settings),
-                  QueryRows.list(handle, Queries.ENVIRONMENT_SOURCES, ReportData.Source.class),
-                  QueryRows.list(handle, Queries.ENVIRONMENT_FILES, ReportData.LoadedFile.class),
-                  coreMetrics(handle),
-                  components(handle),
-                  concurrency(handle, "run"),
-                  knownQuality == null ? quality(handle) : knownQuality,
-                  QueryRows.list(handle, Queries.CLOCK_OFFSET_LIST, ClockOffset.class),
-                  EvidenceLoader.load(handle, command),
-                  null);
+              StoredResults results =
+                  storedRun == null ? StoredResults.none() : StoredResults.of(handle, storedRun);
+              ReportData data =
+                  new ReportData(
+                      database.name(),
+                      generatedAt,
+                      rules(settings),
+                      QueryRows.list(handle, Queries.ENVIRONMENT_SOURCES, ReportData.Source.class),
+                      QueryRows.list(
+                          handle, Queries.ENVIRONMENT_FILES, ReportData.LoadedFile.class),
+                      coreMetrics(handle, results),
+                      components(handle, results),
+                      concurrency(handle, results, "run"),
+                      knownQuality == null ? quality(handle) : knownQuality,
+                      QueryRows.list(handle, Queries.CLOCK_OFFSET_LIST, ClockOffset.class),
+                      EvidenceLoader.load(handle, command, results),
+                      null);
+              if (storedRun != null) {
+                if (results.read() == 0) {
+                  log.info(
+                      "report: no results stored with the attribution of {}: percentiles and"
+                          + " evidence computed from its {} rows",
+                      storedRun,
+                      "request_attribution");
+                } else {
+                  log.info(
+                      "report: {} query result(s) read from those stored with the attribution of"
+                          + " {}, {} computed",
+                      results.read(),
+                      storedRun,
+                      results.computed());
+                }
+              }
+              return data;
             });
+  }
+
+  /**
+   * Runs every query whose result {@link StoredResults} keeps, through {@code results}: the exact
+   * percentiles and the evidence that scans every request (docs/design.md#stored-report-results).
+   */
+  static void costly(Handle handle, StoredResults results) {
+    coreMetrics(handle, results);
+    components(handle, results);
+    concurrency(handle, results, "run");
+    EvidenceLoader.costly(handle, results);
   }
 
   /**
@@ -85,8 +135,17 @@ public final class ReportDataLoader {
    * memory_limit at 10 M requests.
    */
   public static List<ReportData.Metric> coreMetrics(Handle handle) {
-    return perGrouping(
-        handle, Queries.CORE_METRICS, CORE_METRICS_GROUPINGS, ReportData.Metric.class);
+    return coreMetrics(handle, StoredResults.none());
+  }
+
+  static List<ReportData.Metric> coreMetrics(Handle handle, StoredResults results) {
+    List<ReportData.Metric> rows = new ArrayList<>();
+    for (String grouping : CORE_METRICS_GROUPINGS) {
+      rows.addAll(
+          results.list(
+              handle, Queries.CORE_METRICS, ReportData.Metric.class, Map.of("group_by", grouping)));
+    }
+    return rows;
   }
 
   /**
@@ -95,17 +154,26 @@ public final class ReportDataLoader {
    * 10 M requests), merged back into group order with the components in theirs.
    */
   public static List<ReportData.Component> components(Handle handle) {
-    return components(handle, SUMMARY_GROUPINGS);
+    return components(handle, StoredResults.none(), SUMMARY_GROUPINGS);
+  }
+
+  static List<ReportData.Component> components(Handle handle, StoredResults results) {
+    return components(handle, results, SUMMARY_GROUPINGS);
   }
 
   /** As {@link #components(Handle)}, for some of the groupings, in the file's order. */
   static List<ReportData.Component> components(Handle handle, List<String> groupings) {
+    return components(handle, StoredResults.none(), groupings);
+  }
+
+  private static List<ReportData.Component> components(
+      Handle handle, StoredResults results, List<String> groupings) {
     List<ReportData.Component> rows = new ArrayList<>();
     for (String grouping : groupings) {
       List<ReportData.Component> grouped = new ArrayList<>();
       for (String components : SUMMARY_COMPONENT_HALVES) {
         grouped.addAll(
-            QueryRows.list(
+            results.list(
                 handle,
                 Queries.ATTRIBUTION_SUMMARY,
                 ReportData.Component.class,
@@ -129,15 +197,6 @@ public final class ReportDataLoader {
     return sorted;
   }
 
-  private static <T> List<T> perGrouping(
-      Handle handle, String query, List<String> groupings, Class<T> type) {
-    List<T> rows = new ArrayList<>();
-    for (String grouping : groupings) {
-      rows.addAll(QueryRows.list(handle, query, type, Map.of("group_by", grouping)));
-    }
-    return rows;
-  }
-
   static DataQuality quality(Handle handle) {
     return QueryRows.one(handle, Queries.DATA_QUALITY, DataQuality.class);
   }
@@ -152,8 +211,9 @@ public final class ReportDataLoader {
   }
 
   /** queries/concurrency_sensitivity with the seed's threshold, per run or per instance. */
-  static List<ReportData.ConcurrencyLevel> concurrency(Handle handle, String groupBy) {
-    return QueryRows.list(
+  static List<ReportData.ConcurrencyLevel> concurrency(
+      Handle handle, StoredResults results, String groupBy) {
+    return results.list(
         handle,
         Queries.CONCURRENCY_SENSITIVITY,
         ReportData.ConcurrencyLevel.class,
