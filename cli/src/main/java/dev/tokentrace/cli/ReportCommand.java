@@ -5,6 +5,7 @@ import dev.tokentrace.correlate.attribution.Attributor;
 import dev.tokentrace.correlate.live.LakeEvents;
 import dev.tokentrace.report.ReportService;
 import dev.tokentrace.report.ReportSettings;
+import dev.tokentrace.report.load.StoredResults;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.DuckDbFiles;
 import dev.tokentrace.store.lake.LakeTables;
@@ -160,6 +161,14 @@ final class ReportCommand implements Callable<Integer> {
     if (current != null) {
       err.println(
           "report: reusing the attribution of " + current + " (same rules, data, formulas)");
+      int results = StoredResults.count(db, current);
+      err.println(
+          results > 0
+              ? "report: reading the "
+                  + results
+                  + " percentile and evidence result(s) `correlate` stored with it"
+              : "report: no percentile or evidence results are stored with it (stored by a batch"
+                  + " `correlate` only): computing them from its rows");
     } else {
       err.println(
           "report: recomputing the attribution with "

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import dev.tokentrace.store.Database;
 import dev.tokentrace.store.query.QueryRows;
 import java.io.IOException;
 import java.time.Instant;
@@ -75,6 +76,20 @@ public final class StoredResults {
                     result.getString("rows_json")))
         .forEach(entry -> rows.put(entry.getKey(), entry.getValue()));
     return new StoredResults(runId, rows, null);
+  }
+
+  /** How many query results are stored with the attribution run {@code runId}. */
+  public static int count(Database database, String runId) {
+    requireNonNull(runId, "runId is null");
+    return database
+        .jdbi()
+        .withHandle(
+            handle ->
+                handle
+                    .createQuery("SELECT count(*) FROM " + TABLE + " WHERE run_id = :run_id")
+                    .bind("run_id", runId)
+                    .mapTo(Integer.class)
+                    .one());
   }
 
   /**
