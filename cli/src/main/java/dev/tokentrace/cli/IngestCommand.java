@@ -88,11 +88,6 @@ final class IngestCommand implements Callable<Integer> {
       throw new UsageException(
           "--lake is for --follow (the live store); batch ingest writes the --db file");
     }
-    if (follow.enabled() && !parse.gpuMap.isEmpty()) {
-      throw new UsageException(
-          "--gpu-map applies to files read in batch; with --follow give each instance's GPUs their"
-              + " own nvidia-smi -i file (docs/formats/gpu.md#one-file-several-instances)");
-    }
     return follow.enabled() ? follow() : once();
   }
 

@@ -77,11 +77,6 @@ final class ShipCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (follow.enabled() && !parse.gpuMap.isEmpty()) {
-      throw new UsageException(
-          "--gpu-map applies to files read in batch; with --follow give each instance's GPUs their"
-              + " own nvidia-smi -i file (docs/formats/gpu.md#one-file-several-instances)");
-    }
     return follow.enabled() ? follow() : once();
   }
 
