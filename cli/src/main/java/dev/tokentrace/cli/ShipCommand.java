@@ -77,6 +77,11 @@ final class ShipCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (follow.enabled() && parse.learnGpuMap) {
+      throw new UsageException(
+          "--learn-gpu-map reads the startup lines of files given in batch; with --follow give"
+              + " --gpu-map (docs/formats/gpu.md#gpus-learned-from-startup-lines)");
+    }
     return follow.enabled() ? follow() : once();
   }
 
@@ -84,9 +89,12 @@ final class ShipCommand implements Callable<Integer> {
     IngestSettings settings =
         new IngestSettings(kafka.requireExternal("ship"), parse.maxLineBytes, kafka.connectTimeout);
     List<String> fileProblems = new ArrayList<>();
-    List<SourceFile> sources = BatchFiles.resolve(files, parse, follow.instanceFrom, fileProblems);
+    List<String> notes = new ArrayList<>();
+    List<SourceFile> sources =
+        BatchFiles.resolve(files, parse, follow.instanceFrom, fileProblems, notes);
     PrintWriter err = spec.commandLine().getErr();
     fileProblems.forEach(problem -> err.println("ship: " + problem));
+    notes.forEach(note -> err.println("ship: " + note));
     try (Ingest ingest = Ingest.open(settings)) {
       ShipSummary summary = ingest.ship(sources);
       summary.failedFiles().forEach(problem -> err.println("ship: " + problem));
