@@ -12,10 +12,10 @@ import java.util.Map;
 
 /**
  * {@code --learn-gpu-map}: which engine instance each GPU index serves, learned from the startup
- * lines of the engine logs read by the same command (docs/formats/gpu.md#gpus-learned-from-startup-
- * lines), added to the explicit {@code --gpu-map} of the GPU telemetry files. The explicit map
- * wins; every conflict (a GPU the explicit map gives another instance, a GPU two logs claim) is
- * said, and such a GPU is not learned. Stateless.
+ * lines of the engine logs read by the same command, added to the explicit {@code --gpu-map} of the
+ * GPU telemetry files (docs/formats/gpu.md#gpus-learned-from-startup-lines). The explicit map wins;
+ * every conflict (a GPU the explicit map gives another instance, a GPU two logs claim) is said, and
+ * such a GPU is not learned. Stateless.
  */
 final class LearnedGpus {
   /** What was learned and what was said about it. */
