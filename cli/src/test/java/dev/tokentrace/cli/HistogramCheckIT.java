@@ -32,32 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 final class HistogramCheckIT {
   private static final String SCENARIO = "v0.16-gpu-contention";
-  private static final List<String> COMPONENTS =
-      List.of("queue", "prefill", "decode", "ttft", "tpot", "e2e");
 
   @TempDir Path dir;
-
-  @Test
-  void theServersOwnHistogramsAgreeWithTheAttributionOfTheSameRun() throws IOException {
-    SampleScenarios.Scenario scenario = scenario();
-    assertThat(scenario.serverFiles()).anyMatch(file -> file.endsWith("metrics.prom"));
-    Report report = report(scenario, ScenarioDatabase.parse(scenario));
-
-    assertThat(report.rows())
-        .extracting(GpuEvidence.HistogramCheck::component)
-        .isEqualTo(COMPONENTS);
-    for (GpuEvidence.HistogramCheck row : report.rows()) {
-      assertThat(row.agrees()).as(row.component()).isTrue();
-      assertThat(row.serverRequests()).as(row.component()).isEqualTo(200);
-      assertThat(row.attributedRequests()).as(row.component()).isEqualTo(200);
-      // the same requests timed by the same model: the means differ by rounding only
-      assertThat(Math.abs(row.differenceMs())).as(row.component()).isLessThan(1.0);
-    }
-    String verdict = "the server's own histograms agree with the per-request attribution";
-    assertThat(report.markdown()).contains(verdict).doesNotContain("disagree");
-    assertThat(report.html()).contains(verdict.replace("'", "&#39;"));
-    assertThat(report.json()).contains(verdict).contains("\"histogram_rows\"");
-  }
 
   @Test
   void aPerturbedDecodeHistogramIsNamedWithHowFarItIsOff() throws IOException {
@@ -74,6 +50,9 @@ final class HistogramCheckIT {
     }
     Report report = report(scenario, ScenarioDatabase.parse(scenario, files, scenario.engine()));
 
+    assertThat(report.rows())
+        .extracting(GpuEvidence.HistogramCheck::component)
+        .containsExactly("queue", "prefill", "decode", "ttft", "tpot", "e2e");
     for (GpuEvidence.HistogramCheck row : report.rows()) {
       assertThat(row.agrees()).as(row.component()).isEqualTo(!row.component().equals("decode"));
     }
