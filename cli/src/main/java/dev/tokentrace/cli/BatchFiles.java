@@ -24,6 +24,19 @@ final class BatchFiles {
    */
   static List<SourceFile> resolve(
       List<String> arguments, ParseOptions parse, String naming, List<String> fileProblems) {
+    return resolve(arguments, parse, naming, fileProblems, new ArrayList<>());
+  }
+
+  /**
+   * As {@link #resolve(List, ParseOptions, String, List)}; {@code notes} receives what {@code
+   * --learn-gpu-map} learned and every conflict it met.
+   */
+  static List<SourceFile> resolve(
+      List<String> arguments,
+      ParseOptions parse,
+      String naming,
+      List<String> fileProblems,
+      List<String> notes) {
     InstanceNaming instanceNaming = instanceNaming(naming);
     Map<String, List<Path>> byInstance = new LinkedHashMap<>();
     List<String> problems = new ArrayList<>();
@@ -55,6 +68,11 @@ final class BatchFiles {
     if (resolved.isEmpty()) {
       throw new UsageException(fileProblems);
     }
+    if (parse.learnGpuMap) {
+      LearnedGpus.Result learned = LearnedGpus.apply(resolved, parse.gpuMapping());
+      notes.addAll(learned.messages());
+      return learned.files();
+    }
     return resolved;
   }
 
@@ -75,6 +93,7 @@ final class BatchFiles {
     copy.year = parse.year;
     copy.maxLineBytes = parse.maxLineBytes;
     copy.maxRejectRatio = parse.maxRejectRatio;
+    copy.gpuMap = parse.gpuMap;
     return copy;
   }
 }

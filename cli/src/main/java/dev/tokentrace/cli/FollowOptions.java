@@ -7,6 +7,7 @@ import dev.tokentrace.ingest.follow.FollowSettings;
 import dev.tokentrace.ingest.follow.InstanceNaming;
 import dev.tokentrace.ingest.follow.SourceSpec;
 import dev.tokentrace.ingest.follow.StartAt;
+import dev.tokentrace.parse.GpuMap;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -148,6 +149,12 @@ final class FollowOptions {
       problems.addAll(e.problems());
     }
     StartAt start = choice(StartAt.class, "--start-at", startAt, problems);
+    GpuMap gpus = GpuMap.NONE;
+    try {
+      gpus = parse.gpuMapping();
+    } catch (UsageException e) {
+      problems.addAll(e.problems());
+    }
     if (!problems.isEmpty()) {
       throw new UsageException(problems);
     }
@@ -168,7 +175,8 @@ final class FollowOptions {
             FollowSettings.Timing.DEFAULT_RESCAN,
             detect,
             rotatedGrace,
-            maxPendingRecords));
+            maxPendingRecords),
+        gpus);
   }
 
   /**

@@ -88,19 +88,22 @@ final class IngestCommand implements Callable<Integer> {
       throw new UsageException(
           "--lake is for --follow (the live store); batch ingest writes the --db file");
     }
-    if (follow.enabled() && !parse.gpuMap.isEmpty()) {
+    if (follow.enabled() && parse.learnGpuMap) {
       throw new UsageException(
-          "--gpu-map applies to files read in batch; with --follow give each instance's GPUs their"
-              + " own nvidia-smi -i file (docs/formats/gpu.md#one-file-several-instances)");
+          "--learn-gpu-map reads the startup lines of files given in batch; with --follow give"
+              + " --gpu-map (docs/formats/gpu.md#gpus-learned-from-startup-lines)");
     }
     return follow.enabled() ? follow() : once();
   }
 
   private int once() {
     List<String> fileProblems = new ArrayList<>();
-    List<SourceFile> sources = BatchFiles.resolve(files, parse, follow.instanceFrom, fileProblems);
+    List<String> notes = new ArrayList<>();
+    List<SourceFile> sources =
+        BatchFiles.resolve(files, parse, follow.instanceFrom, fileProblems, notes);
     PrintWriter err = spec.commandLine().getErr();
     fileProblems.forEach(problem -> err.println("ingest: " + problem));
+    notes.forEach(note -> err.println("ingest: " + note));
     LoadedFiles ledger = new LoadedFiles(database.db);
     List<LoadedFiles.Decision> plan = ledger.plan(sources, replace);
     List<LoadedFiles.Decision> toLoad = new ArrayList<>();

@@ -59,6 +59,11 @@ final class ParseCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (parse.learnGpuMap) {
+      throw new UsageException(
+          "--learn-gpu-map is for ingest and ship, whose files may name several instances;"
+              + " parse stamps every file with --instance");
+    }
     List<SourceFile> files = SourceFiles.resolve(paths, parse);
     PrintWriter err = spec.commandLine().getErr();
     Writer out =

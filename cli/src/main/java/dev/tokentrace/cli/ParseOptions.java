@@ -37,8 +37,19 @@ final class ParseOptions {
       paramLabel = "GPUS=INSTANCE",
       description =
           GpuMap.DOC
-              + " (GPU telemetry files read in batch: ingest, ship and parse without --follow)")
+              + " (GPU telemetry files, in batch and with --follow, where it applies to each line"
+              + " as it arrives)")
   List<String> gpuMap = new ArrayList<>();
+
+  @Option(
+      names = "--learn-gpu-map",
+      description =
+          "batch: learn which GPU index serves which instance from the startup lines of the engine"
+              + " logs given with the GPU files (TensorRT-LLM 'Rank R is using GPU G', SGLang"
+              + " server_args base_gpu_id/gpu_id_step/tp_size); --gpu-map wins and every conflict"
+              + " is printed. Those lines give CUDA device ordinals: right only when"
+              + " CUDA_VISIBLE_DEVICES was unset; vLLM prints none")
+  boolean learnGpuMap;
 
   @Option(
       names = "--zone",

@@ -77,10 +77,10 @@ final class ShipCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (follow.enabled() && !parse.gpuMap.isEmpty()) {
+    if (follow.enabled() && parse.learnGpuMap) {
       throw new UsageException(
-          "--gpu-map applies to files read in batch; with --follow give each instance's GPUs their"
-              + " own nvidia-smi -i file (docs/formats/gpu.md#one-file-several-instances)");
+          "--learn-gpu-map reads the startup lines of files given in batch; with --follow give"
+              + " --gpu-map (docs/formats/gpu.md#gpus-learned-from-startup-lines)");
     }
     return follow.enabled() ? follow() : once();
   }
@@ -89,9 +89,12 @@ final class ShipCommand implements Callable<Integer> {
     IngestSettings settings =
         new IngestSettings(kafka.requireExternal("ship"), parse.maxLineBytes, kafka.connectTimeout);
     List<String> fileProblems = new ArrayList<>();
-    List<SourceFile> sources = BatchFiles.resolve(files, parse, follow.instanceFrom, fileProblems);
+    List<String> notes = new ArrayList<>();
+    List<SourceFile> sources =
+        BatchFiles.resolve(files, parse, follow.instanceFrom, fileProblems, notes);
     PrintWriter err = spec.commandLine().getErr();
     fileProblems.forEach(problem -> err.println("ship: " + problem));
+    notes.forEach(note -> err.println("ship: " + note));
     try (Ingest ingest = Ingest.open(settings)) {
       ShipSummary summary = ingest.ship(sources);
       summary.failedFiles().forEach(problem -> err.println("ship: " + problem));

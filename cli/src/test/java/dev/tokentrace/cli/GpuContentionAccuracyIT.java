@@ -104,7 +104,40 @@ final class GpuContentionAccuracyIT {
           .contains("40517");
       assertThat(data.evidence().gpu().contended().stream().map(row -> row.requestKey()).distinct())
           .hasSize(flagged.size());
+      serversOwnHistogramsAgree(data, markdown.toString());
     }
+  }
+
+  /**
+   * The sample's metrics.prom was saved by the simulator from the same run: the report's
+   * cross-check (docs/formats/metrics.md#the-reports-cross-check) finds every component's mean
+   * within 1 ms of the attribution's over the same 200 requests, and says so in Markdown, HTML and
+   * JSON. Here rather than in HistogramCheckIT, which has the disagreeing case, to load and
+   * attribute the sample once.
+   */
+  private static void serversOwnHistogramsAgree(ReportData data, String markdown) {
+    List<GpuEvidence.HistogramCheck> rows = data.evidence().gpu().histograms();
+    assertThat(rows)
+        .extracting(GpuEvidence.HistogramCheck::component)
+        .containsExactly("queue", "prefill", "decode", "ttft", "tpot", "e2e");
+    for (GpuEvidence.HistogramCheck row : rows) {
+      assertThat(row.agrees()).as(row.component()).isTrue();
+      assertThat(row.serverRequests()).as(row.component()).isEqualTo(200);
+      assertThat(row.attributedRequests()).as(row.component()).isEqualTo(200);
+      assertThat(Math.abs(row.differenceMs())).as(row.component()).isLessThan(1.0);
+    }
+    String verdict = "the server's own histograms agree with the per-request attribution";
+    StringBuilder html = new StringBuilder();
+    StringBuilder json = new StringBuilder();
+    try {
+      ReportService.render(data, ReportFormat.HTML, html);
+      ReportService.render(data, ReportFormat.JSON, json);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    assertThat(markdown.replaceAll("\\s+", " ")).contains(verdict).doesNotContain("disagree");
+    assertThat(html.toString().replaceAll("\\s+", " ")).contains(verdict.replace("'", "&#39;"));
+    assertThat(json.toString()).contains(verdict).contains("\"histogram_rows\"");
   }
 
   /** Final attempts of gpu_truth.csv: request key to hit. */

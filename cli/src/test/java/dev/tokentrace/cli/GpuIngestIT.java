@@ -1,15 +1,19 @@
 package dev.tokentrace.cli;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -61,6 +65,63 @@ final class GpuIngestIT {
                 "SELECT max(power_w) FROM gpu_sample WHERE tool = 'query-gpu'"
                     + " AND source_path LIKE '%bad-input%'"))
         .isEqualTo("305.12");
+  }
+
+  /**
+   * {@code --gpu-map} with {@code --follow}: each query-gpu line is stamped with its GPU's instance
+   * as it arrives, lines appended after a first run included
+   * (docs/formats/gpu.md#one-file-several-instances).
+   */
+  @Test
+  void followMapsEachGpuLineToItsInstanceAsItArrives() throws Exception {
+    Path db = dir.resolve("follow.duckdb");
+    Path csv = dir.resolve("gpus.csv");
+    List<String> lines =
+        Files.readAllLines(FORMATS.resolve("nvidia-smi-550-query-gpu-loop/gpu.csv"), UTF_8);
+    // the header and the first two samples (GPU 0 and 1) now; after the first run, the loop
+    // restarted with other fields (a new header, rows without UUID: mapped by index)
+    Files.write(csv, lines.subList(0, 3), UTF_8);
+    followOnce(db, csv);
+    assertThat(
+            query(
+                db, "SELECT string_agg(DISTINCT instance, ',' ORDER BY instance) FROM gpu_sample"))
+        .isEqualTo("node-7,vllm-a");
+    assertThat(lines.get(5)).startsWith("timestamp, index, utilization.gpu");
+    Files.write(csv, lines.subList(5, lines.size()), UTF_8, StandardOpenOption.APPEND);
+    followOnce(db, csv);
+    assertThat(
+            query(
+                db,
+                "SELECT string_agg(gpu_index || '=' || instance || ':' || n, ' ' ORDER BY gpu_index)"
+                    + " FROM (SELECT gpu_index, instance, count(*) AS n FROM gpu_sample"
+                    + " GROUP BY ALL)"))
+        .isEqualTo("0=vllm-a:2 1=node-7:2");
+  }
+
+  private void followOnce(Path db, Path csv) {
+    StringWriter err = new StringWriter();
+    CommandLine command = TokentraceMain.commandLine();
+    command.setErr(new PrintWriter(err, true));
+    command.setOut(new PrintWriter(new StringWriter(), true));
+    int code =
+        command.execute(
+            "ingest",
+            "--follow",
+            "--once",
+            "--db",
+            db.toString(),
+            "--engine",
+            "gpu",
+            "--instance",
+            "node-7",
+            "--gpu-map",
+            "0=vllm-a",
+            "--status-interval",
+            "0s",
+            "--shipper-id",
+            "gpu-follow",
+            csv.toString());
+    assertThat(code).as(err.toString()).isZero();
   }
 
   private static String query(Path db, String sql) throws SQLException {

@@ -7,7 +7,9 @@ package dev.tokentrace.simulator;
  * contentionAtS + contentionDurationS)} seconds after the run started ({@code contentionAtS < 0}:
  * none). Every engine step that starts inside that window lasts {@code slowdown} times longer, so
  * decode (and prefill) slow by that known factor while the co-tenant holds {@code coTenantMemMib}
- * of memory and keeps the GPU busy for {@code coTenantUtilPct} of each sample period.
+ * of memory and keeps the GPU busy for {@code coTenantUtilPct} of each sample period. The engine's
+ * own white-box series go with it: {@code metricsScrapeS > 0} saves its {@code /metrics} every that
+ * many seconds ({@code metrics.prom}, docs/formats/metrics.md#simulated-scrapes).
  */
 public record GpuSettings(
     boolean telemetry,
@@ -15,9 +17,10 @@ public record GpuSettings(
     double contentionDurationS,
     double slowdown,
     double coTenantMemMib,
-    double coTenantUtilPct) {
-  /** No telemetry, no co-tenant. */
-  public static final GpuSettings NONE = new GpuSettings(false, -1, 30, 2.0, 12_000, 60);
+    double coTenantUtilPct,
+    double metricsScrapeS) {
+  /** No telemetry, no co-tenant, no saved scrapes. */
+  public static final GpuSettings NONE = new GpuSettings(false, -1, 30, 2.0, 12_000, 60, 0);
 
   public GpuSettings {
     Checks.nonNegative("contentionDurationS", contentionDurationS);
@@ -26,6 +29,7 @@ public record GpuSettings(
     Checks.check(
         coTenantUtilPct >= 0 && coTenantUtilPct <= 100,
         "coTenantUtilPct must be in [0, 100]: " + coTenantUtilPct);
+    Checks.nonNegative("metricsScrapeS", metricsScrapeS);
   }
 
   /** A co-tenant is simulated. */

@@ -3,6 +3,7 @@ package dev.tokentrace.ingest.follow;
 import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.event.Engine;
+import dev.tokentrace.parse.GpuMap;
 import dev.tokentrace.parse.LineSplitter;
 import dev.tokentrace.parse.ParseSettings;
 import java.time.Duration;
@@ -25,6 +26,8 @@ import org.jspecify.annotations.Nullable;
  * @param startAt {@value StartAt#DOC}
  * @param once {@value #ONCE_DOC}
  * @param timing intervals and limits
+ * @param gpuMap GPU telemetry: the instance of each GPU a file names ({@code --gpu-map}), applied
+ *     to each GPU telemetry line as it arrives (docs/formats/gpu.md#one-file-several-instances)
  */
 public record FollowSettings(
     String shipperId,
@@ -37,7 +40,8 @@ public record FollowSettings(
     int maxLineBytes,
     StartAt startAt,
     boolean once,
-    Timing timing) {
+    Timing timing,
+    GpuMap gpuMap) {
 
   public static final String SHIPPER_ID_DOC =
       "this shipper's name: its checkpoints (file positions) are kept in Kafka under it, and"
@@ -65,6 +69,7 @@ public record FollowSettings(
     requireNonNull(zone, "zone is null");
     requireNonNull(startAt, "startAt is null");
     requireNonNull(timing, "timing is null");
+    requireNonNull(gpuMap, "gpuMap is null");
     sources = List.copyOf(sources);
     if (!SHIPPER_ID.matcher(shipperId).matches()) {
       throw new IllegalArgumentException(
@@ -79,6 +84,34 @@ public record FollowSettings(
     if (maxLineBytes < 1) {
       throw new IllegalArgumentException("maxLineBytes must be >= 1: " + maxLineBytes);
     }
+  }
+
+  /** Without a GPU map: every GPU telemetry line keeps its file's instance. */
+  public FollowSettings(
+      String shipperId,
+      List<SourceSpec> sources,
+      String instance,
+      InstanceNaming naming,
+      @Nullable Engine engine,
+      ZoneId zone,
+      @Nullable Integer year,
+      int maxLineBytes,
+      StartAt startAt,
+      boolean once,
+      Timing timing) {
+    this(
+        shipperId,
+        sources,
+        instance,
+        naming,
+        engine,
+        zone,
+        year,
+        maxLineBytes,
+        startAt,
+        once,
+        timing,
+        GpuMap.NONE);
   }
 
   /** The transactional id of this shipper's producer. */

@@ -353,7 +353,8 @@ final class FollowedFile implements LineSplitter.Receiver {
   }
 
   private ParseSettings parseSettings(int startYear) {
-    return new ParseSettings(instance, context.settings().zone(), startYear);
+    return new ParseSettings(
+        instance, context.settings().zone(), startYear, context.settings().gpuMap());
   }
 
   private SourceLines newParser() {

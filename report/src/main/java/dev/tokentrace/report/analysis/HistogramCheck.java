@@ -11,7 +11,9 @@ import java.util.Map;
 
 /**
  * "The server's own histograms agree / disagree": per instance, the means of its /metrics
- * histograms (report/histogram_check) against the per-request attribution's, with the figures.
+ * histograms (report/histogram_check) against the per-request attribution's, with the figures; each
+ * component that disagrees with its signed difference in ms and percent
+ * (docs/formats/metrics.md#the-reports-cross-check).
  */
 final class HistogramCheck {
   private HistogramCheck() {}
@@ -45,7 +47,7 @@ final class HistogramCheck {
       } else if (check.agrees()) {
         agree.add(figures);
       } else {
-        disagree.add(figures);
+        disagree.add(figures + ", off by " + difference(check));
       }
     }
     String verdict =
@@ -70,5 +72,31 @@ final class HistogramCheck {
               + " health checks, a window outside the benchmark) or one of them is misread.");
     }
     return Text.format("%s: %s.%s", Inline.code(instance), verdict, detail.toString());
+  }
+
+  /**
+   * How far the server's mean is from the attribution's: {@code +60.2 ms (+100.3%)}, and a count
+   * mismatch when the two saw different numbers of requests.
+   */
+  private static String difference(GpuEvidence.HistogramCheck check) {
+    Double server = check.serverMeanMs();
+    Double attributed = check.attributedMeanMs();
+    Double diff =
+        check.differenceMs() != null
+            ? check.differenceMs()
+            : server == null || attributed == null ? null : server - attributed;
+    String relative =
+        diff == null || attributed == null || attributed == 0
+            ? ""
+            : " (" + Numbers.change(100 * diff / attributed) + ")";
+    String sign = diff != null && diff >= 0 ? "+" : "";
+    String counts =
+        check.serverRequests() == check.attributedRequests()
+            ? ""
+            : String.format(
+                java.util.Locale.ROOT,
+                "; the server counted %+d requests",
+                check.serverRequests() - check.attributedRequests());
+    return sign + Numbers.ms(diff) + " ms" + relative + counts;
   }
 }

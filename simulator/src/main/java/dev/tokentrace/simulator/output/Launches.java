@@ -104,6 +104,10 @@ final class Launches {
     if (gpu != null) {
       return gpu;
     }
+    String scrapes = MetricsScrapeFile.describe(name);
+    if (scrapes != null) {
+      return scrapes;
+    }
     return "client file in " + output.clientFormat().id() + " format";
   }
 

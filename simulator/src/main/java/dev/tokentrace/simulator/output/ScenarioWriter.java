@@ -67,6 +67,7 @@ public final class ScenarioWriter {
       }
       GatewayFiles.open(simulation.network().gateway(), output, dir, observers, files);
       GpuTelemetryFiles.open(simulation.gpu(), output, dir, observers, files);
+      MetricsScrapeFile.open(simulation.gpu().metricsScrapeS(), output, dir, observers, files);
       new Simulation(simulation, new FanOut(observers)).run();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write scenario into " + dir, e);

@@ -66,6 +66,7 @@ public final class Parameters {
   public static final String CONTENTION_SLOWDOWN = "--contention-slowdown";
   public static final String CONTENTION_MEM_MIB = "--contention-mem-mib";
   public static final String CONTENTION_UTIL_PCT = "--contention-util-pct";
+  public static final String METRICS_SCRAPE_S = "--metrics-scrape-s";
 
   /** The value of a distribution that is not there (no gateway). */
   public static final String NONE = "none";
@@ -306,7 +307,14 @@ public final class Parameters {
               CONTENTION_UTIL_PCT,
               "PCT",
               "60",
-              "Share of each sample period in which the co-tenant's kernels run."));
+              "Share of each sample period in which the co-tenant's kernels run."),
+          p(
+              METRICS_SCRAPE_S,
+              "S",
+              "0",
+              "Save the engine's /metrics (the text simulate --serve serves, its real metric"
+                  + " names) every S seconds of the run into metrics.prom, as tokentrace scrape"
+                  + " --out saves it (0 = none)."));
 
   private Parameters() {}
 

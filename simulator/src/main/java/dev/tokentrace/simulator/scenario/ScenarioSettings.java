@@ -196,7 +196,8 @@ public record ScenarioSettings(
         read.number(Parameters.CONTENTION_DURATION_S),
         read.number(Parameters.CONTENTION_SLOWDOWN),
         read.number(Parameters.CONTENTION_MEM_MIB),
-        read.number(Parameters.CONTENTION_UTIL_PCT));
+        read.number(Parameters.CONTENTION_UTIL_PCT),
+        read.number(Parameters.METRICS_SCRAPE_S));
   }
 
   private static ClientSettings client(Values read) {

@@ -15,6 +15,7 @@ import static dev.tokentrace.simulator.scenario.Parameters.HEARTBEAT_S;
 import static dev.tokentrace.simulator.scenario.Parameters.KV_CAPACITY_TOKENS;
 import static dev.tokentrace.simulator.scenario.Parameters.MAX_BATCH;
 import static dev.tokentrace.simulator.scenario.Parameters.MAX_MODEL_LEN;
+import static dev.tokentrace.simulator.scenario.Parameters.METRICS_SCRAPE_S;
 import static dev.tokentrace.simulator.scenario.Parameters.OUTPUT_TOKENS;
 import static dev.tokentrace.simulator.scenario.Parameters.PROMPT_TOKENS;
 import static dev.tokentrace.simulator.scenario.Parameters.RATE;
@@ -218,10 +219,13 @@ public final class Scenarios {
               "another process takes 60 percent of the GPU and 12 GB of its memory from 20 s to 50 s:"
                   + " every engine step then lasts 2.5 times longer, so the requests it overlaps"
                   + " decode 2.5 times slower; the GPU telemetry (gpu/) shows the co-tenant and"
-                  + " gpu_truth.csv marks the requests it hit",
+                  + " gpu_truth.csv marks the requests it hit; /metrics is saved every 5 s"
+                  + " (metrics.prom)",
               values(
                   GPU_TELEMETRY,
                   "true",
+                  METRICS_SCRAPE_S,
+                  "5",
                   CONTENTION_AT_S,
                   "20",
                   CONTENTION_DURATION_S,
