@@ -88,9 +88,11 @@ final class CorrelateCommand implements Callable<Integer> {
       names = "--follow",
       description =
           "keep attributing until SIGTERM or Ctrl-C: every --interval, when the lake's files or"
-              + " the client rows changed, attribute again the requests whose rows changed (each round"
-              + " gives exactly the batch result on the data of that moment); --db is opened only for a round, so sql,"
-              + " report, clients and serve can use it between rounds")
+              + " the client rows changed, copy the lake's new files (all of them after a"
+              + " compaction) and attribute again the requests whose rows changed (each round"
+              + " gives exactly the batch result on the data of that moment; a line of its timings"
+              + " follows); --db is opened only for a round, so sql, report, clients and serve can"
+              + " use it between rounds")
   boolean follow;
 
   @Option(

@@ -40,6 +40,10 @@ final class FollowCorrelation {
   private boolean lakeBehind = true;
 
   private @Nullable String lakeSeen;
+
+  /** This process's last copy of the lake into the file: the next copy appends to it if it can. */
+  private LakeEvents.@Nullable Copied lastCopy;
+
   private @Nullable String lastProblem;
   private int rounds;
 
@@ -106,14 +110,34 @@ final class FollowCorrelation {
   }
 
   private void round(PrintWriter err) {
+    long started = System.nanoTime();
     try (Database db = Database.open(settings)) {
       String copiedNote = "";
+      long copyNanos = 0;
       if (lake != null) {
         String now = LakeEvents.fingerprint(LakeSnapshot.scan(lake));
         if (!now.equals(lakeSeen)) {
-          LakeEvents.Copied copied = LakeEvents.copy(lake, db);
+          long copyStarted = System.nanoTime();
+          LakeEvents.Copied copied;
+          try {
+            copied = LakeEvents.copy(lake, db, lastCopy);
+          } catch (RuntimeException e) {
+            lastCopy = null; // the next copy replaces the tables whole
+            throw e;
+          }
+          copyNanos = System.nanoTime() - copyStarted;
           lakeSeen = copied.fingerprint();
-          copiedNote = " (lake: " + copied.rows() + " rows from " + copied.files() + " files)";
+          lastCopy = copied;
+          copiedNote =
+              copied.appended()
+                  ? " (lake: "
+                      + copied.rows()
+                      + " rows appended from "
+                      + copied.newFiles()
+                      + " new of "
+                      + copied.files()
+                      + " files)"
+                  : " (lake: " + copied.rows() + " rows from " + copied.files() + " files)";
         }
       }
       Attributor attributor = new Attributor(db, Clock.systemUTC()).incremental();
@@ -123,7 +147,9 @@ final class FollowCorrelation {
         writeLake(db, err, null);
         return;
       }
+      long attributeStarted = System.nanoTime();
       AttributionResult result = attributor.run(rules, CommandLines.of(spec));
+      long attributeNanos = System.nanoTime() - attributeStarted;
       rounds++;
       lakeBehind = true;
       err.println(
@@ -135,7 +161,20 @@ final class FollowCorrelation {
               + "; "
               + result.dataQuality().summary());
       err.flush();
+      long writeStarted = System.nanoTime();
       writeLake(db, err, rounds);
+      long writeNanos = System.nanoTime() - writeStarted;
+      err.println(
+          String.format(
+              java.util.Locale.ROOT,
+              "correlate: round %d took %d ms (lake copy %d, attribution %d [%s], lake write %d)",
+              rounds,
+              (System.nanoTime() - started) / 1_000_000,
+              copyNanos / 1_000_000,
+              attributeNanos / 1_000_000,
+              attributor.lastSteps(),
+              writeNanos / 1_000_000));
+      err.flush();
       if (lastProblem != null) {
         lastProblem = null;
       }

@@ -17,9 +17,6 @@ public final class Queries {
   /** A fingerprint of the attribution's input tables, to tell whether it can be reused. */
   public static final String INPUTS = "attribution/inputs";
 
-  /** Creates incremental attribution's two bookkeeping tables when absent. */
-  public static final String INCREMENTAL_STATE = "attribution/incremental_state";
-
   /** Creates, empty, the temporary tables of one incremental attribution round. */
   public static final String INCREMENTAL_SCRATCH = "attribution/incremental_scratch";
 

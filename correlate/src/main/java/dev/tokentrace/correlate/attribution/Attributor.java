@@ -77,6 +77,7 @@ public final class Attributor {
   private final boolean incremental;
   private final @Nullable AfterRecompute afterRecompute;
   private volatile String lastRound = "";
+  private volatile String lastSteps = "";
 
   /**
    * Work that belongs to the transaction of an attribution that recomputed every request, done
@@ -133,6 +134,14 @@ public final class Attributor {
   }
 
   /**
+   * Milliseconds of the last {@link #run}'s steps, for a round's timing line ({@code correlate
+   * --follow}): e.g. {@code digests 12, offsets 30, per_request 200, realign 40, quality 25}.
+   */
+  public String lastSteps() {
+    return lastSteps;
+  }
+
+  /**
    * Recomputes the attribution of every client request in the database.
    *
    * @param command the command line, recorded in {@code runs}
@@ -142,6 +151,7 @@ public final class Attributor {
     requireNonNull(settings, "settings is null");
     requireNonNull(command, "command is null");
     Instant started = clock.instant();
+    StepTimes steps = new StepTimes();
     String runId;
     try {
       runId =
@@ -151,15 +161,16 @@ public final class Attributor {
                   handle -> {
                     String why = incremental ? whyNotIncremental(handle, settings) : "";
                     if (why == null) {
-                      return update(handle, settings, command, started);
+                      return update(handle, settings, command, started, steps);
                     }
-                    String id = recompute(handle, settings, command, started);
+                    String id = recompute(handle, settings, command, started, steps);
                     if (afterRecompute != null) {
                       afterRecompute.accept(handle, id);
                     }
                     lastRound = "attributed every request" + why;
                     if (incremental && why.equals(NO_STATE)) {
                       keepDigests(handle, id, true); // the next round can be incremental
+                      steps.lap("digests");
                     }
                     return id;
                   });
@@ -168,21 +179,26 @@ public final class Attributor {
           "query " + Queries.PER_REQUEST + " failed on " + database.name() + ": " + e.getMessage(),
           e);
     }
+    steps.lap("commit");
     AttributionResult result = new AttributionResult(runId, dataQuality());
     storeQuality(runId, result.dataQuality());
+    steps.lap("quality");
+    lastSteps = steps.describe();
     log.info("correlate: {}", result.dataQuality().summary());
     return result;
   }
 
   private static String recompute(
-      Handle handle, AttributionSettings settings, String command, Instant started)
+      Handle handle, AttributionSettings settings, String command, Instant started, StepTimes steps)
       throws SQLException {
     String inputs = inputs(handle);
     handle.execute("DELETE FROM attribution_state");
     handle.execute("DELETE FROM request_attribution");
     handle.execute("DELETE FROM request_matches");
     handle.execute("DELETE FROM clock_offsets");
+    steps.lap("inputs");
     estimateOffsets(handle);
+    steps.lap("offsets");
     if (settings.match().heuristic()) {
       int links = SteadyClockOffsets.estimate(handle, settings).size();
       log.info("correlate: {} run(s) aligned with a steady server clock by time series", links);
@@ -190,6 +206,7 @@ public final class Attributor {
       log.info("correlate: {} request(s) paired by --match heuristic", pairs);
     }
     attributeRequests(handle, settings);
+    steps.lap("per_request");
     return record(handle, settings, command, started, inputs);
   }
 
@@ -242,7 +259,6 @@ public final class Attributor {
     if (settings.warmupFirstN() > 0) {
       return " (--warmup-first ranks every request of a run)";
     }
-    script(handle, Queries.INCREMENTAL_STATE);
     long kept =
         handle
             .createQuery(
@@ -263,17 +279,20 @@ public final class Attributor {
    * temporary tables that hold only their rows; the other rows of those runs get the new offset.
    */
   private String update(
-      Handle handle, AttributionSettings settings, String command, Instant started)
+      Handle handle, AttributionSettings settings, String command, Instant started, StepTimes steps)
       throws SQLException {
     String inputs = inputs(handle);
     script(handle, Queries.INCREMENTAL_SCRATCH);
+    steps.lap("inputs");
     handle.execute("INSERT INTO key_digests_now " + SqlCatalog.get(Queries.KEY_DIGESTS));
     handle.execute("INSERT INTO changed_keys " + SqlCatalog.get(Queries.CHANGED_KEYS));
+    steps.lap("digests");
     handle.execute("INSERT INTO clock_offsets_before FROM clock_offsets");
     handle.execute("DELETE FROM clock_offsets");
     estimateOffsets(handle);
     handle.execute("INSERT INTO offset_runs " + SqlCatalog.get(Queries.OFFSET_RUNS));
     handle.execute("INSERT INTO redo_keys " + SqlCatalog.get(Queries.REDO_KEYS));
+    steps.lap("offsets");
     long changed = count(handle, "changed_keys");
     long redo = count(handle, "redo_keys");
     long runs = count(handle, "offset_runs");
@@ -297,9 +316,12 @@ public final class Attributor {
         }
       }
     }
+    steps.lap("per_request");
     int realigned = runs == 0 ? 0 : handle.execute(SqlCatalog.get(Queries.REALIGN));
+    steps.lap("realign");
     String runId = record(handle, settings, command, started, inputs);
     keepDigests(handle, runId, false);
+    steps.lap("bookkeeping");
     for (String table :
         List.of("key_digests_now", "changed_keys", "clock_offsets_before", "offset_runs")) {
       handle.execute("DROP TABLE IF EXISTS temp." + table);
@@ -621,6 +643,29 @@ public final class Attributor {
       return JSON.writeValueAsString(params);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write attribution settings as JSON", e);
+    }
+  }
+
+  /** Milliseconds per step of one run, in order: laps of a stopwatch ({@link #lastSteps}). */
+  private static final class StepTimes {
+    private final Map<String, Long> nanos = new LinkedHashMap<>();
+    private long last = System.nanoTime();
+
+    void lap(String step) {
+      long now = System.nanoTime();
+      nanos.merge(step, now - last, Long::sum);
+      last = now;
+    }
+
+    String describe() {
+      StringBuilder text = new StringBuilder();
+      nanos.forEach(
+          (step, time) ->
+              text.append(text.length() == 0 ? "" : ", ")
+                  .append(step)
+                  .append(' ')
+                  .append(time / 1_000_000));
+      return text.toString();
     }
   }
 }

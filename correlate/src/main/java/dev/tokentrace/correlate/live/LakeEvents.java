@@ -17,7 +17,10 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,12 +58,15 @@ public final class LakeEvents {
   /**
    * Streamed client rows replace the file's streamed ones; the rows {@code clients} loaded (runs of
    * kind {@code clients}) stay, and lake rows of such a run are left out, and said so: a run is
-   * either loaded or streamed (docs/live.md#streamed-client-rows).
+   * either loaded or streamed (docs/live.md#streamed-client-rows). With {@code append}, {@code
+   * select} reads only files not copied before, and the file's streamed rows stay.
    */
-  private static long copyClientRows(Statement statement, String select, Path lake)
+  private static long copyClientRows(Statement statement, String select, Path lake, boolean append)
       throws SQLException {
     String loaded = "(SELECT run_id FROM runs WHERE kind = '" + ClientTimingLoader.RUN_KIND + "')";
-    statement.execute("DELETE FROM " + CLIENT_TIMING + " WHERE run_id NOT IN " + loaded);
+    if (!append) {
+      statement.execute("DELETE FROM " + CLIENT_TIMING + " WHERE run_id NOT IN " + loaded);
+    }
     long copied =
         statement.executeUpdate(
             "INSERT INTO "
@@ -83,8 +89,20 @@ public final class LakeEvents {
     return copied;
   }
 
-  /** What one copy did. */
-  public record Copied(int files, long rows, String fingerprint) {}
+  /**
+   * What one copy did: {@code files} of the snapshot, {@code rows} copied by this copy, whether it
+   * only {@code appended} the files new since the previous copy; {@code copiedFiles} (per table)
+   * and {@code tables} (rows and last row id of the file's lake tables right after the copy) let
+   * the next copy tell whether it may append (docs/live.md#live-attribution).
+   */
+  public record Copied(
+      int files,
+      long rows,
+      String fingerprint,
+      boolean appended,
+      int newFiles,
+      Map<String, Set<String>> copiedFiles,
+      String tables) {}
 
   /**
    * Replaces the event tables and rejects of {@code database} with the lake's current snapshot.
@@ -93,23 +111,66 @@ public final class LakeEvents {
    * @throws IllegalStateException naming the table when DuckDB fails (nothing changed then)
    */
   public static Copied copy(Path lake, Database database) {
+    return copy(lake, database, null);
+  }
+
+  /**
+   * Brings the event tables and rejects of {@code database} to the lake's current snapshot: when
+   * {@code previous} (this process's last copy into this file) still describes the file (its lake
+   * tables hold the rows that copy left: same count and last row id) and every file it copied is
+   * still in the snapshot (no compaction merged them away), only the rows of the snapshot's new
+   * files are inserted; otherwise the tables are replaced as by {@link #copy(Path, Database)}. Both
+   * leave the same rows: a snapshot's files never overlap, and a committed file never changes.
+   *
+   * @throws IllegalArgumentException naming the directory when it is not a tokentrace lake
+   * @throws IllegalStateException naming the table when DuckDB fails (nothing changed then)
+   */
+  public static Copied copy(Path lake, Database database, @Nullable Copied previous) {
     requireNonNull(lake, "lake is null");
     requireNonNull(database, "database is null");
     LakeSnapshot snapshot = LakeSnapshot.scan(lake);
+    Map<String, Set<String>> copiedFiles = new TreeMap<>();
+    for (TableSchema<?> table : LakeTables.ALL) {
+      Set<String> names = new TreeSet<>();
+      for (LakeFile file : snapshot.files(table.name())) {
+        names.add(file.path().toString());
+      }
+      copiedFiles.put(table.name(), names);
+    }
     long rows = 0;
+    int newFiles = 0;
     String current = "";
+    String tables;
+    boolean append;
     try (Connection connection = database.newConnection();
         Statement statement = connection.createStatement()) {
+      append =
+          previous != null
+              && previous.tables().equals(tables(statement))
+              && previous.copiedFiles().keySet().equals(copiedFiles.keySet())
+              && previous.copiedFiles().entrySet().stream()
+                  .allMatch(e -> copiedFiles.get(e.getKey()).containsAll(e.getValue()));
       connection.setAutoCommit(false);
       try {
         for (TableSchema<?> table : LakeTables.ALL) {
           current = table.name();
-          String select = Lake.select(table, snapshot.files(table.name()));
+          List<LakeFile> files = snapshot.files(table.name());
+          if (append) {
+            Set<String> before = previous.copiedFiles().get(table.name());
+            files = files.stream().filter(f -> !before.contains(f.path().toString())).toList();
+            newFiles += files.size();
+            if (files.isEmpty()) {
+              continue;
+            }
+          }
+          String select = Lake.select(table, files);
           if (table.name().equals(CLIENT_TIMING)) {
-            rows += copyClientRows(statement, select, lake);
+            rows += copyClientRows(statement, select, lake, append);
             continue;
           }
-          statement.execute("DELETE FROM " + table.name());
+          if (!append) {
+            statement.execute("DELETE FROM " + table.name());
+          }
           rows += statement.executeUpdate("INSERT INTO " + table.name() + " BY NAME " + select);
         }
         connection.commit();
@@ -117,12 +178,17 @@ public final class LakeEvents {
         connection.rollback();
         throw e;
       }
-      // DuckDB renumbers row ids when a checkpoint drops the deleted rows; the attribution's
-      // inputs fingerprint counts rows and the last row id, so settle them now, or the next
-      // round would see "new" inputs and attribute the same data again
       connection.setAutoCommit(true);
-      current = "(checkpoint)";
-      statement.execute("CHECKPOINT");
+      if (!append) {
+        // DuckDB renumbers row ids when a checkpoint drops the deleted rows; the attribution's
+        // inputs fingerprint counts rows and the last row id, so settle them now, or the next
+        // round would see "new" inputs and attribute the same data again. Appended rows keep
+        // their ids: no deletes, nothing to settle.
+        current = "(checkpoint)";
+        statement.execute("CHECKPOINT");
+      }
+      current = "(row counts)";
+      tables = tables(statement);
     } catch (SQLException e) {
       throw new IllegalStateException(
           "lake "
@@ -135,6 +201,27 @@ public final class LakeEvents {
               + e.getMessage(),
           e);
     }
-    return new Copied(snapshot.fileCount(), rows, fingerprint(snapshot));
+    return new Copied(
+        snapshot.fileCount(),
+        rows,
+        fingerprint(snapshot),
+        append,
+        append ? newFiles : snapshot.fileCount(),
+        copiedFiles,
+        tables);
+  }
+
+  /** Rows and last row id of each lake table of the file: what tells whether it was rewritten. */
+  private static String tables(Statement statement) throws SQLException {
+    StringBuilder text = new StringBuilder();
+    for (TableSchema<?> table : LakeTables.ALL) {
+      try (ResultSet result =
+          statement.executeQuery(
+              "SELECT count(*) || '/' || coalesce(max(rowid), -1) FROM " + table.name())) {
+        result.next();
+        text.append(table.name()).append('=').append(result.getString(1)).append(' ');
+      }
+    }
+    return text.toString();
   }
 }

@@ -1,9 +1,8 @@
--- attribution/incremental_state: creates the two tables in which incremental attribution (`correlate --follow`) remembers its inputs between rounds, if they are not there.
--- params:  none
--- returns: nothing. Run by Attributor's incremental rounds only, in the round's transaction, so
---          that batch commands and read-only readers never see or need them
---          (docs/design.md#incremental-attribution). They hold bookkeeping, not results: dropping
---          them costs one full recompute at the next round.
+-- schema/010_incremental_state: the bookkeeping tables of incremental attribution (`correlate --follow`), version 6 of the schema (sql/schema/INDEX).
+-- A database of version 5 gets them, empty, on its next open; nothing else changes. Before this
+-- version the first incremental round created them (CREATE TABLE IF NOT EXISTS, the same columns),
+-- so a file that already has them keeps them and their rows (docs/design.md#incremental-attribution).
+-- They hold bookkeeping, not results: emptied, they cost one full recompute at the next round.
 
 -- attribution_key_digests: per request_key, a digest of every input row with that key
 -- (client_timing, request_timing, request_arrived, request_aborted, see attribution/key_digests), as
