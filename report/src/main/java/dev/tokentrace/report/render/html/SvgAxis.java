@@ -90,4 +90,39 @@ final class SvgAxis {
         ? String.format(Locale.ROOT, "%.0f", value)
         : String.format(Locale.ROOT, "%.1f", value);
   }
+
+  /**
+   * The time axis of the timeline charts: a vertical grid line and a label in seconds at each of
+   * about eight round ticks within the scale.
+   */
+  static void secondsGrid(StringBuilder svg, Scale x, int top, int bottom) {
+    for (double tick : ticks(x, 8)) {
+      if (tick > x.max()) {
+        break;
+      }
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<line x1=\"%s\" y1=\"%d\" x2=\"%s\" y2=\"%d\" class=\"gr\"/>",
+              Html.num(x.at(tick)),
+              top,
+              Html.num(x.at(tick)),
+              bottom));
+      svg.append(SvgComponentBars.label((int) x.at(tick), bottom + 16, plain(tick), "middle"));
+    }
+  }
+
+  /** A horizontal grid line across [left, right] at {@code tick} of {@code y}, labelled left. */
+  static void horizontalGrid(
+      StringBuilder svg, Scale y, double tick, int left, int right, String label) {
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<line x1=\"%d\" y1=\"%s\" x2=\"%d\" y2=\"%s\" class=\"gr\"/>",
+            left,
+            Html.num(y.at(tick)),
+            right,
+            Html.num(y.at(tick))));
+    svg.append(SvgComponentBars.label(left - 6, (int) y.at(tick) + 4, label, "end"));
+  }
 }

@@ -69,20 +69,8 @@ final class SvgCdf {
       }
     }
     for (double tick : new double[] {0, 0.25, 0.5, 0.75, 0.9, 1}) {
-      svg.append(
-          String.format(
-              Locale.ROOT,
-              "<line x1=\"%d\" y1=\"%s\" x2=\"%d\" y2=\"%s\" class=\"gr\"/>",
-              left,
-              Html.num(y.at(tick)),
-              right,
-              Html.num(y.at(tick))));
-      svg.append(
-          SvgComponentBars.label(
-              left - 6,
-              (int) y.at(tick) + 4,
-              String.format(Locale.ROOT, "%.0f%%", tick * 100),
-              "end"));
+      SvgAxis.horizontalGrid(
+          svg, y, tick, left, right, String.format(Locale.ROOT, "%.0f%%", tick * 100));
     }
     int index = 0;
     for (Map.Entry<String, List<ReportEvidence.CdfPoint>> entry : series.entrySet()) {

@@ -145,25 +145,9 @@ final class SvgGpu {
       int bottom,
       int left,
       int right) {
-    for (double tick : SvgAxis.ticks(x, 8)) {
-      if (tick > x.max()) {
-        break;
-      }
-      svg.append(vertical(x.at(tick), top, bottom));
-      svg.append(
-          SvgComponentBars.label((int) x.at(tick), bottom + 16, SvgAxis.plain(tick), "middle"));
-    }
+    SvgAxis.secondsGrid(svg, x, top, bottom);
     for (double tick : new double[] {0, 25, 50, 75, 100}) {
-      svg.append(
-          String.format(
-              Locale.ROOT,
-              "<line x1=\"%d\" y1=\"%s\" x2=\"%d\" y2=\"%s\" class=\"gr\"/>",
-              left,
-              Html.num(y.at(tick)),
-              right,
-              Html.num(y.at(tick))));
-      svg.append(
-          SvgComponentBars.label(left - 6, (int) y.at(tick) + 4, SvgAxis.plain(tick) + "%", "end"));
+      SvgAxis.horizontalGrid(svg, y, tick, left, right, SvgAxis.plain(tick) + "%");
     }
   }
 
@@ -264,16 +248,6 @@ final class SvgGpu {
       }
     }
     return max <= 0 ? 1 : max;
-  }
-
-  private static String vertical(double at, int top, int bottom) {
-    return String.format(
-        Locale.ROOT,
-        "<line x1=\"%s\" y1=\"%d\" x2=\"%s\" y2=\"%d\" class=\"gr\"/>",
-        Html.num(at),
-        top,
-        Html.num(at),
-        bottom);
   }
 
   private static double mid(Instant start, Instant from, Instant to) {

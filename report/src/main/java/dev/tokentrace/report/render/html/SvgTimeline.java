@@ -94,25 +94,9 @@ final class SvgTimeline {
       int bottom,
       int left,
       int right) {
-    for (double tick : SvgAxis.ticks(x, 8)) {
-      if (tick > x.max()) {
-        break;
-      }
-      svg.append(vertical(x.at(tick), top, bottom, "gr"));
-      svg.append(
-          SvgComponentBars.label((int) x.at(tick), bottom + 16, SvgAxis.plain(tick), "middle"));
-    }
+    SvgAxis.secondsGrid(svg, x, top, bottom);
     for (double tick : SvgAxis.ticks(y, 4)) {
-      svg.append(
-          String.format(
-              Locale.ROOT,
-              "<line x1=\"%d\" y1=\"%s\" x2=\"%d\" y2=\"%s\" class=\"gr\"/>",
-              left,
-              Html.num(y.at(tick)),
-              right,
-              Html.num(y.at(tick))));
-      svg.append(
-          SvgComponentBars.label(left - 6, (int) y.at(tick) + 4, SvgAxis.plain(tick), "end"));
+      SvgAxis.horizontalGrid(svg, y, tick, left, right, SvgAxis.plain(tick));
     }
     for (double share : new double[] {0, 0.5, 1}) {
       svg.append(
@@ -251,17 +235,6 @@ final class SvgTimeline {
       }
     }
     return 100;
-  }
-
-  private static String vertical(double x, int top, int bottom, String css) {
-    return String.format(
-        Locale.ROOT,
-        "<line x1=\"%s\" y1=\"%d\" x2=\"%s\" y2=\"%d\" class=\"%s\"/>",
-        Html.num(x),
-        top,
-        Html.num(x),
-        bottom,
-        css);
   }
 
   private static double seconds(Instant start, Instant at) {
