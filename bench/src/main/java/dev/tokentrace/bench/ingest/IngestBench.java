@@ -165,6 +165,8 @@ public final class IngestBench {
     List<String> jvm = new ArrayList<>(List.of("-Xmx" + heap));
     if (jfr && main.equals(MAIN)) {
       jvm.add("-XX:StartFlightRecording=settings=profile,filename=" + work.resolve(name + ".jfr"));
+      // JFR's start-up note goes to stdout, which is parse's NDJSON: read_json then failed on it
+      jvm.add("-Xlog:jfr+startup=warning");
     }
     Measured measured = StageRun.run(new Stage(name, jvm, main, args), work, out);
     System.err.printf("%s: %.1f s%n", name, measured.seconds());

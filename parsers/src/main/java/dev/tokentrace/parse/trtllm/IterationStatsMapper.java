@@ -7,6 +7,7 @@ import dev.tokentrace.event.EngineStats;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Timestamps;
+import dev.tokentrace.parse.trtllm.JsonFields.Record;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
@@ -78,7 +79,7 @@ final class IterationStatsMapper {
     this.times = times;
   }
 
-  static boolean accepts(JsonNode node) {
+  static boolean accepts(Record node) {
     return node.has("iter")
         && (node.has("iterLatencyMS")
             || node.has("inflightBatchingStats")
@@ -87,7 +88,7 @@ final class IterationStatsMapper {
             || node.has("numActiveRequests"));
   }
 
-  void map(JsonNode stats, SourcePosition source, ParseOutput sink) {
+  void map(Record stats, SourcePosition source, ParseOutput sink) {
     StepDraft step = new StepDraft();
     step.ts = timestamp(stats);
     step.iteration = JsonFields.longCount(stats, "iter");
@@ -96,9 +97,9 @@ final class IterationStatsMapper {
     }
     Integer rank = JsonFields.count(stats, "rank");
     step.rank = rank == null ? null : "RANK " + rank;
-    JsonNode inflight = JsonFields.object(stats, "inflightBatchingStats");
-    JsonNode statics = JsonFields.object(stats, "staticBatchingStats");
-    JsonNode kv = JsonFields.object(stats, "kvCacheStats");
+    Record inflight = stats.object("inflightBatchingStats");
+    Record statics = stats.object("staticBatchingStats");
+    Record kv = stats.object("kvCacheStats");
     if (inflight != null) {
       step.batchSize = JsonFields.count(inflight, "numScheduledRequests");
       step.ctxRequests = JsonFields.count(inflight, "numContextRequests");
@@ -129,10 +130,10 @@ final class IterationStatsMapper {
   }
 
   private EngineStats snapshot(
-      JsonNode stats,
+      Record stats,
       StepDraft step,
-      @Nullable JsonNode inflight,
-      @Nullable JsonNode kv,
+      @Nullable Record inflight,
+      @Nullable Record kv,
       SourcePosition source) {
     Double hitRate = kv == null ? null : JsonFields.nonNegative(kv, "cacheHitRate");
     return new EngineStats(
@@ -152,7 +153,7 @@ final class IterationStatsMapper {
         inflight == null ? null : JsonFields.count(inflight, "numPausedRequests"));
   }
 
-  private @Nullable Instant timestamp(JsonNode stats) {
+  private @Nullable Instant timestamp(Record stats) {
     String text = JsonFields.text(stats, "timestamp");
     if (text == null) {
       return null;
@@ -164,7 +165,7 @@ final class IterationStatsMapper {
     return ts;
   }
 
-  private static @Nullable Double stepMs(JsonNode stats) {
+  private static @Nullable Double stepMs(Record stats) {
     Double host = JsonFields.nonNegative(stats, "hostStepTimeMS");
     if (host != null) {
       return positive(host);
@@ -188,7 +189,7 @@ final class IterationStatsMapper {
    * (docs/formats/trtllm.md#iteration-stats-json); the overlap scheduler is their default, so their
    * {@code iterLatencyMS} is not a step time.
    */
-  static boolean isPyTorch(JsonNode stats) {
+  static boolean isPyTorch(Record stats) {
     if (stats.has("requestStats") || stats.has("attentionDpRank")) {
       return true;
     }
@@ -197,7 +198,7 @@ final class IterationStatsMapper {
         && zeroOrAbsent(stats, "pinnedMemUsage");
   }
 
-  private static boolean zeroOrAbsent(JsonNode stats, String key) {
+  private static boolean zeroOrAbsent(Record stats, String key) {
     JsonNode value = stats.get(key);
     return value == null || value.isNull() || (value.isNumber() && value.doubleValue() == 0);
   }

@@ -24,6 +24,41 @@ final class JsonFields {
     }
   }
 
+  /**
+   * A JSON object as the mappers read it: a whole tree ({@link #of}) or the keys a {@link
+   * SparseTree} kept. {@link #get} answers as {@link JsonNode#get} does: null when the key is
+   * absent, a {@code NullNode} for JSON {@code null}; a duplicate key reads as its last value.
+   */
+  interface Record {
+    @Nullable JsonNode get(String key);
+
+    /** The object under {@code key} as a record, as {@link JsonFields#object} reads it. */
+    @Nullable Record object(String key);
+
+    default boolean has(String key) {
+      return get(key) != null;
+    }
+
+    static Record of(JsonNode node) {
+      return new Tree(node);
+    }
+  }
+
+  /** A whole tree as a {@link Record}. */
+  private record Tree(JsonNode node) implements Record {
+    @Override
+    public @Nullable JsonNode get(String key) {
+      return node.get(key);
+    }
+
+    @Override
+    public @Nullable Record object(String key) {
+      JsonNode child = JsonFields.object(node, key);
+      return child == null ? null : new Tree(child);
+    }
+  }
+
+  /** The object value of {@code key}; null when absent or JSON null, else BadValue. */
   static @Nullable JsonNode object(JsonNode parent, String key) {
     JsonNode value = parent.get(key);
     if (value == null || value.isNull()) {
@@ -37,7 +72,15 @@ final class JsonFields {
 
   /** A non-negative count that fits an int; integral doubles ({@code 3.0}) are accepted. */
   static @Nullable Integer count(JsonNode parent, String key) {
-    Long value = longCount(parent, key);
+    return countValue(parent.get(key), key);
+  }
+
+  static @Nullable Integer count(Record parent, String key) {
+    return countValue(parent.get(key), key);
+  }
+
+  private static @Nullable Integer countValue(@Nullable JsonNode node, String key) {
+    Long value = longCountValue(node, key);
     if (value == null) {
       return null;
     }
@@ -48,7 +91,14 @@ final class JsonFields {
   }
 
   static @Nullable Long longCount(JsonNode parent, String key) {
-    JsonNode value = parent.get(key);
+    return longCountValue(parent.get(key), key);
+  }
+
+  static @Nullable Long longCount(Record parent, String key) {
+    return longCountValue(parent.get(key), key);
+  }
+
+  private static @Nullable Long longCountValue(@Nullable JsonNode value, String key) {
     if (value == null || value.isNull() || isNonFinite(value)) {
       return null;
     }
@@ -66,7 +116,10 @@ final class JsonFields {
 
   /** Any finite number (durations may be negative after clock skew). */
   static @Nullable Double number(JsonNode parent, String key) {
-    JsonNode value = parent.get(key);
+    return numberValue(parent.get(key), key);
+  }
+
+  private static @Nullable Double numberValue(@Nullable JsonNode value, String key) {
     if (value == null || value.isNull() || isNonFinite(value)) {
       return null;
     }
@@ -82,7 +135,15 @@ final class JsonFields {
   }
 
   static @Nullable Double nonNegative(JsonNode parent, String key) {
-    Double value = number(parent, key);
+    return nonNegativeValue(parent.get(key), key);
+  }
+
+  static @Nullable Double nonNegative(Record parent, String key) {
+    return nonNegativeValue(parent.get(key), key);
+  }
+
+  private static @Nullable Double nonNegativeValue(@Nullable JsonNode node, String key) {
+    Double value = numberValue(node, key);
     if (value != null && value < 0) {
       throw new BadValue(key);
     }
@@ -90,7 +151,14 @@ final class JsonFields {
   }
 
   static @Nullable String text(JsonNode parent, String key) {
-    JsonNode value = parent.get(key);
+    return textValue(parent.get(key), key);
+  }
+
+  static @Nullable String text(Record parent, String key) {
+    return textValue(parent.get(key), key);
+  }
+
+  private static @Nullable String textValue(@Nullable JsonNode value, String key) {
     if (value == null || value.isNull()) {
       return null;
     }

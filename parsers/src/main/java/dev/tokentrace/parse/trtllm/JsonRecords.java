@@ -32,13 +32,12 @@ final class JsonRecords implements JsonSplitter.Handler {
   private static final ObjectReader WHOLE_LINE_READER =
       READER.with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
-  private static final SparseTree STATS_TREE =
-      new SparseTree(READER, IterationStatsMapper.KEYS, IterationStatsMapper.CHILD_KEYS);
-
   private final IterationStatsMapper iterationStats;
   private final TritonStatsMapper tritonStats;
   private final PerfMetricsMapper perfMetrics;
   private final boolean sparse;
+  private final SparseTree statsTree =
+      new SparseTree(READER, IterationStatsMapper.KEYS, IterationStatsMapper.CHILD_KEYS);
 
   JsonRecords(String instance, Timestamps.Local times) {
     this(instance, times, true);
@@ -63,7 +62,12 @@ final class JsonRecords implements JsonSplitter.Handler {
   public boolean wholeLine(String line, SourcePosition position, ParseOutput sink) {
     JsonNode node;
     try {
-      node = read(line, true);
+      JsonFields.Record stats = sparseStats(line, true);
+      if (stats != null) {
+        iterationStats(stats, line, position, sink);
+        return true;
+      }
+      node = WHOLE_LINE_READER.readTree(line);
     } catch (IOException e) {
       // not one complete object: the splitter finds out what it is, and reports it
       return false;
@@ -79,7 +83,12 @@ final class JsonRecords implements JsonSplitter.Handler {
   void record(String json, SourcePosition source, @Nullable Instant lineTs, ParseOutput sink) {
     JsonNode node;
     try {
-      node = read(json, false);
+      JsonFields.Record stats = sparseStats(json, false);
+      if (stats != null) {
+        iterationStats(stats, json, source, sink);
+        return;
+      }
+      node = READER.readTree(json);
     } catch (IOException e) {
       reject(sink, source, "json: malformed value", json);
       return;
@@ -92,25 +101,36 @@ final class JsonRecords implements JsonSplitter.Handler {
   }
 
   /**
-   * The tree {@code readTree} makes of {@code json} (with {@code wholeLine}, failing on trailing
-   * tokens), or, for iteration stats, its sparse equivalent: the same outcome for every mapper.
+   * Iteration stats read as a {@link SparseTree} (with {@code wholeLine}, failing on trailing
+   * tokens), or null when {@code json} is no iteration stats record and must be read as a whole
+   * tree: the same outcome for every text as reading the whole tree first.
    */
-  private @Nullable JsonNode read(String json, boolean wholeLine) throws IOException {
+  private JsonFields.@Nullable Record sparseStats(String json, boolean wholeLine)
+      throws IOException {
     if (sparse && mayBeIterationStats(json)) {
-      JsonNode stats = STATS_TREE.read(json, wholeLine);
+      JsonFields.Record stats = statsTree.read(json, wholeLine);
       if (IterationStatsMapper.accepts(stats)) {
         return stats;
       }
     }
-    return (wholeLine ? WHOLE_LINE_READER : READER).readTree(json);
+    return null;
   }
 
   /**
    * Iteration stats have an {@code "iter"} key; text without it (literally, or an escape that could
    * spell it) needs no sparse read before the whole one.
    */
-  private static boolean mayBeIterationStats(String json) {
-    return STATS_TREE.covers(json) && (json.contains("\"iter\"") || json.indexOf('\\') >= 0);
+  private boolean mayBeIterationStats(String json) {
+    return statsTree.covers(json) && (json.contains("\"iter\"") || json.indexOf('\\') >= 0);
+  }
+
+  private void iterationStats(
+      JsonFields.Record stats, String json, SourcePosition source, ParseOutput sink) {
+    try {
+      iterationStats.map(stats, source, sink);
+    } catch (JsonFields.BadValue e) {
+      reject(sink, source, "iteration stats: bad '" + e.key + "' value", json);
+    }
   }
 
   private void route(
@@ -121,9 +141,8 @@ final class JsonRecords implements JsonSplitter.Handler {
       ParseOutput sink) {
     String kind = "json";
     try {
-      if (IterationStatsMapper.accepts(node)) {
-        kind = "iteration stats";
-        iterationStats.map(node, source, sink);
+      if (IterationStatsMapper.accepts(JsonFields.Record.of(node))) {
+        iterationStats(JsonFields.Record.of(node), json, source, sink);
       } else if (TritonStatsMapper.accepts(node)) {
         kind = "triton stats";
         tritonStats.map(node, lineTs, source, sink);

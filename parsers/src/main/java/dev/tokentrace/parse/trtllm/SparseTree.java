@@ -2,32 +2,42 @@ package dev.tokentrace.parse.trtllm;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads one JSON object with a streaming parser into the tree {@code ObjectReader.readTree} would
- * build, minus every key nobody reads: the kept keys get the same node types and values, every
- * other value is skipped token by token, so the text is checked just as strictly (same parser, same
- * features and limits) without building a node per value. A line of iteration stats has ≈ 40 values
- * of which the mapper reads ≈ 15; building the whole tree (a {@code LinkedHashMap} per object, a
- * node per number) was most of the parse time (BENCHMARKS.md, "Parser throughput").
+ * Reads one JSON object with a streaming parser into a {@link JsonFields.Record} of the keys a
+ * mapper reads: each kept key's value becomes the node {@code ObjectReader.readTree} would make of
+ * it, in a slot of an array, and every other value is skipped token by token, so the text is
+ * checked just as strictly (same parser, same features and limits) without building a node per
+ * value or an {@code ObjectNode} map. A line of iteration stats has ≈ 40 values of which the mapper
+ * reads ≈ 15; building the whole tree, then a sparse {@code ObjectNode}, was most of the parse time
+ * (BENCHMARKS.md, "Ingest and TensorRT-LLM JSON, round 5").
  *
  * <p>A kept key whose value is an array or object (other than a kept child object) keeps an empty
  * one: the mappers only check that such a value is not a number, string or object ({@link
- * JsonFields}) or that the key is there. Duplicate keys: the last one wins, as in the tree.
+ * JsonFields}) or that the key is there. Duplicate keys: the last one wins, as in the tree. The
+ * record returned is reused by the next {@link #read}: not thread-safe, one per {@link
+ * JsonRecords}.
  */
 final class SparseTree {
+  /** What a kept child object's slot holds; the record is read through {@link Level#object}. */
+  private static final JsonNode OBJECT = JsonNodeFactory.instance.objectNode();
+
   private final ObjectReader reader;
-  private final Set<String> keys;
-  private final Map<String, Set<String>> children;
+  private final Level root;
   private final int maxStringLength;
 
   /**
@@ -36,8 +46,7 @@ final class SparseTree {
    */
   SparseTree(ObjectReader reader, Set<String> keys, Map<String, Set<String>> children) {
     this.reader = reader;
-    this.keys = keys;
-    this.children = children;
+    this.root = new Level(keys, children);
     this.maxStringLength = reader.getFactory().streamReadConstraints().getMaxStringLength();
   }
 
@@ -50,11 +59,11 @@ final class SparseTree {
   }
 
   /**
-   * The object that starts {@code json} (which {@link #covers}), as a sparse tree; with {@code
-   * wholeLine}, anything after it fails as {@code FAIL_ON_TRAILING_TOKENS} does. Malformed text
-   * throws as {@code readTree} does.
+   * The object that starts {@code json} (which {@link #covers}), as a sparse record valid until the
+   * next call; with {@code wholeLine}, anything after it fails as {@code FAIL_ON_TRAILING_TOKENS}
+   * does. Malformed text throws as {@code readTree} does.
    */
-  ObjectNode read(String json, boolean wholeLine) throws IOException {
+  JsonFields.Record read(String json, boolean wholeLine) throws IOException {
     // Over the line's UTF-8 bytes, not its chars: Jackson's byte parser matches field names by
     // quads and skips values without copying them into a char buffer first (BENCHMARKS.md,
     // "TensorRT-LLM iteration stats JSON, round two"). Lines come from the strict UTF-8 reader, so
@@ -63,7 +72,7 @@ final class SparseTree {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
         throw new IOException("not an object");
       }
-      ObjectNode root = object(parser, keys, children);
+      root.read(parser);
       if (wholeLine && parser.nextToken() != null) {
         throw new IOException("trailing token");
       }
@@ -71,30 +80,107 @@ final class SparseTree {
     }
   }
 
-  /** Reads the rest of the object whose START_OBJECT is the current token. */
-  private static ObjectNode object(
-      JsonParser parser, Set<String> kept, Map<String, Set<String>> children) throws IOException {
-    ObjectNode node = JsonNodeFactory.instance.objectNode();
-    String name;
-    while ((name = parser.nextFieldName()) != null) {
-      JsonToken token = parser.nextToken();
-      if (!kept.contains(name)) {
-        parser.skipChildren();
-        continue;
+  /**
+   * The kept keys of one object, their slots, and the values last read into them; and the order of
+   * the keys in the objects read before, kept keys or not. A server writes its records' keys in the
+   * same order every time, so each key is first tried as the one that came at that position last
+   * time: Jackson's {@link JsonParser#nextFieldName(SerializableString)} compares the raw bytes of
+   * the name, with no decoding, symbol table or map lookup, and falls back to reading the name when
+   * they differ (another key, an escape), so what is read does not change.
+   */
+  private static final class Level implements JsonFields.Record {
+    /** Positions remembered: a record with more keys is read by name from there on. */
+    private static final int MAX_ORDER = 128;
+
+    private final Map<String, Integer> slots = new HashMap<>();
+    private final @Nullable JsonNode[] values;
+    private final @Nullable Level[] children;
+    private final List<Key> order = new ArrayList<>();
+
+    /** A key as it came at a position: its name and its slot, -1 when not kept. */
+    private record Key(SerializableString name, int slot) {}
+
+    Level(Set<String> keys, Map<String, Set<String>> childKeys) {
+      values = new JsonNode[keys.size()];
+      children = new Level[keys.size()];
+      for (String key : keys) {
+        int slot = slots.size();
+        slots.put(key, slot);
+        Set<String> nested = childKeys.get(key);
+        if (nested != null) {
+          children[slot] = new Level(nested, Map.of());
+        }
       }
-      Set<String> childKeys = children.get(name);
-      JsonNode value;
-      if (token == JsonToken.START_OBJECT && childKeys != null) {
-        value = object(parser, childKeys, Map.of());
+    }
+
+    @Override
+    public @Nullable JsonNode get(String key) {
+      Integer slot = slots.get(key);
+      return slot == null ? null : values[slot];
+    }
+
+    @Override
+    public JsonFields.@Nullable Record object(String key) {
+      JsonNode value = get(key);
+      if (value == null || value.isNull()) {
+        return null;
+      }
+      if (!value.isObject()) {
+        throw new JsonFields.BadValue(key);
+      }
+      Level child = children[slots.get(key)];
+      return child != null ? child : JsonFields.Record.of(value);
+    }
+
+    /** Reads the rest of the object whose START_OBJECT is the current token. */
+    void read(JsonParser parser) throws IOException {
+      Arrays.fill(values, null);
+      for (int at = 0; ; at++) {
+        Key key = nextKey(parser, at);
+        if (key == null) {
+          break;
+        }
+        JsonToken token = parser.nextToken();
+        int slot = key.slot();
+        if (slot < 0) {
+          parser.skipChildren();
+          continue;
+        }
+        Level child = children[slot];
+        if (token == JsonToken.START_OBJECT && child != null) {
+          child.read(parser); // a duplicate key's object replaces the earlier one
+          values[slot] = OBJECT;
+        } else {
+          values[slot] = value(parser, token);
+        }
+      }
+      if (parser.currentToken() != JsonToken.END_OBJECT) {
+        throw new IOException("unexpected token " + parser.currentToken());
+      }
+    }
+
+    /** The key at position {@code at}, or null when the object ends (or something else comes). */
+    private @Nullable Key nextKey(JsonParser parser, int at) throws IOException {
+      Key expected = at < order.size() ? order.get(at) : null;
+      String name;
+      if (expected == null) {
+        name = parser.nextFieldName();
+      } else if (parser.nextFieldName(expected.name())) {
+        return expected;
       } else {
-        value = value(parser, token);
+        name = parser.currentToken() == JsonToken.FIELD_NAME ? parser.currentName() : null;
       }
-      node.replace(name, value);
+      if (name == null) {
+        return null;
+      }
+      Key key = new Key(new SerializedString(name), slots.getOrDefault(name, -1));
+      if (at < order.size()) {
+        order.set(at, key);
+      } else if (at == order.size() && at < MAX_ORDER) {
+        order.add(key);
+      }
+      return key;
     }
-    if (parser.currentToken() != JsonToken.END_OBJECT) {
-      throw new IOException("unexpected token " + parser.currentToken());
-    }
-    return node;
   }
 
   /** As {@code JsonNodeDeserializer} makes a node of each token, but containers stay empty. */

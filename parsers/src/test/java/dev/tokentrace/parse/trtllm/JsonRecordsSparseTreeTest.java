@@ -25,7 +25,8 @@ import org.junit.jupiter.params.provider.Arguments;
  * their JSON, ignore rules, rejection reasons and whether the line was taken. Cases: the line
  * tables' and samples' JSON objects, unchanged, with every read key given each value of {@link
  * #VALUES} (first and last of duplicate keys, top level and nested), with escaped key names, and
- * randomly mutated as in the fuzz test. Fixed seed.
+ * randomly mutated as in the fuzz test; each also through a sparse reader that read a {@link
+ * #PRIMER} before (its record is reused). Fixed seed.
  */
 final class JsonRecordsSparseTreeTest {
   private static final String[] VALUES = {
@@ -69,6 +70,18 @@ final class JsonRecordsSparseTreeTest {
     "'x'",
   };
 
+  /** Iteration stats with every read key, top level and nested: read first to fill the record. */
+  private static final String PRIMER =
+      "{\"iter\":7,\"iterLatencyMS\":3.5,\"inflightBatchingStats\":{\"numScheduledRequests\":2,"
+          + "\"numContextRequests\":1,\"numGenRequests\":1,\"numCtxTokens\":10,\"numCtxKvTokens\":4,"
+          + "\"numPausedRequests\":1},\"staticBatchingStats\":{\"numScheduledRequests\":2,"
+          + "\"numContextRequests\":1,\"numCtxTokens\":10,\"numGenTokens\":3},\"kvCacheStats\":"
+          + "{\"usedNumBlocks\":5,\"maxNumBlocks\":50,\"cacheHitRate\":0.5},\"numActiveRequests\":2,"
+          + "\"timestamp\":\"09-01-2025 12:00:01.250000\",\"rank\":1,\"numNewActiveRequests\":1,"
+          + "\"numQueuedRequests\":3,\"hostStepTimeMS\":2.5,\"schedulerMode\":\"overlap\","
+          + "\"requestStats\":[],\"attentionDpRank\":0,\"maxBatchSizeStatic\":8,\"cpuMemUsage\":1,"
+          + "\"pinnedMemUsage\":1}";
+
   @Test
   void sparseReadGivesTheWholeTreesOutcomeOnUnchangedRecords() {
     int events = 0;
@@ -88,7 +101,7 @@ final class JsonRecordsSparseTreeTest {
       for (String key : keys) {
         for (String value : VALUES) {
           for (String variant : withValue(json, key, value)) {
-            compare(variant);
+            compare(variant, false); // the other tests cover reuse: cheaper this way
           }
         }
       }
@@ -124,6 +137,11 @@ final class JsonRecordsSparseTreeTest {
    * the number of events.
    */
   private static int compare(String json) {
+    return compare(json, true);
+  }
+
+  /** As {@link #compare(String)}; with {@code reuse}, also through a primed sparse reader. */
+  private static int compare(String json, boolean reuse) {
     if (json.isEmpty()) {
       return 0;
     }
@@ -150,6 +168,32 @@ final class JsonRecordsSparseTreeTest {
             });
     assertThat(sparseThrown).as("element thrown: %s", json).isEqualTo(wholeThrown);
     assertThat(sparseElement.outcomes).as("element: %s", json).isEqualTo(wholeElement.outcomes);
+    // the sparse record is reused from one read to the next: nothing of the record before leaks
+    // (text that cannot be iteration stats never reaches it)
+    if (!reuse || (!json.contains("iter") && json.indexOf('\\') < 0)) {
+      return sparseElement.events.size();
+    }
+    JsonRecords primed = records(true);
+    primed.wholeLine(PRIMER, position, new Recorder());
+    Recorder reusedLine = new Recorder();
+    String reusedTaken = outcome(() -> primed.wholeLine(json, position, reusedLine));
+    assertThat(reusedTaken).as("reused, taken as a whole line: %s", json).isEqualTo(wholeTaken);
+    assertThat(reusedLine.outcomes)
+        .as("reused, whole line: %s", json)
+        .isEqualTo(wholeLine.outcomes);
+    JsonRecords primedElement = records(true);
+    primedElement.record(PRIMER, position, null, new Recorder());
+    Recorder reusedElement = new Recorder();
+    String reusedThrown =
+        outcome(
+            () -> {
+              primedElement.record(json, position, null, reusedElement);
+              return "";
+            });
+    assertThat(reusedThrown).as("reused, element thrown: %s", json).isEqualTo(wholeThrown);
+    assertThat(reusedElement.outcomes)
+        .as("reused, element: %s", json)
+        .isEqualTo(wholeElement.outcomes);
     return sparseElement.events.size();
   }
 
