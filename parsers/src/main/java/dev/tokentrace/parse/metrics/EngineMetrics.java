@@ -91,6 +91,16 @@ final class EngineMetrics {
    * # TYPE}, or a scrape marker), so that the engine's log parser never sees it.
    */
   static boolean claims(Engine engine, String line) {
+    // every line of every source passes here first: a line whose first character can begin
+    // neither a comment nor a metric name ([a-zA-Z_:], docs/formats/metrics.md) is not looked at
+    // further; log headers start with '[', a digit or '{'
+    int start = 0;
+    while (start < line.length() && Character.isWhitespace(line.charAt(start))) {
+      start++;
+    }
+    if (start == line.length() || !mayStartMetricLine(line.charAt(start))) {
+      return false;
+    }
     String text = line.strip();
     if (text.startsWith(MARKER)) {
       return true;
@@ -105,5 +115,13 @@ final class EngineMetrics {
       end++;
     }
     return end > 0 && engineOf(text.substring(0, end)) == engine;
+  }
+
+  private static boolean mayStartMetricLine(char first) {
+    return first == '#'
+        || (first >= 'a' && first <= 'z')
+        || (first >= 'A' && first <= 'Z')
+        || first == '_'
+        || first == ':';
   }
 }
