@@ -98,6 +98,93 @@ final class GpuIngestIT {
         .isEqualTo("0=vllm-a:2 1=node-7:2");
   }
 
+  /**
+   * A shipper stopped between two {@code ingest --follow --once} runs while nvidia-smi keeps
+   * writing: the rows appended while it was down, after the query CSV, compute-apps and dmon
+   * headers it read before, are read with those headers from the checkpoint; a file rotated while
+   * it was down is read to its end with them, and the new file at its name with its own header
+   * alone (docs/formats/gpu.md#following-across-restarts).
+   */
+  @Test
+  void followResumesAfterARestartWithTheHeadersReadBefore() throws Exception {
+    Path db = dir.resolve("restart.duckdb");
+    List<String> gpu = sample("nvidia-smi-550-query-gpu-loop/gpu.csv");
+    List<String> apps = sample("nvidia-smi-550-compute-apps/apps.csv");
+    List<String> dmon = sample("nvidia-smi-550-dmon-dt/dmon.log");
+    Path gpuCsv = dir.resolve("gpu.csv");
+    Path appsCsv = dir.resolve("apps.csv");
+    Path dmonLog = dir.resolve("dmon.log");
+    Path rotated = dir.resolve("rot.csv");
+    Files.write(gpuCsv, gpu.subList(0, 3), UTF_8);
+    Files.write(appsCsv, apps.subList(0, 2), UTF_8);
+    Files.write(dmonLog, dmon.subList(0, 4), UTF_8);
+    Files.write(rotated, gpu.subList(0, 2), UTF_8);
+    List<Path> files = List.of(gpuCsv, appsCsv, dmonLog, rotated);
+    // 5 header lines (dmon has two), 2 + 1 + 2 + 1 rows
+    assertThat(followOnce(db, "gpu-restart", files))
+        .contains("lines=11 parsed=6 ignored=5 rejected=0");
+
+    // down: each loop goes on writing rows under the header already read
+    Files.write(gpuCsv, gpu.subList(3, 5), UTF_8, StandardOpenOption.APPEND);
+    Files.write(appsCsv, apps.subList(2, 4), UTF_8, StandardOpenOption.APPEND);
+    Files.write(dmonLog, dmon.subList(4, 6), UTF_8, StandardOpenOption.APPEND);
+    // rot.csv: one more row, renamed away; a new rot.csv with other fields (no uuid)
+    Files.write(rotated, gpu.subList(2, 3), UTF_8, StandardOpenOption.APPEND);
+    Files.move(rotated, dir.resolve("rot.csv.1"));
+    Files.write(rotated, gpu.subList(5, 8), UTF_8);
+    // 2 + 2 + 2 rows, rot.csv.1's row, rot.csv's header and 2 rows
+    assertThat(followOnce(db, "gpu-restart", files))
+        .contains("lines=10 parsed=9 ignored=1 rejected=0");
+
+    assertThat(query(db, "SELECT count(*) FROM rejects")).isEqualTo("0");
+    assertThat(
+            query(
+                db,
+                "SELECT string_agg(file || '=' || n, ' ' ORDER BY file) FROM (SELECT"
+                    + " regexp_extract(source_path, '[a-z]+\\.[a-z0-9.]+$') AS file, count(*) AS n"
+                    + " FROM gpu_sample GROUP BY ALL)"))
+        .isEqualTo("dmon.log=4 gpu.csv=4 rot.csv=4");
+    assertThat(query(db, "SELECT count(*) FROM gpu_process")).isEqualTo("3");
+    // the new rot.csv's rows have no uuid column: read by their own header
+    assertThat(
+            query(
+                db,
+                "SELECT count(*) FROM gpu_sample WHERE gpu_uuid IS NULL AND tool = 'query-gpu'"))
+        .isEqualTo("2");
+  }
+
+  private static List<String> sample(String name) throws java.io.IOException {
+    return Files.readAllLines(FORMATS.resolve(name), UTF_8);
+  }
+
+  private static String followOnce(Path db, String shipper, List<Path> files) {
+    StringWriter err = new StringWriter();
+    StringWriter out = new StringWriter();
+    CommandLine command = TokentraceMain.commandLine();
+    command.setErr(new PrintWriter(err, true));
+    command.setOut(new PrintWriter(out, true));
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of(
+                "ingest",
+                "--follow",
+                "--once",
+                "--db",
+                db.toString(),
+                "--engine",
+                "gpu",
+                "--instance",
+                "node-7",
+                "--status-interval",
+                "0s",
+                "--shipper-id",
+                shipper));
+    files.forEach(file -> args.add(file.toString()));
+    int code = command.execute(args.toArray(String[]::new));
+    assertThat(code).as(err.toString()).isZero();
+    return out + "\n" + err;
+  }
+
   private void followOnce(Path db, Path csv) {
     StringWriter err = new StringWriter();
     CommandLine command = TokentraceMain.commandLine();

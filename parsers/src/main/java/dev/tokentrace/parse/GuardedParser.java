@@ -1,6 +1,7 @@
 package dev.tokentrace.parse;
 
 import dev.tokentrace.event.SourcePosition;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Hands an engine parser the lines of a prompt printed over several lines with their text redacted
@@ -39,5 +40,15 @@ final class GuardedParser implements LineParser {
   @Override
   public void finish(ParseOutput sink) {
     parser.finish(sink);
+  }
+
+  @Override
+  public @Nullable String state() {
+    return parser.state();
+  }
+
+  @Override
+  public void resume(String state) {
+    parser.resume(state);
   }
 }

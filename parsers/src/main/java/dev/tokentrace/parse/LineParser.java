@@ -1,6 +1,7 @@
 package dev.tokentrace.parse;
 
 import dev.tokentrace.event.SourcePosition;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns the physical lines of one source (a file, a followed log) into events. One instance per
@@ -44,4 +45,18 @@ public interface LineParser {
   default boolean insideUserText() {
     return false;
   }
+
+  /**
+   * What a parser resumed at a later line of the same source needs from the lines before it, or
+   * null when nothing (a GPU telemetry file's headers:
+   * docs/formats/gpu.md#following-across-restarts). A follower stores it with the file's read
+   * position and gives it back with {@link #resume}. Plain text; never holds prompt or response
+   * text.
+   */
+  default @Nullable String state() {
+    return null;
+  }
+
+  /** Called once, before the first line, on a parser resumed mid-source with its {@link #state}. */
+  default void resume(String state) {}
 }

@@ -55,4 +55,14 @@ final class MetricsRouter implements LineParser, CollectorClock {
   public boolean insideUserText() {
     return log.insideUserText();
   }
+
+  @Override
+  public @Nullable String state() {
+    return log.state();
+  }
+
+  @Override
+  public void resume(String state) {
+    log.resume(state);
+  }
 }

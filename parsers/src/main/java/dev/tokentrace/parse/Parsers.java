@@ -207,6 +207,16 @@ public final class Parsers {
     }
 
     @Override
+    public @Nullable String state() {
+      return parser.state();
+    }
+
+    @Override
+    public void resume(String state) {
+      parser.resume(state);
+    }
+
+    @Override
     public void finish(ParseOutput sink) {
       try {
         parser.finish(sink);

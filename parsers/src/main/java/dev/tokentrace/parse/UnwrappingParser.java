@@ -123,4 +123,14 @@ final class UnwrappingParser implements LineParser {
   public boolean insideUserText() {
     return parser.insideUserText();
   }
+
+  @Override
+  public @Nullable String state() {
+    return parser.state();
+  }
+
+  @Override
+  public void resume(String state) {
+    parser.resume(state);
+  }
 }

@@ -93,7 +93,9 @@ record Checkpoint(
    * @param line number of that line
    * @param engine the file's engine id once detected, or {@code client:<format>} for a client or
    *     gateway file (docs/follow.md#client-files)
-   * @param clientState what the client format's reader needs to resume (a CSV's header line)
+   * @param clientState what the file's reader needs to resume: a client CSV's header line, or a GPU
+   *     telemetry file's headers (docs/formats/gpu.md#following-across-restarts); the name is kept
+   *     from when only client files had one
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   record FileCheckpoint(

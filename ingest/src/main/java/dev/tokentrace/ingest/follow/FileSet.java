@@ -165,8 +165,8 @@ final class FileSet {
   }
 
   /**
-   * Who a checkpointed file is: its engine, or its client format and (with {@code resumed}, read
-   * from the checkpointed position) its reader's state.
+   * Who a checkpointed file is: its engine or its client format, and (with {@code resumed}, read
+   * from the checkpointed position) its reader's or parser's state.
    */
   private FollowedFile.Origin origin(Checkpoint.FileCheckpoint entry, boolean resumed) {
     String client = entry.clientFormat();
@@ -175,7 +175,8 @@ final class FileSet {
           entry.path(), entry.instance(), null, client, resumed ? entry.clientState() : null);
     }
     Engine engine = entry.engine() == null ? settings.engine() : Engine.fromId(entry.engine());
-    return new FollowedFile.Origin(entry.path(), entry.instance(), engine);
+    return new FollowedFile.Origin(
+        entry.path(), entry.instance(), engine, resumed ? entry.clientState() : null);
   }
 
   /**

@@ -17,6 +17,7 @@ import dev.tokentrace.ingest.tail.ReleaseGate;
 import dev.tokentrace.ingest.tail.SourceLines;
 import dev.tokentrace.ingest.tail.SourceParser;
 import dev.tokentrace.ingest.tail.TailPosition;
+import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.LineSplitter;
 import dev.tokentrace.parse.ParseSettings;
 import java.io.EOFException;
@@ -66,6 +67,7 @@ final class FollowedFile implements LineSplitter.Receiver {
   private @Nullable Engine engine;
   private @Nullable String clientFormat;
   private @Nullable String clientState;
+  private @Nullable String safeState;
   private @Nullable ClientSourceParser clientParser;
   private int year;
   private @Nullable HeadLines head;
@@ -93,6 +95,7 @@ final class FollowedFile implements LineSplitter.Receiver {
     this.engine = origin.engine();
     this.clientFormat = origin.clientFormat();
     this.clientState = origin.clientState();
+    this.safeState = origin.clientState();
     this.context = context;
     this.tailer = tailer;
     this.committed = start;
@@ -108,8 +111,9 @@ final class FollowedFile implements LineSplitter.Receiver {
 
   /**
    * Who a file is: its followed name (its events' {@code source.path}), instance and engine (null:
-   * detect it), or for a client or gateway file its client format and the state its reader resumes
-   * with (docs/follow.md#client-files).
+   * detect it), or for a client or gateway file its client format; and the state its reader or
+   * parser resumes with (a client CSV's header, docs/follow.md#client-files; a GPU telemetry file's
+   * headers, docs/formats/gpu.md#following-across-restarts).
    */
   record Origin(
       String name,
@@ -124,6 +128,10 @@ final class FollowedFile implements LineSplitter.Receiver {
 
     Origin(String name, String instance, @Nullable Engine engine) {
       this(name, instance, engine, null, null);
+    }
+
+    Origin(String name, String instance, @Nullable Engine engine, @Nullable String state) {
+      this(name, instance, engine, null, state);
     }
   }
 
@@ -256,6 +264,10 @@ final class FollowedFile implements LineSplitter.Receiver {
 
   private void afterLine(long number) {
     safeAfterLast = gate.endLine();
+    if (safeAfterLast && clientFormat == null) {
+      // what a parser resumed after this line needs (docs/formats/gpu.md#following-across-restarts)
+      safeState = requireNonNull(parser, "parser").state();
+    }
     if (!safeAfterLast && number - gate.oldestPending() >= MAX_GROUP_LINES) {
       log.warn(
           "{}:{}: a record grouped since line {} is still open after {} lines; it is closed here,"
@@ -264,7 +276,9 @@ final class FollowedFile implements LineSplitter.Receiver {
           number,
           gate.oldestPending(),
           MAX_GROUP_LINES);
+      String state = requireNonNull(parser, "parser").state();
       closeParser();
+      safeState = state;
       parser = newParser();
     }
   }
@@ -369,8 +383,12 @@ final class FollowedFile implements LineSplitter.Receiver {
       return clientParser;
     }
     Engine chosen = requireNonNull(engine, "engine");
-    return new SourceParser(
-        name, chosen, context.parsers().apply(chosen, parseSettings(year)), gate);
+    LineParser lines = context.parsers().apply(chosen, parseSettings(year));
+    String state = safeState;
+    if (state != null) {
+      lines.resume(state);
+    }
+    return new SourceParser(name, chosen, lines, gate);
   }
 
   /** The file's first bytes (a gateway log's layout is chosen from them); empty if unreadable. */
@@ -433,6 +451,7 @@ final class FollowedFile implements LineSplitter.Receiver {
     tailer.seek(0);
     splitter = new LineSplitter(context.settings().maxLineBytes());
     clientState = null;
+    safeState = null;
     safeOffset = 0;
     safeLine = 1;
     if (engine != null && head == null) {
@@ -458,6 +477,7 @@ final class FollowedFile implements LineSplitter.Receiver {
     safeOffset = start.offset();
     safeLine = start.line();
     safeAfterLast = true;
+    safeState = start.offset() == 0 ? null : clientState;
     finished = false;
     lastGrowth = System.nanoTime();
     head = engine == null || year == 0 ? new HeadLines() : null;
@@ -480,16 +500,19 @@ final class FollowedFile implements LineSplitter.Receiver {
         safeOffset,
         safeLine,
         kind,
-        safeClientState());
+        resumeState());
   }
 
   /**
-   * The client reader's state for a resume at the safe position: none at the very start (the header
-   * is read again there).
+   * The client reader's or engine parser's state for a resume at the safe position: none at the
+   * very start (the header is read again there).
    */
-  private @Nullable String safeClientState() {
-    if (clientFormat == null || safeOffset == 0) {
+  private @Nullable String resumeState() {
+    if (safeOffset == 0) {
       return null;
+    }
+    if (clientFormat == null) {
+      return safeState;
     }
     ClientSourceParser current = clientParser;
     String state = current != null && head == null ? current.state() : null;
@@ -499,7 +522,7 @@ final class FollowedFile implements LineSplitter.Receiver {
   /** The checkpoint from {@link #checkpoint()} was committed (nothing was read in between). */
   void committed() {
     committed = new TailPosition(safeOffset, safeLine);
-    clientState = safeClientState();
+    clientState = resumeState();
     committedHead = tailer.head();
     committedCounts = gate.released();
     finishCommitted = finished;

@@ -75,6 +75,7 @@ public final class ClientSourceParser implements SourceLines {
   }
 
   /** What a resumed reader of this file needs ({@link ClientLineReader#state()}). */
+  @Override
   public @Nullable String state() {
     return reader.state();
   }

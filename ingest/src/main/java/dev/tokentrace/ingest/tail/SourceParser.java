@@ -56,6 +56,12 @@ public final class SourceParser implements SourceLines {
     return counts();
   }
 
+  /** What a parser resumed after the lines read so far needs ({@link LineParser#state()}). */
+  @Override
+  public @Nullable String state() {
+    return parser.state();
+  }
+
   @Override
   public void line(String text, long number, long offset) {
     lines++;

@@ -23,6 +23,7 @@ final class DmonTable {
   private final ZoneId zone;
   private @Nullable List<String> columns;
   private boolean pmon;
+  private @Nullable String columnLine;
 
   DmonTable(String instance, ZoneId zone) {
     this.instance = instance;
@@ -38,9 +39,15 @@ final class DmonTable {
     if (tokens.contains("gpu")) {
       columns = tokens;
       pmon = tokens.contains("pid");
+      columnLine = line;
       return true;
     }
     return tokens.contains("Idx");
+  }
+
+  /** The current column line, as given to {@link #header}, or null before any. */
+  @Nullable String columnLine() {
+    return columnLine;
   }
 
   boolean active() {

@@ -29,6 +29,8 @@ public final class GpuLineParser implements LineParser {
   static final String DMON_HEADER = "gpu: dmon/pmon header";
   static final String METADATA = "gpu: exposition metadata";
   static final String NO_PROCESS = "gpu: no process on this gpu";
+  private static final String STATE_CSV = "csv ";
+  private static final String STATE_DMON = "dmon ";
 
   /** nvidia-smi's messages for a GPU that fell off the bus or a driver it cannot reach. */
   private static final String[] LOST = {
@@ -45,6 +47,9 @@ public final class GpuLineParser implements LineParser {
   private final DcgmScrape dcgm;
   private final GpuMap gpuMap;
   private @Nullable Instant lastTs;
+  private @Nullable String stateCsv;
+  private @Nullable String stateDmon;
+  private @Nullable String state;
 
   public GpuLineParser(ParseSettings settings) {
     this.instance = settings.instance();
@@ -162,6 +167,43 @@ public final class GpuLineParser implements LineParser {
   private static void reject(
       SourcePosition position, String reason, String text, ParseOutput sink) {
     sink.rejected(Rejection.of(position, Engine.GPU, reason, text));
+  }
+
+  /**
+   * The current query CSV header and dmon/pmon column line, one per line, each after its kind
+   * ({@code csv }, {@code dmon }): a follower resumed after a restart reads the rows that follow
+   * with them, as an uninterrupted one would (docs/formats/gpu.md#following-across-restarts).
+   */
+  @Override
+  public @Nullable String state() {
+    String csvHeader = csv.headerLine();
+    String dmonHeader = dmon.columnLine();
+    // asked after every line by a follower: built again only when a header changed
+    if (csvHeader != stateCsv || dmonHeader != stateDmon) {
+      stateCsv = csvHeader;
+      stateDmon = dmonHeader;
+      StringBuilder text = new StringBuilder();
+      if (csvHeader != null) {
+        text.append(STATE_CSV).append(csvHeader).append('\n');
+      }
+      if (dmonHeader != null) {
+        text.append(STATE_DMON).append(dmonHeader).append('\n');
+      }
+      state = text.length() == 0 ? null : text.toString();
+    }
+    return state;
+  }
+
+  /** Takes the headers of {@link #state()} back; a part it does not know is left out. */
+  @Override
+  public void resume(String state) {
+    for (String part : state.split("\n")) {
+      if (part.startsWith(STATE_CSV)) {
+        csv.header(part.substring(STATE_CSV.length()));
+      } else if (part.startsWith(STATE_DMON)) {
+        dmon.header(part.substring(STATE_DMON.length()));
+      }
+    }
   }
 
   @Override

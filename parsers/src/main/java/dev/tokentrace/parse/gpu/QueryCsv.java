@@ -21,6 +21,7 @@ final class QueryCsv {
   private final String instance;
   private final ZoneId zone;
   private @Nullable QueryHeader header;
+  private @Nullable String headerLine;
 
   QueryCsv(String instance, ZoneId zone) {
     this.instance = instance;
@@ -61,7 +62,13 @@ final class QueryCsv {
       return false;
     }
     header = parsed;
+    headerLine = line;
     return true;
+  }
+
+  /** The current header's line, as given to {@link #header}, or null before any. */
+  @Nullable String headerLine() {
+    return headerLine;
   }
 
   boolean hasHeader() {
