@@ -90,8 +90,12 @@ final class IngestCommand implements Callable<Integer> {
     }
     if (follow.enabled() && parse.learnGpuMap) {
       throw new UsageException(
-          "--learn-gpu-map reads the startup lines of files given in batch; with --follow give"
-              + " --gpu-map (docs/formats/gpu.md#gpus-learned-from-startup-lines)");
+          "--learn-gpu-map cannot be used with --follow: it learns from the first lines of the"
+              + " engine logs before any GPU file is read, while --follow ships each GPU line as"
+              + " it arrives (lines read before an engine's startup lines, or after a restart"
+              + " that resumed past them, would get another instance); give --gpu-map"
+              + " GPUS=INSTANCE, which --follow applies to every line"
+              + " (docs/formats/gpu.md#gpus-learned-from-startup-lines)");
     }
     return follow.enabled() ? follow() : once();
   }

@@ -48,7 +48,8 @@ final class ParseOptions {
               + " logs given with the GPU files (TensorRT-LLM 'Rank R is using GPU G', SGLang"
               + " server_args base_gpu_id/gpu_id_step/tp_size); --gpu-map wins and every conflict"
               + " is printed. Those lines give CUDA device ordinals: right only when"
-              + " CUDA_VISIBLE_DEVICES was unset; vLLM prints none")
+              + " CUDA_VISIBLE_DEVICES was unset; vLLM prints none. Refused with --follow (it"
+              + " ships GPU lines before a map could be learned): give --gpu-map")
   boolean learnGpuMap;
 
   @Option(

@@ -8,12 +8,15 @@ import dev.tokentrace.ingest.SourceFile;
 import dev.tokentrace.parse.GpuMap;
 import dev.tokentrace.parse.ParseSettings;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * {@code --learn-gpu-map}: the GPU telemetry of a host with two engines gets each GPU's instance
@@ -23,6 +26,23 @@ import org.junit.jupiter.api.io.TempDir;
  */
 final class LearnedGpusTest {
   @TempDir Path dir;
+
+  /** Refused before anything is read: the message says why and what to give instead. */
+  @Test
+  void followRefusesALearnedMapAndNamesGpuMapInstead() {
+    for (String command : List.of("ingest", "ship")) {
+      StringWriter err = new StringWriter();
+      CommandLine line = TokentraceMain.commandLine();
+      line.setErr(new PrintWriter(err, true));
+      line.setOut(new PrintWriter(new StringWriter(), true));
+      int code =
+          line.execute(command, "--follow", "--learn-gpu-map", dir.resolve("gpu.csv").toString());
+      assertThat(code).as(err.toString()).isEqualTo(2);
+      assertThat(err.toString())
+          .contains("--learn-gpu-map cannot be used with --follow")
+          .contains("give --gpu-map GPUS=INSTANCE");
+    }
+  }
 
   @Test
   void learnsEachEnginesGpusFromItsStartupLines() throws IOException {
