@@ -26,10 +26,13 @@ server AS (
     GROUP BY instance, component
     HAVING sum(count) > 0
 ),
+-- only the instances and components the server's histograms cover: without a scrape nothing is
+-- read, and the exact medians below hold one column per covered component, not six for all
 requests AS (
     SELECT instance, queue_ms, prefill_ms, decode_ms, tpot_ms
     FROM request_attribution
     WHERE status = 'ok' AND NOT warmup AND join_status IN ('matched', 'heuristic')
+      AND instance IN (SELECT instance FROM server)
 ),
 attributed AS (
     SELECT instance, c.component,
@@ -42,7 +45,7 @@ attributed AS (
                WHEN 'tpot' THEN tpot_ms
            END AS value_ms
     FROM requests
-    CROSS JOIN (VALUES ('queue'), ('prefill'), ('decode'), ('ttft'), ('e2e'), ('tpot')) c(component)
+    JOIN (SELECT instance AS covered, component FROM server) c ON c.covered = requests.instance
 ),
 attributed_stats AS (
     SELECT instance, component, count(value_ms) AS requests, avg(value_ms) AS mean_ms,
