@@ -37,6 +37,20 @@ final class SoakIT {
 
   @TempDir Path dir;
 
+  /** What the test did when (seconds since the writer started), for a failure's evidence. */
+  private final StringBuilder timeline = new StringBuilder();
+
+  private long timelineStart = System.nanoTime();
+
+  private void note(String what, Object... args) {
+    timeline.append(
+        String.format(
+            Locale.ROOT,
+            "+%6.1f s %s%n",
+            (System.nanoTime() - timelineStart) / 1e9,
+            String.format(Locale.ROOT, what, args)));
+  }
+
   @Test
   void linesWrittenEqualRowsStoredThroughRotationsKillsAndBrokerRestarts() throws Exception {
     double minutes = Double.parseDouble(System.getProperty("soak.minutes", "0.75"));
@@ -46,7 +60,6 @@ final class SoakIT {
     Duration killShipperEvery = full ? Duration.ofMinutes(3) : Duration.ofSeconds(13);
     Duration killSinkEvery = full ? Duration.ofMinutes(7) : Duration.ofSeconds(17);
     Duration restartBrokerEvery = full ? Duration.ofMinutes(10) : Duration.ofSeconds(21);
-    long end = System.nanoTime() + (long) (minutes * 60e9);
 
     int port = freePort();
     String servers = "127.0.0.1:" + port;
@@ -62,10 +75,22 @@ final class SoakIT {
     ChildJvm broker = startBroker(port, 0);
     ChildJvm shipper = null;
     ChildJvm sink = null;
-    try (LogWriter writer = new LogWriter(log, "soak", LINES_PER_SECOND).start()) {
+    try (LogWriter writer = new LogWriter(log, "soak", LINES_PER_SECOND)) {
       shipper = ship(servers, kafkaConfig, log, 0);
       sink = sink(servers, db, 0);
+      // Lines rotated away before the shipper id's first checkpoint are no shipper's: a first run
+      // follows the named file (docs/follow.md#first-checkpoint). At load 30 the first shipper can
+      // take longer than the first rotation (7 s) to connect, so the log starts once it has its
+      // starting checkpoint, not at a fixed time.
+      shipper.await(
+          line -> line.contains("starting checkpoint committed"),
+          ChildJvm.START_TIMEOUT,
+          "its starting checkpoint");
+      writer.start();
       long started = System.nanoTime();
+      timelineStart = started;
+      // the schedule counts from here: at load 30 the broker alone can take most of 45 s to start
+      long end = started + (long) (minutes * 60e9);
       long nextRotation = started + rotateEvery.toNanos();
       long nextShipperKill = started + killShipperEvery.toNanos();
       long nextSinkKill = started + killSinkEvery.toNanos();
@@ -76,38 +101,59 @@ final class SoakIT {
           rotations++;
           writer.rotateByRename(
               dir.resolve(String.format(Locale.ROOT, "server.log-%04d", rotations)), 20);
+          note("rotation %d asked (written so far %d)", rotations, writer.written());
           nextRotation += rotateEvery.toNanos();
         }
         if (now >= nextShipperKill) {
           shipperKills++;
           shipper.kill();
+          note("ship-%d killed (written so far %d)", shipperKills - 1, writer.written());
           shipper = ship(servers, kafkaConfig, log, shipperKills);
           nextShipperKill += killShipperEvery.toNanos();
         }
         if (now >= nextSinkKill) {
           sinkKills++;
           sink.kill();
+          note("sink-%d killed", sinkKills - 1);
           sink = sink(servers, db, sinkKills);
           nextSinkKill += killSinkEvery.toNanos();
         }
         if (now >= nextBrokerRestart) {
           brokerRestarts++;
           broker.stop();
+          note("broker-%d stopped", brokerRestarts - 1);
           Thread.sleep(2_000); // down for a while: the shipper waits, the sink waits
           broker = startBroker(port, brokerRestarts);
+          note("broker-%d ready", brokerRestarts);
           nextBrokerRestart += restartBrokerEvery.toNanos();
         }
         Thread.sleep(100);
       }
       ids = writer.finish();
+      note("writer finished: %d lines", ids.size());
       Thread.sleep(2_000); // the rotated file's grace period: read to its end
-      assertThat(shipper.stop()).as(shipper.output()).isZero();
+      // a shipper JVM started just before (a kill's replacement) and stopped before its SIGTERM
+      // hook exists exits 143 having done nothing: wait until it has connected
+      shipper.await(line -> line.contains("connected in"), ChildJvm.START_TIMEOUT, "connect");
+      int stopped = shipper.stop();
+      if (stopped != 0) {
+        // beyond the 4.5 s grace at this load: what it had not committed, --once ships below
+        assertThat(stopped).as(shipper.output()).isEqualTo(143);
+        assertThat(shipper.stderr()).as(shipper.output()).contains("did not stop within");
+      }
+      note("last follower stopped");
       // the natural catch-up: what the last shipper had not read yet is shipped by a --once run
       try (ChildJvm last = ship(servers, kafkaConfig, log, -1, "--once")) {
         assertThat(last.waitFor()).as(last.output()).isZero();
       }
+      note("ship --once ended");
       sink.stopSink();
+      note("sink stopped");
+      // a batch sink reads up to the end offsets it sees when it starts (read_committed): wait
+      // until every transaction's markers are visible first, not for a fixed time
+      note("transactions decided: %s", awaitTransactionsDecided(servers));
       catchUp(servers, db);
+      note("catch-up sink ended");
       Map<String, Long> counts = idCounts(db);
       Set<String> written = new HashSet<>(ids);
       Set<String> missing = new HashSet<>(written);
@@ -134,6 +180,9 @@ final class SoakIT {
       System.out.println(figures);
       Files.createDirectories(Path.of("target"));
       Files.writeString(Path.of("target", "soak-result.txt"), figures + "\n"); // cli/target
+      if (!missing.isEmpty() || !extra.isEmpty() || twice != 0) {
+        System.out.println(keepEvidence(servers, figures, missing, counts));
+      }
       assertThat(missing).as(figures).isEmpty();
       assertThat(extra).as(figures).isEmpty();
       assertThat(twice).as(figures).isZero();
@@ -141,6 +190,11 @@ final class SoakIT {
           .as("every fault happened")
           .isPositive();
 
+    } catch (Exception | AssertionError e) {
+      if (!Files.exists(Path.of("target", "soak-failure", "summary.txt"))) {
+        System.out.println(keepEvidence(servers, "soak failed: " + e, Set.of(), Map.of()));
+      }
+      throw e;
     } finally {
       for (ChildJvm process : new ChildJvm[] {shipper, sink, broker}) {
         if (process != null) {
@@ -212,6 +266,188 @@ final class SoakIT {
     commandLine.setErr(new PrintWriter(err));
     int code = commandLine.execute("sink", "--bootstrap-servers", servers, "--db", db.toString());
     assertThat(code).as(err.toString()).isZero();
+  }
+
+  /**
+   * A failed soak keeps its evidence in {@code cli/target/soak-failure/}: every child JVM's output
+   * (ship-N, sink-N, broker-N) and, per log file (the live one and each rotated generation), how
+   * many of its ids were stored and which are missing. Returns that per-file summary.
+   */
+  private String keepEvidence(
+      String servers, String figures, Set<String> missing, Map<String, Long> counts)
+      throws IOException {
+    Path out = Path.of("target", "soak-failure");
+    Files.createDirectories(out);
+    StringBuilder summary = new StringBuilder(figures).append('\n').append(timeline);
+    List<Path> files;
+    try (var listing = Files.list(dir)) {
+      files = listing.sorted().toList();
+    }
+    java.util.regex.Pattern idPattern = java.util.regex.Pattern.compile("soak-\\d{7}");
+    Set<String> committedIds = new HashSet<>();
+    try {
+      committedIds = committedIds(servers, idPattern);
+    } catch (RuntimeException e) {
+      summary.append("(cannot read Kafka: ").append(e).append(")\n");
+    }
+    for (Path file : files) {
+      String name = file.getFileName().toString();
+      if (name.endsWith(".out") || name.endsWith(".err")) {
+        Files.copy(file, out.resolve(name), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      } else if (name.startsWith("server.log")) {
+        List<String> inFile = new java.util.ArrayList<>();
+        for (String line : Files.readAllLines(file)) {
+          java.util.regex.Matcher m = idPattern.matcher(line);
+          if (m.find()) {
+            inFile.add(m.group());
+          }
+        }
+        List<String> lost = inFile.stream().filter(missing::contains).toList();
+        long inKafka = inFile.stream().filter(committedIds::contains).count();
+        long stored = inFile.stream().filter(counts::containsKey).count();
+        summary.append(
+            String.format(
+                Locale.ROOT,
+                "%s: %d bytes, %d lines (%s .. %s), committed to Kafka %d, stored %d, missing"
+                    + " %d%s%n",
+                name,
+                Files.size(file),
+                inFile.size(),
+                inFile.isEmpty() ? "-" : inFile.get(0),
+                inFile.isEmpty() ? "-" : inFile.get(inFile.size() - 1),
+                inKafka,
+                stored,
+                lost.size(),
+                lost.isEmpty()
+                    ? ""
+                    : " (" + lost.get(0) + " .. " + lost.get(lost.size() - 1) + ")"));
+      }
+    }
+    Files.writeString(out.resolve("summary.txt"), summary);
+    return summary.toString();
+  }
+
+  /**
+   * Per partition of the events topics: the end a {@code read_committed} consumer sees (the last
+   * stable offset) and the log end. They differ while a transaction's commit markers are not
+   * written yet (the shipper's commit returns before that), or while a transaction is open.
+   */
+  private static String transactionEnds(String servers) {
+    StringBuilder behind = new StringBuilder();
+    Map<org.apache.kafka.common.TopicPartition, long[]> ends = ends(servers);
+    ends.forEach(
+        (partition, end) -> {
+          if (end[0] != end[1]) {
+            behind.append(
+                String.format(Locale.ROOT, " %s: stable %d < end %d;", partition, end[0], end[1]));
+          }
+        });
+    return ends.size() + " partitions" + (behind.length() == 0 ? ", all stable" : behind);
+  }
+
+  /**
+   * Waits until every transaction written is decided and its markers visible: on every partition
+   * the last stable offset reached the log end. Every shipper has ended by then, so no transaction
+   * is open any more, and a batch sink's end offsets (read_committed) then hold everything shipped.
+   */
+  private static String awaitTransactionsDecided(String servers) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+    while (true) {
+      String ends = transactionEnds(servers);
+      if (ends.endsWith("all stable") || System.nanoTime() > deadline) {
+        return ends;
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  /** Every soak id in a record that a read_committed consumer sees, in any topic. */
+  private static Set<String> committedIds(String servers, java.util.regex.Pattern idPattern) {
+    Set<String> ids = new HashSet<>();
+    java.util.Properties properties = new java.util.Properties();
+    properties.put("bootstrap.servers", servers);
+    properties.put("isolation.level", "read_committed");
+    properties.put(
+        "key.deserializer",
+        org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
+    properties.put(
+        "value.deserializer",
+        org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
+    try (var consumer =
+        new org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]>(properties)) {
+      List<org.apache.kafka.common.TopicPartition> partitions = new java.util.ArrayList<>();
+      consumer
+          .listTopics(Duration.ofSeconds(30))
+          .forEach(
+              (topic, infos) -> {
+                if (!topic.startsWith("__") && !topic.contains("checkpoint")) {
+                  infos.forEach(
+                      info ->
+                          partitions.add(
+                              new org.apache.kafka.common.TopicPartition(topic, info.partition())));
+                }
+              });
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<org.apache.kafka.common.TopicPartition, Long> end =
+          consumer.endOffsets(partitions, Duration.ofSeconds(30));
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (System.nanoTime() < deadline
+          && partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
+        for (var record : consumer.poll(Duration.ofMillis(500))) {
+          if (record.value() != null) {
+            java.util.regex.Matcher m =
+                idPattern.matcher(
+                    new String(record.value(), java.nio.charset.StandardCharsets.ISO_8859_1));
+            while (m.find()) {
+              ids.add(m.group());
+            }
+          }
+        }
+      }
+    }
+    return ids;
+  }
+
+  private static Map<org.apache.kafka.common.TopicPartition, long[]> ends(String servers) {
+    Map<org.apache.kafka.common.TopicPartition, long[]> ends =
+        new java.util.TreeMap<>(
+            java.util.Comparator.comparing(org.apache.kafka.common.TopicPartition::toString));
+    for (String isolation : List.of("read_committed", "read_uncommitted")) {
+      java.util.Properties properties = new java.util.Properties();
+      properties.put("bootstrap.servers", servers);
+      properties.put("isolation.level", isolation);
+      properties.put(
+          "key.deserializer",
+          org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
+      properties.put(
+          "value.deserializer",
+          org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
+      try (var consumer =
+          new org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]>(properties)) {
+        List<org.apache.kafka.common.TopicPartition> partitions = new java.util.ArrayList<>();
+        consumer
+            .listTopics(Duration.ofSeconds(30))
+            .forEach(
+                (topic, infos) -> {
+                  if (!topic.startsWith("__")) {
+                    infos.forEach(
+                        info ->
+                            partitions.add(
+                                new org.apache.kafka.common.TopicPartition(
+                                    topic, info.partition())));
+                  }
+                });
+        consumer
+            .endOffsets(partitions, Duration.ofSeconds(30))
+            .forEach(
+                (partition, end) ->
+                    ends.computeIfAbsent(partition, p -> new long[2])[
+                            isolation.equals("read_committed") ? 0 : 1] =
+                        end);
+      }
+    }
+    return ends;
   }
 
   private static Map<String, Long> idCounts(Path db) throws Exception {

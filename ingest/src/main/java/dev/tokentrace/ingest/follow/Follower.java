@@ -152,9 +152,12 @@ public final class Follower {
     try {
       if (connect()) {
         connected = true;
+        boolean firstRun = resumeFrom == null;
         files.start(resumeFrom);
         resumeFrom = null;
-        follow();
+        if (!firstRun || commitStart()) {
+          follow();
+        }
       }
     } catch (KafkaUnavailableException e) {
       if (!connected) {
@@ -317,6 +320,34 @@ public final class Follower {
     }
     log.info("ship: stopping: committing what was shipped");
     commit();
+  }
+
+  /**
+   * A shipper's first run commits its starting checkpoint (every file at the position it starts
+   * from) before it reads a line, retrying until Kafka takes it: a shipper killed before its first
+   * commit of lines then resumes from it, and a file rotated away meanwhile is found among the
+   * generations and read from there, instead of the next run starting over on the new file alone
+   * (docs/follow.md#first-checkpoint). False when stopped first.
+   */
+  private boolean commitStart() {
+    while (!stopRequested) {
+      TransactionalEventProducer current = requireNonNull(producer, "producer");
+      try {
+        current.commit(settings.shipperId(), files.checkpoint(settings.shipperId()).toJson());
+      } catch (KafkaUnavailableException e) {
+        throw e;
+      } catch (RuntimeException e) {
+        recover(e);
+        continue;
+      }
+      current.committedEnds().forEach((tp, end) -> committedEnds.merge(tp, end, Math::max));
+      files.committed();
+      transactions++;
+      failuresInARow = 0;
+      log.info("ship: first run: starting checkpoint committed ({} files)", files.size());
+      return true;
+    }
+    return false;
   }
 
   private long readFiles() {

@@ -114,6 +114,29 @@ final class RotationWhileDownIT {
     assertExactlyOnce();
   }
 
+  /**
+   * A first run that ships no line (here an empty file; in the soak test a shipper killed before
+   * its first commit) still leaves its starting checkpoint (docs/follow.md#first-checkpoint): the
+   * file rotated away before the next run is found and shipped from its start. Without it the next
+   * run was a first run again, followed only the new a.log and lost a.log.1's 50 lines in silence.
+   */
+  @Test
+  void aFileRotatedBeforeTheFirstCommitOfLinesIsShippedFromTheStartingCheckpoint()
+      throws Exception {
+    Path log = dir.resolve("a.log");
+    Files.createFile(log);
+    FollowSummary first = once(log);
+    write(log, 50);
+    rotate(log, "plain");
+    write(log, 20);
+
+    FollowSummary second = once(log);
+
+    assertThat(first.transactions()).as("the starting checkpoint").isEqualTo(1);
+    assertThat(second.problems()).as("nothing is lost").isEmpty();
+    assertExactlyOnce();
+  }
+
   @Test
   void aGenerationThatIsGoneIsSaidLoudlyWithItsLines() throws Exception {
     Path log = dir.resolve("a.log");
