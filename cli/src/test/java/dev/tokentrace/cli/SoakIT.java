@@ -364,29 +364,9 @@ final class SoakIT {
   /** Every soak id in a record that a read_committed consumer sees, in any topic. */
   private static Set<String> committedIds(String servers, java.util.regex.Pattern idPattern) {
     Set<String> ids = new HashSet<>();
-    java.util.Properties properties = new java.util.Properties();
-    properties.put("bootstrap.servers", servers);
-    properties.put("isolation.level", "read_committed");
-    properties.put(
-        "key.deserializer",
-        org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
-    properties.put(
-        "value.deserializer",
-        org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
-    try (var consumer =
-        new org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]>(properties)) {
-      List<org.apache.kafka.common.TopicPartition> partitions = new java.util.ArrayList<>();
-      consumer
-          .listTopics(Duration.ofSeconds(30))
-          .forEach(
-              (topic, infos) -> {
-                if (!topic.startsWith("__") && !topic.contains("checkpoint")) {
-                  infos.forEach(
-                      info ->
-                          partitions.add(
-                              new org.apache.kafka.common.TopicPartition(topic, info.partition())));
-                }
-              });
+    try (var consumer = consumer(servers, "read_committed")) {
+      List<org.apache.kafka.common.TopicPartition> partitions =
+          partitions(consumer, topic -> !topic.contains("checkpoint"));
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
       Map<org.apache.kafka.common.TopicPartition, Long> end =
@@ -414,32 +394,9 @@ final class SoakIT {
         new java.util.TreeMap<>(
             java.util.Comparator.comparing(org.apache.kafka.common.TopicPartition::toString));
     for (String isolation : List.of("read_committed", "read_uncommitted")) {
-      java.util.Properties properties = new java.util.Properties();
-      properties.put("bootstrap.servers", servers);
-      properties.put("isolation.level", isolation);
-      properties.put(
-          "key.deserializer",
-          org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
-      properties.put(
-          "value.deserializer",
-          org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
-      try (var consumer =
-          new org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]>(properties)) {
-        List<org.apache.kafka.common.TopicPartition> partitions = new java.util.ArrayList<>();
+      try (var consumer = consumer(servers, isolation)) {
         consumer
-            .listTopics(Duration.ofSeconds(30))
-            .forEach(
-                (topic, infos) -> {
-                  if (!topic.startsWith("__")) {
-                    infos.forEach(
-                        info ->
-                            partitions.add(
-                                new org.apache.kafka.common.TopicPartition(
-                                    topic, info.partition())));
-                  }
-                });
-        consumer
-            .endOffsets(partitions, Duration.ofSeconds(30))
+            .endOffsets(partitions(consumer, topic -> true), Duration.ofSeconds(30))
             .forEach(
                 (partition, end) ->
                     ends.computeIfAbsent(partition, p -> new long[2])[
@@ -448,6 +405,39 @@ final class SoakIT {
       }
     }
     return ends;
+  }
+
+  private static org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> consumer(
+      String servers, String isolation) {
+    java.util.Properties properties = new java.util.Properties();
+    properties.put("bootstrap.servers", servers);
+    properties.put("isolation.level", isolation);
+    properties.put(
+        "key.deserializer",
+        org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
+    properties.put(
+        "value.deserializer",
+        org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
+    return new org.apache.kafka.clients.consumer.KafkaConsumer<>(properties);
+  }
+
+  /** Every partition of the topics {@code wanted} takes, Kafka's internal topics left out. */
+  private static List<org.apache.kafka.common.TopicPartition> partitions(
+      org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> consumer,
+      java.util.function.Predicate<String> wanted) {
+    List<org.apache.kafka.common.TopicPartition> partitions = new java.util.ArrayList<>();
+    consumer
+        .listTopics(Duration.ofSeconds(30))
+        .forEach(
+            (topic, infos) -> {
+              if (!topic.startsWith("__") && wanted.test(topic)) {
+                infos.forEach(
+                    info ->
+                        partitions.add(
+                            new org.apache.kafka.common.TopicPartition(topic, info.partition())));
+              }
+            });
+    return partitions;
   }
 
   private static Map<String, Long> idCounts(Path db) throws Exception {
