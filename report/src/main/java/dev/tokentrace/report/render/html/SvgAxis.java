@@ -1,8 +1,12 @@
 package dev.tokentrace.report.render.html;
 
+import dev.tokentrace.report.model.Numbers;
+import dev.tokentrace.report.model.ReportEvidence;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Scales and axis ticks for the report's hand-written SVG charts: linear scales with 1-2-5 ticks,
@@ -124,5 +128,47 @@ final class SvgAxis {
             right,
             Html.num(y.at(tick))));
     svg.append(SvgComponentBars.label(left - 6, (int) y.at(tick) + 4, label, "end"));
+  }
+
+  /**
+   * A slow request's band on a timeline of {@code instance} that starts at {@code start}: its start
+   * and end in pixels, clipped to the scale, or null when the request is another instance's, has no
+   * aligned start or end-to-end time, or falls outside the chart.
+   */
+  static double @Nullable [] slowBand(
+      Scale x, Instant start, ReportEvidence.SlowRequest request, String instance) {
+    Instant aligned = request.alignedStartTs();
+    Double e2eMs = request.clientE2eMs();
+    if (!instance.equals(request.instance()) || aligned == null || e2eMs == null) {
+      return null;
+    }
+    double from = (aligned.toEpochMilli() - start.toEpochMilli()) / 1000.0;
+    double x1 = Math.max(x.at(from), x.from());
+    double x2 = Math.min(x.at(from + e2eMs / 1000), x.to());
+    return x2 <= x1 ? null : new double[] {x1, x2};
+  }
+
+  /** The shaded rectangle of a slow request's band, its tooltip {@code #rank key: E2E … ms…}. */
+  static String slowRect(
+      double x1,
+      double x2,
+      int top,
+      int bottom,
+      int rank,
+      ReportEvidence.SlowRequest request,
+      String titleTail) {
+    return String.format(
+        Locale.ROOT,
+        "<rect x=\"%s\" y=\"%d\" width=\"%s\" height=\"%d\" fill=\"#e4572e\""
+            + " fill-opacity=\"0.13\" stroke=\"#e4572e\" stroke-opacity=\"0.5\"><title>#%d %s:"
+            + " E2E %s ms%s</title></rect>",
+        Html.num(x1),
+        top,
+        Html.num(x2 - x1),
+        bottom - top,
+        rank + 1,
+        Html.text(request.requestKey()),
+        Numbers.ms(request.clientE2eMs()),
+        titleTail);
   }
 }

@@ -192,30 +192,10 @@ final class SvgGpu {
       int bottom) {
     for (int rank = 0; rank < slow.size(); rank++) {
       ReportEvidence.SlowRequest request = slow.get(rank);
-      if (!instance.equals(request.instance())
-          || request.alignedStartTs() == null
-          || request.clientE2eMs() == null) {
-        continue;
+      double[] band = SvgAxis.slowBand(x, start, request, instance);
+      if (band != null) {
+        svg.append(SvgAxis.slowRect(band[0], band[1], top, bottom, rank, request, ""));
       }
-      double from = seconds(start, request.alignedStartTs());
-      double x1 = Math.max(x.at(from), x.from());
-      double x2 = Math.min(x.at(from + request.clientE2eMs() / 1000), x.to());
-      if (x2 <= x1) {
-        continue;
-      }
-      svg.append(
-          String.format(
-              Locale.ROOT,
-              "<rect x=\"%s\" y=\"%d\" width=\"%s\" height=\"%d\" fill=\"#e4572e\""
-                  + " fill-opacity=\"0.13\" stroke=\"#e4572e\" stroke-opacity=\"0.5\"><title>#%d %s:"
-                  + " E2E %s ms</title></rect>",
-              Html.num(x1),
-              top,
-              Html.num(x2 - x1),
-              bottom - top,
-              rank + 1,
-              Html.text(request.requestKey()),
-              Numbers.ms(request.clientE2eMs())));
     }
   }
 

@@ -1,6 +1,5 @@
 package dev.tokentrace.report.render.html;
 
-import dev.tokentrace.report.model.Numbers;
 import dev.tokentrace.report.model.ReportEvidence;
 import java.time.Instant;
 import java.util.Arrays;
@@ -122,32 +121,14 @@ final class SvgTimeline {
     Arrays.fill(rowEnds, Double.NEGATIVE_INFINITY);
     for (int rank = 0; rank < slow.size(); rank++) {
       ReportEvidence.SlowRequest request = slow.get(rank);
-      if (!instance.equals(request.instance())
-          || request.alignedStartTs() == null
-          || request.clientE2eMs() == null) {
+      double[] band = SvgAxis.slowBand(x, start, request, instance);
+      if (band == null) {
         continue;
       }
-      double from = seconds(start, request.alignedStartTs());
-      double to = from + request.clientE2eMs() / 1000;
-      double x1 = Math.max(x.at(from), x.from());
-      double x2 = Math.min(x.at(to), x.to());
-      if (x2 <= x1) {
-        continue;
-      }
+      double x1 = band[0];
       svg.append(
-          String.format(
-              Locale.ROOT,
-              "<rect x=\"%s\" y=\"%d\" width=\"%s\" height=\"%d\" fill=\"#e4572e\""
-                  + " fill-opacity=\"0.13\" stroke=\"#e4572e\" stroke-opacity=\"0.5\"><title>#%d %s:"
-                  + " E2E %s ms, %s</title></rect>",
-              Html.num(x1),
-              top,
-              Html.num(x2 - x1),
-              bottom - top,
-              rank + 1,
-              Html.text(request.requestKey()),
-              Numbers.ms(request.clientE2eMs()),
-              Html.text(request.dominant())));
+          SvgAxis.slowRect(
+              x1, band[1], top, bottom, rank, request, ", " + Html.text(request.dominant())));
       String label = "#" + (rank + 1);
       double labelWidth = LABEL_CHAR_WIDTH * label.length() + 4;
       for (int row = 0; row < LABEL_ROWS; row++) {
