@@ -69,6 +69,7 @@ final class GatewayLiveIT {
   private static final double RESOLUTION_MS = 5.0;
 
   private static final int REQUESTS = 60;
+  private static final int WARMUP = 4;
 
   @TempDir Path dir;
 
@@ -85,6 +86,9 @@ final class GatewayLiveIT {
       int port = server.port();
       try (Nginx proxy = Nginx.start(nginx.get(), dir.resolve("nginx"), port)) {
         loadgen(proxy.port(), clients);
+        // nginx writes a request's line in its log phase, after the last byte went out: the client
+        // can be done before the last line is written, and the SIGTERM of close() would lose it
+        awaitLines(access, REQUESTS + WARMUP, Duration.ofSeconds(20));
       }
     } finally {
       server.stop();
@@ -316,6 +320,22 @@ final class GatewayLiveIT {
           + " \"$upstream_status\" \"$upstream_connect_time\" \"$upstream_header_time\""
           + " \"$upstream_response_time\" $body_bytes_sent";
 
+  private static void awaitLines(Path log, int lines, Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (lineCount(log) < lines && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+  }
+
+  private static long lineCount(Path log) throws IOException {
+    if (!Files.exists(log)) {
+      return 0;
+    }
+    try (java.util.stream.Stream<String> all = Files.lines(log)) {
+      return all.count();
+    }
+  }
+
   private static String readIfExists(Path file) throws IOException {
     return Files.exists(file) ? Files.readString(file) : "";
   }
@@ -368,7 +388,7 @@ final class GatewayLiveIT {
         "--requests",
         Integer.toString(REQUESTS),
         "--warmup",
-        "4",
+        Integer.toString(WARMUP),
         "--prompt-tokens",
         "100",
         "--max-tokens",
