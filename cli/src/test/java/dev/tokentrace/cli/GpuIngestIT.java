@@ -157,7 +157,7 @@ final class GpuIngestIT {
     return Files.readAllLines(FORMATS.resolve(name), UTF_8);
   }
 
-  private static String followOnce(Path db, String shipper, List<Path> files) {
+  private static String followOnce(Path db, String shipper, List<Path> files, String... options) {
     StringWriter err = new StringWriter();
     StringWriter out = new StringWriter();
     CommandLine command = TokentraceMain.commandLine();
@@ -179,36 +179,15 @@ final class GpuIngestIT {
                 "0s",
                 "--shipper-id",
                 shipper));
+    args.addAll(List.of(options));
     files.forEach(file -> args.add(file.toString()));
     int code = command.execute(args.toArray(String[]::new));
     assertThat(code).as(err.toString()).isZero();
     return out + "\n" + err;
   }
 
-  private void followOnce(Path db, Path csv) {
-    StringWriter err = new StringWriter();
-    CommandLine command = TokentraceMain.commandLine();
-    command.setErr(new PrintWriter(err, true));
-    command.setOut(new PrintWriter(new StringWriter(), true));
-    int code =
-        command.execute(
-            "ingest",
-            "--follow",
-            "--once",
-            "--db",
-            db.toString(),
-            "--engine",
-            "gpu",
-            "--instance",
-            "node-7",
-            "--gpu-map",
-            "0=vllm-a",
-            "--status-interval",
-            "0s",
-            "--shipper-id",
-            "gpu-follow",
-            csv.toString());
-    assertThat(code).as(err.toString()).isZero();
+  private static void followOnce(Path db, Path csv) {
+    followOnce(db, "gpu-follow", List.of(csv), "--gpu-map", "0=vllm-a");
   }
 
   private static String query(Path db, String sql) throws SQLException {
