@@ -46,10 +46,33 @@ final class FileSet {
   private final Map<FileIdentity, Checkpoint.FileCheckpoint> resumable = new HashMap<>();
   private final List<Checkpoint.FileCheckpoint> checkpointed = new ArrayList<>();
   private boolean firstRun;
+  private final boolean quiet;
 
   FileSet(FollowSettings settings, FollowContext context) {
+    this(settings, context, false);
+  }
+
+  private FileSet(FollowSettings settings, FollowContext context, boolean quiet) {
     this.settings = settings;
     this.context = context;
+    this.quiet = quiet;
+  }
+
+  /**
+   * Where a first run starts: every file the specs name now, at the position a first run starts it
+   * from, by identity and first bytes, as a checkpoint not committed anywhere. Taken when the
+   * shipper starts, before it reaches Kafka, so that a file rotated away while it connects is found
+   * among the generations (docs/follow.md#first-checkpoint). Says nothing: the files' problems are
+   * said once the shipper follows them.
+   */
+  Checkpoint startingPoint(String shipperId) {
+    FileSet early = new FileSet(settings, context, true);
+    try {
+      early.start(null);
+      return early.checkpoint(shipperId);
+    } finally {
+      early.close();
+    }
   }
 
   /** Finds the files and resumes them from {@code checkpoint} (null: the shipper's first run). */
@@ -494,7 +517,9 @@ final class FileSet {
     boolean waiting = e instanceof NoSuchFileException && !spec.isGlob();
     Problem known = problems.get(location);
     long now = System.nanoTime();
-    if (known == null || !known.reason().equals(reason)) {
+    if (quiet) {
+      problems.put(location, new Problem(reason, now));
+    } else if (known == null || !known.reason().equals(reason)) {
       if (waiting && lastEngine.containsKey(location)) {
         log.info("{}: rotated away; following its successor once it appears", location);
       } else if (waiting) {

@@ -11,6 +11,7 @@ import dev.tokentrace.ingest.kafka.KafkaProblems;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
 import dev.tokentrace.ingest.kafka.KafkaUnavailableException;
 import dev.tokentrace.ingest.kafka.TransactionalEventProducer;
+import dev.tokentrace.ingest.tail.ParseCounts;
 import dev.tokentrace.ingest.tail.TailOutput;
 import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseSettings;
@@ -150,10 +151,16 @@ public final class Follower {
     boolean uncommitted = false;
     boolean connected = false;
     try {
+      // the files as they are now: a first run starts from them even when Kafka answers only
+      // after a rotation (docs/follow.md#first-checkpoint)
+      Checkpoint atStart = files.startingPoint(settings.shipperId());
+      progress =
+          new FollowProgress(
+              System.nanoTime(), ParseCounts.ZERO, 0, 0, atStart.files().size(), 0, true, 0);
       if (connect()) {
         connected = true;
         boolean firstRun = resumeFrom == null;
-        files.start(resumeFrom);
+        files.start(firstRun ? atStart : resumeFrom);
         resumeFrom = null;
         if (!firstRun || commitStart()) {
           follow();

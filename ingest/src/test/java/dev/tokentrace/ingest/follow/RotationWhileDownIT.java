@@ -10,6 +10,7 @@ import dev.tokentrace.parse.LineSplitter;
 import dev.tokentrace.parse.Parsers;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -19,6 +20,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterAll;
@@ -137,6 +140,42 @@ final class RotationWhileDownIT {
     assertExactlyOnce();
   }
 
+  /**
+   * A first run starts from the files as they were when the shipper started, not when Kafka first
+   * answered (docs/follow.md#first-checkpoint): here the cluster comes up only after the log was
+   * rotated, and a.log.1's lines, written before the shipper started, are shipped. Before, the
+   * shipper followed the new a.log alone and a.log.1 was lost in silence (seen by the soak test
+   * when a loaded machine took longer to connect than the log took to rotate).
+   */
+  @Test
+  void aFileRotatedWhileTheFirstRunConnectsIsShipped() throws Exception {
+    Path log = dir.resolve("a.log");
+    write(log, 40);
+    int port;
+    try (ServerSocket free = new java.net.ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    KafkaSettings later =
+        new KafkaSettings("127.0.0.1:" + port, 3, "late" + PREFIXES.incrementAndGet(), Map.of());
+    Follower follower = new Follower(settings(log, later), later, Parsers::create);
+    CompletableFuture<FollowSummary> run = CompletableFuture.supplyAsync(follower::run);
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (!follower.progress().waitingForKafka() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(follower.progress().waitingForKafka()).as("the shipper waits for Kafka").isTrue();
+    write(log, 10);
+    rotate(log, "plain");
+    write(log, 15);
+    FollowSummary summary;
+    try (EmbeddedBroker late = EmbeddedBroker.start(port, null)) {
+      summary = run.get(120, TimeUnit.SECONDS);
+      assertThat(summary.problems()).as("nothing is lost").isEmpty();
+      List<String> shipped = CommittedRecords.read(later).requestIds();
+      assertThat(shipped).containsExactlyInAnyOrderElementsOf(written);
+    }
+  }
+
   @Test
   void aGenerationThatIsGoneIsSaidLoudlyWithItsLines() throws Exception {
     Path log = dir.resolve("a.log");
@@ -205,19 +244,21 @@ final class RotationWhileDownIT {
   }
 
   private FollowSummary once(Path log) {
-    FollowSettings settings =
-        new FollowSettings(
-            "it-" + kafka.topicPrefix(),
-            List.of(SourceSpec.parse(log.toString())),
-            "vllm-0",
-            InstanceNaming.FIXED,
-            Engine.VLLM,
-            ZoneOffset.UTC,
-            2026,
-            LineSplitter.DEFAULT_MAX_LINE_BYTES,
-            StartAt.BEGINNING,
-            true,
-            FAST);
-    return new Follower(settings, kafka, Parsers::create).run();
+    return new Follower(settings(log, kafka), kafka, Parsers::create).run();
+  }
+
+  private static FollowSettings settings(Path log, KafkaSettings kafka) {
+    return new FollowSettings(
+        "it-" + kafka.topicPrefix(),
+        List.of(SourceSpec.parse(log.toString())),
+        "vllm-0",
+        InstanceNaming.FIXED,
+        Engine.VLLM,
+        ZoneOffset.UTC,
+        2026,
+        LineSplitter.DEFAULT_MAX_LINE_BYTES,
+        StartAt.BEGINNING,
+        true,
+        FAST);
   }
 }
