@@ -15,7 +15,6 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
-import com.fasterxml.jackson.module.blackbird.BlackbirdModule;
 import dev.tokentrace.event.EngineEvent;
 import java.io.IOException;
 import java.time.DateTimeException;
@@ -73,10 +72,7 @@ public final class EventJson {
     SimpleModule instants = new SimpleModule("tokentrace-instants");
     instants.addSerializer(Instant.class, new InstantSerializer());
     instants.addDeserializer(Instant.class, new InstantDeserializer());
-    // Blackbird: property access through generated lambdas instead of reflection, the same
-    // properties in the same order (docs/design.md#event-json-cost)
     return new ObjectMapper()
-        .registerModule(new BlackbirdModule())
         .registerModule(instants)
         .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
         .setDefaultPropertyInclusion(
