@@ -1,6 +1,8 @@
 package dev.tokentrace.parse.trtllm;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.DoubleNode;
+import com.fasterxml.jackson.databind.node.IntNode;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -99,6 +101,16 @@ final class JsonFields {
   }
 
   private static @Nullable Long longCountValue(@Nullable JsonNode value, String key) {
+    if (value instanceof IntNode number) {
+      // the common case, answered as below without the node's virtual accessors: an int is
+      // integral and fits a long, so it is a count unless negative
+      // (docs/formats/trtllm.md#json-reading-cost)
+      int count = number.intValue();
+      if (count < 0) {
+        throw new BadValue(key);
+      }
+      return (long) count;
+    }
     if (value == null || value.isNull() || isNonFinite(value)) {
       return null;
     }
@@ -120,6 +132,11 @@ final class JsonFields {
   }
 
   private static @Nullable Double numberValue(@Nullable JsonNode value, String key) {
+    if (value instanceof DoubleNode number) {
+      // as below: NaN and the infinities (written by Python, or 1e999 overflowing) read as null
+      double real = number.doubleValue();
+      return Double.isFinite(real) ? real : null;
+    }
     if (value == null || value.isNull() || isNonFinite(value)) {
       return null;
     }

@@ -1,5 +1,6 @@
 package dev.tokentrace.parse.trtllm;
 
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -24,9 +25,17 @@ import org.jspecify.annotations.Nullable;
 final class JsonRecords implements JsonSplitter.Handler {
   static final String REQUEST_STATS_RULE = "trtllm: request stats";
 
-  /** Python's json.dumps writes NaN and Infinity for float nan/inf (time-events writer). */
+  /**
+   * Python's json.dumps writes NaN and Infinity for float nan/inf (time-events writer). Doubles are
+   * read by Jackson's bundled fast parser, which rounds exactly as {@link Double#parseDouble}
+   * (docs/formats/trtllm.md#json-reading-cost).
+   */
   private static final ObjectReader READER =
-      JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build().reader();
+      JsonMapper.builder()
+          .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+          .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
+          .build()
+          .reader();
 
   /** For {@link #wholeLine}: a second value on the line must fail, not be dropped. */
   private static final ObjectReader WHOLE_LINE_READER =
