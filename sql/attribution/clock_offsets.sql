@@ -9,6 +9,8 @@
 --          first, in the same transaction, and then adds the time_series rows (Attributor,
 --          SteadyClockOffsets).
 --
+-- Reads the temporary table attribution_keys (request_keys.sql, made first in the same transaction:
+-- docs/design.md#attribution-key-table) for the per-key counts below, and the rows by rowid.
 -- Pairs: a client row whose ID reached the server (id_kind not local) and whose key is unique on both
 -- sides (retries and duplicates would pair the wrong attempt), with a start time: start_ts (clock
 -- 'wall', epoch) or start_mono_s (clock 'monotonic': vLLM bench perf_counter seconds, any origin).
@@ -28,78 +30,65 @@
 --   noisy      spread_ms beyond :max_spread_ms
 --   few_pairs  fewer than 5 pairs kept
 INSERT INTO clock_offsets BY NAME
-WITH arrivals_once AS (
-    -- one arrival logged by two files of one instance (vLLM's API server `Received request`, the
-    -- engine's `Added request`: docs/formats/vllm-wild.md#added-request) counts once: a row of
-    -- another file with the same key up to 2 s after an earlier row is its echo and left out
-    SELECT a.*, a.rowid AS arrival_rowid
-    FROM request_arrived a
-    WHERE NOT EXISTS (
-        SELECT 1 FROM request_arrived e
-        WHERE e.request_key = a.request_key AND e.instance = a.instance
-          AND e.source_path <> a.source_path
-          AND e.ts <= a.ts AND a.ts <= e.ts + INTERVAL 2 SECOND
-          AND (e.ts < a.ts OR e.source_path < a.source_path))
-),
-settings AS (
+WITH settings AS (
     SELECT coalesce(CAST(:outlier_mads AS DOUBLE), 3.0)            AS outlier_mads,
            coalesce(CAST(:min_window_ms AS DOUBLE), 10.0)          AS min_window_ms,
            coalesce(CAST(:zone_tolerance_ms AS DOUBLE), 120000.0)  AS zone_tolerance_ms,
            coalesce(CAST(:max_offset_ms AS DOUBLE), 1000.0)        AS max_offset_ms,
            coalesce(CAST(:max_spread_ms AS DOUBLE), 1000.0)        AS max_spread_ms
 ),
-client AS (
-    -- keys sent once: a grouped count (a hash aggregate) rather than a window count per row, which
-    -- partitioned every client row with its columns; any_value is the one row's value
-    SELECT any_value(run_id) AS run_id, request_key,
-           CASE WHEN any_value(start_ts) IS NOT NULL THEN 'wall' ELSE 'monotonic' END AS client_clock,
-           epoch_us(any_value(start_ts)) AS start_us, any_value(start_mono_s) AS start_mono_s,
-           coalesce(any_value(client_queue_ms), 0.0) AS queue_ms
-    FROM client_timing
-    WHERE coalesce(id_kind, 'sent') <> 'local'
-      AND (start_ts IS NOT NULL OR start_mono_s IS NOT NULL)
-    GROUP BY request_key
-    HAVING count(*) = 1
+keys AS (
+    -- the per-key counts come from the temporary table attribution_keys (request_keys.sql,
+    -- docs/design.md#attribution-key-table), one aggregate shared with per_request.sql:
+    -- a key sent once with a start time (clock_client_rows = 1), not local, not retried (at most
+    -- one arrival left after the echo rule), that reached the server
+    SELECT request_key, clock_client_id, timed_rows, timed_id, arrival_rows, arrival_id
+    FROM attribution_keys
+    WHERE clock_client_rows = 1 AND arrival_rows <= 1 AND (timed_rows > 0 OR arrival_rows = 1)
 ),
-timing_arrival AS (
-    SELECT request_key, min(instance) AS instance, min(engine) AS engine,
-           min(epoch_us(arrival_ts)) AS arrival_us, 0.0 AS centring_ms
-    FROM request_timing
-    WHERE arrival_ts IS NOT NULL
-    GROUP BY request_key
-    HAVING min(instance) = max(instance) -- one instance (instance is NOT NULL); cheaper than DISTINCT
-),
-text_arrival AS (
-    SELECT request_key, min(instance) AS instance, min(engine) AS engine,
-           min(epoch_us(ts)) AS arrival_us,
-           CASE WHEN min(epoch_us(ts)) % 1000000 = 0 THEN 500.0 ELSE 0.0 END AS centring_ms
-    FROM arrivals_once
-    WHERE ts IS NOT NULL
-    GROUP BY request_key
-    HAVING count(*) = 1
+timed_several AS (
+    -- a key with several request_timing rows with an arrival (rare): the earliest, if all of
+    -- them are on one instance (instance is NOT NULL)
+    SELECT k.clock_client_id, min(t.instance) AS instance, min(t.engine) AS engine,
+           min(epoch_us(t.arrival_ts)) AS arrival_us
+    FROM (FROM keys WHERE timed_rows > 1) k
+    JOIN request_timing t ON t.request_key = k.request_key
+    WHERE t.arrival_ts IS NOT NULL
+    GROUP BY k.clock_client_id
+    HAVING min(t.instance) = max(t.instance)
 ),
 server AS (
-    SELECT request_key, instance, engine, 'request_timing' AS server_source, arrival_us,
-           centring_ms
-    FROM timing_arrival
+    -- the server's arrival: the request_timing arrival (OTLP span start) when the key's records
+    -- with one are all on one instance, else its one text-log arrival (request_arrived), by rowid
+    SELECT k.clock_client_id, t.instance, t.engine, 'request_timing' AS server_source,
+           epoch_us(t.arrival_ts) AS arrival_us, 0.0 AS centring_ms
+    FROM keys k
+    JOIN request_timing t ON t.rowid = k.timed_id
+    WHERE k.timed_rows = 1
     UNION ALL
-    SELECT a.request_key, a.instance, a.engine, 'request_arrived' AS server_source, a.arrival_us,
-           a.centring_ms
-    FROM text_arrival a
-    ANTI JOIN timing_arrival t ON t.request_key = a.request_key
-),
-retried AS (
-    SELECT request_key FROM arrivals_once GROUP BY request_key HAVING count(*) > 1
+    SELECT clock_client_id, instance, engine, 'request_timing' AS server_source, arrival_us,
+           0.0 AS centring_ms
+    FROM timed_several
+    UNION ALL
+    SELECT k.clock_client_id, a.instance, a.engine, 'request_arrived' AS server_source,
+           epoch_us(a.ts) AS arrival_us,
+           CASE WHEN epoch_us(a.ts) % 1000000 = 0 THEN 500.0 ELSE 0.0 END AS centring_ms
+    FROM keys k
+    JOIN request_arrived a ON a.rowid = k.arrival_id
+    ANTI JOIN timed_several s ON s.clock_client_id = k.clock_client_id
+    WHERE k.arrival_rows = 1 AND k.timed_rows <> 1 AND a.ts IS NOT NULL
 ),
 pairs AS (
+    -- the client row by its rowid (an integer join); the client sends at start + client_queue_ms
     -- wall: difference in whole microseconds first, so epoch magnitudes cost no precision
-    SELECT c.run_id, s.instance, s.engine, c.client_clock, s.server_source,
-           CASE WHEN c.client_clock = 'wall' THEN (s.arrival_us - c.start_us) / 1000.0
+    SELECT c.run_id, s.instance, s.engine,
+           CASE WHEN c.start_ts IS NOT NULL THEN 'wall' ELSE 'monotonic' END AS client_clock,
+           s.server_source,
+           CASE WHEN c.start_ts IS NOT NULL THEN (s.arrival_us - epoch_us(c.start_ts)) / 1000.0
                 ELSE s.arrival_us / 1000.0 - c.start_mono_s * 1000.0 END
-               + s.centring_ms - c.queue_ms AS d_ms
-    FROM client c
-    JOIN server s ON s.request_key = c.request_key
-    ANTI JOIN retried r ON r.request_key = c.request_key
+               + s.centring_ms - coalesce(c.client_queue_ms, 0.0) AS d_ms
+    FROM server s
+    JOIN client_timing c ON c.rowid = s.clock_client_id
 ),
 center AS (
     SELECT run_id, instance, client_clock, median(d_ms) AS m, 1.4826 * mad(d_ms) AS s,

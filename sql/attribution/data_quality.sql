@@ -27,13 +27,23 @@
 -- with a flag, those whose offset is a whole number of quarter hours; clock_time_series: those
 -- aligned by time series (a steady server clock without ID pairs).
 -- Reads request_attribution: run the attribution first.
-WITH arrivals_once AS (
+WITH echo_instances AS (
+    -- an echo needs a second file of the same instance: the rule below runs only on the arrivals
+    -- of instances logged by several files (as in request_keys.sql)
+    SELECT instance FROM request_arrived GROUP BY instance HAVING min(source_path) <> max(source_path)
+),
+arrivals_once AS (
     -- one arrival logged by two files of one instance (vLLM's API server `Received request`, the
     -- engine's `Added request`: docs/formats/vllm-wild.md#added-request) counts once: a row of
     -- another file with the same key up to 2 s after an earlier row is its echo and left out
-    SELECT a.*, a.rowid AS arrival_rowid
+    SELECT a.request_key, a.instance
     FROM request_arrived a
-    WHERE NOT EXISTS (
+    WHERE a.instance NOT IN (SELECT instance FROM echo_instances) -- instance is NOT NULL
+    UNION ALL
+    SELECT a.request_key, a.instance
+    FROM request_arrived a
+    WHERE a.instance IN (SELECT instance FROM echo_instances)
+      AND NOT EXISTS (
         SELECT 1 FROM request_arrived e
         WHERE e.request_key = a.request_key AND e.instance = a.instance
           AND e.source_path <> a.source_path

@@ -85,66 +85,37 @@
 -- at most one record of the kinds a client's key names and at most one arrival can be neither a
 -- duplicate nor a retry with several attempts: it is attributed by plain rowid joins (fast_joined),
 -- as is a local ID not paired (client_only). Only the other client rows and the records of their
--- keys go through the windows of the rules (slow_joined). key_stats counts all of it in one
--- aggregate over the keys (BENCHMARKS.md, "Correlation and report").
+-- keys go through the windows of the rules (slow_joined). key_stats counts all of it: it reads the
+-- temporary table attribution_keys (request_keys.sql, docs/design.md#attribution-key-table), one
+-- aggregate over the keys that clock_offsets.sql shares, made first in the same transaction
+-- (BENCHMARKS.md, "Correlation, round 6").
 INSERT INTO request_attribution BY NAME
-WITH arrivals_once AS (
-    -- one arrival logged by two files of one instance (vLLM's API server `Received request`, the
-    -- engine's `Added request`: docs/formats/vllm-wild.md#added-request) counts once: a row of
-    -- another file with the same key up to 2 s after an earlier row is its echo and left out
-    SELECT a.*, a.rowid AS arrival_rowid
-    FROM request_arrived a
-    WHERE NOT EXISTS (
-        SELECT 1 FROM request_arrived e
-        WHERE e.request_key = a.request_key AND e.instance = a.instance
-          AND e.source_path <> a.source_path
-          AND e.ts <= a.ts AND a.ts <= e.ts + INTERVAL 2 SECOND
-          AND (e.ts < a.ts OR e.source_path < a.source_path))
-),
-settings AS (
+WITH settings AS (
     SELECT coalesce(CAST(:negative_tolerance_ms AS DOUBLE), 5.0)  AS tolerance_ms,
            coalesce(CAST(:negative_tolerance_pct AS DOUBLE), 1.0) AS tolerance_pct,
            coalesce(CAST(:warmup_first_n AS INTEGER), 0)          AS warmup_first_n,
            coalesce(CAST(:window_ms AS DOUBLE), 1000.0)           AS window_ms
 ),
+paired_keys AS (
+    -- keys of client rows --match heuristic paired (request_matches: empty without it)
+    SELECT DISTINCT c.request_key
+    FROM request_matches m
+    JOIN client_timing c
+      ON c.run_id = m.run_id AND c.source_path = m.client_source_path
+     AND c.source_line = m.client_source_line
+),
 key_stats AS MATERIALIZED (
     -- per request key: the client rows that sent it (not local), its records of the kinds a
     -- client's key names on every instance (not perf_metrics / perf_time_events), its arrivals,
     -- whether an abort or a heuristic pair touches it, and the lowest rowid of each (the only one
-    -- on the fast path). One aggregate over the keys instead of a window per table.
-    -- gateway rows count as the key's client rows only when no client row has the key
-    SELECT request_key,
-           CASE WHEN count(client_id) FILTER (WHERE NOT gw) > 0
-                THEN count(client_id) FILTER (WHERE NOT gw)
-                ELSE count(client_id) END AS client_rows,
-           count(client_id) FILTER (WHERE NOT gw) > 0 AND count(client_id) FILTER (WHERE gw) > 0
-               AS shadows_gateway,
-           count(client_id) FILTER (WHERE gw) AS gateway_rows,
-           min(client_id) FILTER (WHERE gw) AS gateway_id,
-           count(record_id) AS record_rows,
-           count(arrival_id) AS arrival_rows, coalesce(bool_or(aborted), false) AS aborted,
-           coalesce(bool_or(paired), false) AS paired,
-           coalesce(min(client_id) FILTER (WHERE NOT gw), min(client_id)) AS client_id,
-           min(record_id) AS record_id, min(arrival_id) AS arrival_id
-    FROM (
-        SELECT request_key, rowid AS client_id, coalesce(vantage = 'gateway', false) AS gw
-        FROM client_timing
-        WHERE coalesce(id_kind, 'sent') <> 'local'
-        UNION ALL BY NAME
-        SELECT request_key, rowid AS record_id FROM request_timing
-        WHERE source_kind NOT IN ('perf_metrics', 'perf_time_events')
-        UNION ALL BY NAME
-        SELECT request_key, arrival_rowid AS arrival_id FROM arrivals_once
-        UNION ALL BY NAME
-        SELECT request_key, true AS aborted FROM request_aborted
-        UNION ALL BY NAME
-        SELECT c.request_key, true AS paired
-        FROM request_matches m
-        JOIN client_timing c
-          ON c.run_id = m.run_id AND c.source_path = m.client_source_path
-         AND c.source_line = m.client_source_line
-    )
-    GROUP BY request_key
+    -- on the fast path). One aggregate over the keys, made once per transaction for this statement
+    -- and clock_offsets.sql: the temporary table attribution_keys (request_keys.sql,
+    -- docs/design.md#attribution-key-table); a key only a heuristic pair names counts nothing
+    SELECT k.request_key, k.client_rows, k.shadows_gateway, k.gateway_rows, k.gateway_id,
+           k.record_rows, k.arrival_rows, k.aborted, p.request_key IS NOT NULL AS paired,
+           k.client_id, k.record_id, k.arrival_id
+    FROM attribution_keys k
+    LEFT JOIN paired_keys p ON p.request_key = k.request_key
 ),
 shadowed AS (
     -- keys with client rows and gateway rows: the gateway rows are a second vantage point

@@ -35,6 +35,12 @@ public final class Queries {
   /** Puts changed clock offsets on the rows not attributed again (incremental attribution). */
   public static final String REALIGN = "attribution/realign";
 
+  /**
+   * Creates the temporary per-key table {@code attribution_keys} that {@link #CLOCK_OFFSETS} and
+   * {@link #PER_REQUEST} read (one aggregate over the request keys per transaction).
+   */
+  public static final String REQUEST_KEYS = "attribution/request_keys";
+
   /** Recomputes {@code clock_offsets} from requests paired by ID. */
   public static final String CLOCK_OFFSETS = "attribution/clock_offsets";
 

@@ -105,6 +105,10 @@ final class SqlCatalogTest {
                   Database.execute(script, handle.getConnection());
                 }
               }
+              if (sql.contains("attribution_keys") && !name.equals(Queries.REQUEST_KEYS)) {
+                // the attribution's statements read the per-key table its transaction makes first
+                handle.execute(SqlCatalog.get(Queries.REQUEST_KEYS));
+              }
               if (isQuery(sql)) {
                 var query = handle.createQuery(sql);
                 bindNulls(query, header);

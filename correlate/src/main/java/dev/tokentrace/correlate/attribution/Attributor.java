@@ -11,6 +11,7 @@ import dev.tokentrace.store.Runs;
 import dev.tokentrace.store.SqlCatalog;
 import dev.tokentrace.store.rows.ClockOffset;
 import dev.tokentrace.store.rows.DataQuality;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -166,6 +167,7 @@ public final class Attributor {
                     String id = recompute(handle, settings, command, started, steps);
                     if (afterRecompute != null) {
                       afterRecompute.accept(handle, id);
+                      steps.lap("stored results");
                     }
                     lastRound = "attributed every request" + why;
                     if (incremental && why.equals(NO_STATE)) {
@@ -184,6 +186,9 @@ public final class Attributor {
     storeQuality(runId, result.dataQuality());
     steps.lap("quality");
     lastSteps = steps.describe();
+    // what each step costs (bench/correlate.sh shows it with --child-opts
+    // -Dorg.slf4j.simpleLogger.log.dev.tokentrace.correlate.attribution=info)
+    log.info("correlate: steps, wall ms: {}; process CPU ms: {}", lastSteps, steps.describeCpu());
     log.info("correlate: {}", result.dataQuality().summary());
     return result;
   }
@@ -197,6 +202,8 @@ public final class Attributor {
     handle.execute("DELETE FROM request_matches");
     handle.execute("DELETE FROM clock_offsets");
     steps.lap("inputs");
+    keyTable(handle);
+    steps.lap("keys");
     estimateOffsets(handle);
     steps.lap("offsets");
     if (settings.match().heuristic()) {
@@ -206,8 +213,18 @@ public final class Attributor {
       log.info("correlate: {} request(s) paired by --match heuristic", pairs);
     }
     attributeRequests(handle, settings);
+    handle.execute("DROP TABLE IF EXISTS temp.attribution_keys");
     steps.lap("per_request");
     return record(handle, settings, command, started, inputs);
+  }
+
+  /**
+   * The per-key counts both {@code clock_offsets.sql} and {@code per_request.sql} read, as the
+   * temporary table {@code attribution_keys}, from the input tables as DuckDB resolves their names
+   * now (docs/design.md#attribution-key-table).
+   */
+  private static void keyTable(Handle handle) {
+    handle.execute(SqlCatalog.get(Queries.REQUEST_KEYS));
   }
 
   private static void estimateOffsets(Handle handle) {
@@ -289,6 +306,7 @@ public final class Attributor {
     steps.lap("digests");
     handle.execute("INSERT INTO clock_offsets_before FROM clock_offsets");
     handle.execute("DELETE FROM clock_offsets");
+    keyTable(handle);
     estimateOffsets(handle);
     handle.execute("INSERT INTO offset_runs " + SqlCatalog.get(Queries.OFFSET_RUNS));
     handle.execute("INSERT INTO redo_keys " + SqlCatalog.get(Queries.REDO_KEYS));
@@ -309,6 +327,7 @@ public final class Attributor {
                 + " WHERE request_key IN (SELECT request_key FROM redo_keys)");
       }
       try {
+        keyTable(handle); // again, on the shadowed tables: their rowids
         attributeRequests(handle, settings);
       } finally {
         for (String table : KEYED_INPUTS) {
@@ -316,6 +335,7 @@ public final class Attributor {
         }
       }
     }
+    handle.execute("DROP TABLE IF EXISTS temp.attribution_keys");
     steps.lap("per_request");
     int realigned = runs == 0 ? 0 : handle.execute(SqlCatalog.get(Queries.REALIGN));
     steps.lap("realign");
@@ -500,6 +520,7 @@ public final class Attributor {
       MessageDigest digest = MessageDigest.getInstance("SHA-256");
       for (String name :
           List.of(
+              Queries.REQUEST_KEYS,
               Queries.CLOCK_OFFSETS,
               Queries.STEADY_CLOCK_SERIES,
               Queries.HEURISTIC_CANDIDATES,
@@ -648,16 +669,32 @@ public final class Attributor {
 
   /** Milliseconds per step of one run, in order: laps of a stopwatch ({@link #lastSteps}). */
   private static final class StepTimes {
+    private static final com.sun.management.OperatingSystemMXBean OS =
+        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private final Map<String, Long> nanos = new LinkedHashMap<>();
+    private final Map<String, Long> cpuNanos = new LinkedHashMap<>();
     private long last = System.nanoTime();
+    private long lastCpu = OS.getProcessCpuTime();
 
     void lap(String step) {
       long now = System.nanoTime();
+      long cpu = OS.getProcessCpuTime();
       nanos.merge(step, now - last, Long::sum);
+      cpuNanos.merge(step, cpu - lastCpu, Long::sum);
       last = now;
+      lastCpu = cpu;
     }
 
     String describe() {
+      return describe(nanos);
+    }
+
+    /** The process's CPU time per step (every thread, DuckDB's included). */
+    String describeCpu() {
+      return describe(cpuNanos);
+    }
+
+    private static String describe(Map<String, Long> nanos) {
       StringBuilder text = new StringBuilder();
       nanos.forEach(
           (step, time) ->

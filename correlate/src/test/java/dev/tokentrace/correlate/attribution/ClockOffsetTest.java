@@ -216,4 +216,41 @@ final class ClockOffsetTest {
             Map.of("instance", "gpu-0", "clock_offset_ms", 10.0),
             Map.of("instance", "gpu-1", "clock_offset_ms", 700.0));
   }
+
+  @Test
+  void pairsEachKeyByItsEarliestArrivalOnOneInstanceElseByItsTextArrival() {
+    // the rare shapes of a key the per-key table (request_keys.sql) names by counts and rowids
+    for (int i = 0; i < 5; i++) {
+      rows.client(Rows.Client.sent("mix", "one-" + i, T0.plusSeconds(i), 200, 900, 20));
+      rows.timing(Rows.Timing.span("one-" + i, T0.plusSeconds(i).plusMillis(100), 20));
+    }
+    // two records with an arrival on one instance: the earliest arrival
+    rows.client(Rows.Client.sent("mix", "twice", T0, 200, 900, 20));
+    rows.timing(Rows.Timing.span("twice", T0.plusMillis(100), 20));
+    rows.timing(Rows.Timing.span("twice", T0.plusMillis(300), 20).kind("sglang_meta"));
+    // records on two instances: its one text-log arrival (and that arrival's echo in another file
+    // of the instance is not a second arrival)
+    rows.client(Rows.Client.sent("mix", "split", T0, 200, 900, 20));
+    rows.timing(Rows.Timing.span("split", T0.plusMillis(100), 20));
+    rows.timing(Rows.Timing.span("split", T0.plusMillis(100), 20).on("gpu-1"));
+    rows.arrival("split", "gpu-0", T0.plusMillis(100));
+    rows.arrival("split", "gpu-0", T0.plusMillis(150), "engine.log");
+    // a second client row without a start time does not make the key ambiguous for the clock
+    rows.client(Rows.Client.sent("mix", "unclocked", T0, 200, 900, 20));
+    rows.client(
+        new Rows.Client("mix", "unclocked", null, null, null, 200.0, 900.0, 100, 20, "ok", "sent"));
+    rows.timing(Rows.Timing.span("unclocked", T0.plusMillis(100), 20));
+    // sent twice with a start time: no pair
+    rows.client(Rows.Client.sent("mix", "resent", T0, 200, 900, 20));
+    rows.client(Rows.Client.sent("mix", "resent", T0.plusSeconds(1), 200, 900, 20));
+    rows.timing(Rows.Timing.span("resent", T0.plusSeconds(40), 20));
+
+    assertThat(estimate())
+        .extracting(
+            ClockOffset::instance,
+            ClockOffset::serverSource,
+            ClockOffset::pairs,
+            ClockOffset::offsetMs)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("gpu-0", "mixed", 8, 100.0));
+  }
 }
