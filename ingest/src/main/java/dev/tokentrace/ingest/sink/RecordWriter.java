@@ -99,7 +99,13 @@ final class RecordWriter {
       throw new IllegalArgumentException("null value");
     }
     EngineEvent event = decoder.decode(value);
-    return event != null ? event : EventJson.read(new String(value, UTF_8));
+    if (event == null) {
+      event = EventJson.read(new String(value, UTF_8));
+    }
+    if (event == null) { // the JSON literal null: no event, and no reason to fail the batch
+      throw new IllegalArgumentException("not a tokentrace event: null");
+    }
+    return event;
   }
 
   private static RejectRow reject(ConsumerRecord<String, byte[]> record, Instant ingested) {
