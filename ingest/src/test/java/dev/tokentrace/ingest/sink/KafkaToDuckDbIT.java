@@ -159,6 +159,8 @@ final class KafkaToDuckDbIT {
       foreign
           .send(new ProducerRecord<>("poison.events", 0, "k", bytes("{\"type\":\"nope\"}")))
           .get();
+      // the JSON literal null failed the whole batch with a NullPointerException before
+      foreign.send(new ProducerRecord<>("poison.events", 0, "k", bytes("null"))).get();
     }
     try (EventProducer producer = EventProducer.open(kafka)) {
       producer.event(TestEvents.event("x.log", 0));
@@ -166,8 +168,8 @@ final class KafkaToDuckDbIT {
 
     SinkSummary summary = sinkAll(kafka, db());
 
-    assertThat(summary.undecodable()).isEqualTo(1);
-    assertThat(summary.rejectRows()).isEqualTo(1);
+    assertThat(summary.undecodable()).isEqualTo(2);
+    assertThat(summary.rejectRows()).isEqualTo(2);
     assertThat(summary.eventsWritten()).isEqualTo(1);
     try (Connection connection = connect(db())) {
       assertThat(
@@ -181,7 +183,8 @@ final class KafkaToDuckDbIT {
                   0L,
                   null,
                   "undecodable event record",
-                  "{\"type\":\"nope\"}"));
+                  "{\"type\":\"nope\"}"),
+              tuple("kafka:poison.events-0", 0L, 1L, null, "undecodable event record", "null"));
     }
   }
 
