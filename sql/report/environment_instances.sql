@@ -18,6 +18,15 @@ WITH events AS (
     UNION ALL SELECT engine, instance, 'notice', kind, source_path, ts FROM server_notice
     UNION ALL SELECT engine, instance, 'config', NULL, source_path, ts FROM server_config
 ),
+per_file AS (
+    -- one row per instance, table, kind and file first (a few rows from every event), so the
+    -- distinct counts and the version joins below read those instead of every event (seconds at
+    -- 10 M requests)
+    SELECT engine, instance, tbl, kind, source_path, count(*) AS n, min(ts) AS first_ts,
+           max(ts) AS last_ts
+    FROM events
+    GROUP BY ALL
+),
 config_versions AS (
     SELECT engine, instance,
            arg_max(value, coalesce(ts, TIMESTAMP '1970-01-01')) AS version
@@ -37,17 +46,18 @@ versions AS (
 )
 SELECT e.engine, e.instance, coalesce(c.version, v.version) AS version,
        count(DISTINCT e.source_path) AS files,
-       count(*) FILTER (WHERE e.tbl = 'timing') AS request_timing_rows,
+       CAST(coalesce(sum(e.n) FILTER (WHERE e.tbl = 'timing'), 0) AS BIGINT) AS request_timing_rows,
        string_agg(DISTINCT e.kind, ',' ORDER BY e.kind) FILTER (WHERE e.tbl = 'timing')
            AS request_sources,
-       count(*) FILTER (WHERE e.tbl = 'arrived') AS arrivals,
-       count(*) FILTER (WHERE e.tbl = 'stats') AS stats_snapshots,
-       count(*) FILTER (WHERE e.tbl = 'batch') AS batch_steps,
-       count(*) FILTER (WHERE e.tbl = 'notice') AS notices,
-       count(*) FILTER (WHERE e.tbl = 'notice' AND e.kind IN ('error', 'oom')) AS error_notices,
-       min(e.ts) AS first_ts,
-       max(e.ts) AS last_ts
-FROM events e
+       CAST(coalesce(sum(e.n) FILTER (WHERE e.tbl = 'arrived'), 0) AS BIGINT) AS arrivals,
+       CAST(coalesce(sum(e.n) FILTER (WHERE e.tbl = 'stats'), 0) AS BIGINT) AS stats_snapshots,
+       CAST(coalesce(sum(e.n) FILTER (WHERE e.tbl = 'batch'), 0) AS BIGINT) AS batch_steps,
+       CAST(coalesce(sum(e.n) FILTER (WHERE e.tbl = 'notice'), 0) AS BIGINT) AS notices,
+       CAST(coalesce(sum(e.n) FILTER (WHERE e.tbl = 'notice' AND e.kind IN ('error', 'oom')), 0)
+            AS BIGINT) AS error_notices,
+       min(e.first_ts) AS first_ts,
+       max(e.last_ts) AS last_ts
+FROM per_file e
 LEFT JOIN versions v ON v.engine = e.engine AND v.instance = e.instance
 LEFT JOIN config_versions c ON c.engine = e.engine AND c.instance = e.instance
 GROUP BY e.engine, e.instance, coalesce(c.version, v.version)

@@ -24,14 +24,14 @@ final class SilentResultsTest {
     SqlRuns.Result correlate = SqlRuns.run("correlate", "--db", db, "--match", "heuristic");
     assertThat(correlate.code()).as(correlate.err()).isZero();
     assertThat(correlate.err())
-        .contains("correlate: 23 report query result(s) stored with the attribution of");
+        .contains("correlate: 30 report query result(s) stored with the attribution of");
 
     SqlRuns.Result report = SqlRuns.run("report", "--db", db, "--format", "json");
     assertThat(report.code()).as(report.err()).isZero();
     assertThat(report.err())
         .contains("report: the stored attribution's rules: --match heuristic")
         .contains("report: reusing the attribution of correlate-")
-        .contains("report: reading the 23 percentile and evidence result(s) `correlate` stored");
+        .contains("report: reading the 30 percentile and evidence result(s) `correlate` stored");
 
     SqlRuns.Result byId = SqlRuns.run("report", "--db", db, "--match", "id", "--format", "json");
     assertThat(byId.code()).as(byId.err()).isZero();

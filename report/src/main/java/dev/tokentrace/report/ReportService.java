@@ -7,6 +7,7 @@ import dev.tokentrace.correlate.attribution.Attributor;
 import dev.tokentrace.report.analysis.ReportAnalysis;
 import dev.tokentrace.report.load.BaselineLoader;
 import dev.tokentrace.report.load.ReportDataLoader;
+import dev.tokentrace.report.model.Report;
 import dev.tokentrace.report.model.ReportData;
 import dev.tokentrace.report.model.ReportRenderer;
 import dev.tokentrace.report.render.html.HtmlReportWriter;
@@ -61,7 +62,15 @@ public final class ReportService {
   /** Draws the conclusions from {@code data} and writes them in one format to {@code out}. */
   public static void render(ReportData data, ReportFormat format, Appendable out)
       throws IOException {
-    renderer(format).write(ReportAnalysis.of(data), out);
+    long started = System.nanoTime();
+    Report analysis = ReportAnalysis.of(data);
+    long analysed = System.nanoTime();
+    renderer(format).write(analysis, out);
+    log.debug(
+        "report: analysis {} ms, {} rendering {} ms",
+        (analysed - started) / 1_000_000,
+        format,
+        (System.nanoTime() - analysed) / 1_000_000);
   }
 
   /**
@@ -81,7 +90,11 @@ public final class ReportService {
           current);
       quality = attributor.storedQuality(current);
     }
-    return ReportDataLoader.load(database, clock.instant(), settings, command, quality, storedRun);
+    long started = System.nanoTime();
+    ReportData data =
+        ReportDataLoader.load(database, clock.instant(), settings, command, quality, storedRun);
+    log.debug("report: loading {} ms", (System.nanoTime() - started) / 1_000_000);
+    return data;
   }
 
   /**

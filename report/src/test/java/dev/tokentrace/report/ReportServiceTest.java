@@ -134,8 +134,9 @@ final class ReportServiceTest {
             .run(AttributionSettings.defaults(), "tokentrace correlate")
             .runId();
     // core_metrics 3 groupings, attribution_summary 6 groupings x 2 halves, concurrency per run
-    // and per instance, six evidence queries
-    assertThat(stored[0]).isEqualTo(23);
+    // and per instance, six evidence queries; the runs, throughput, slowest requests, timeline,
+    // request table, client load and matrix
+    assertThat(stored[0]).isEqualTo(30);
 
     ReportData fromStored = reports.build(AttributionSettings.defaults(), "tokentrace report");
     ReportData computed =
@@ -150,6 +151,11 @@ final class ReportServiceTest {
     assertThat(fromStored).isEqualTo(computed);
     assertThat(fromStored.evidence().batchVsConcurrency()).isNotEmpty(); // Instants round-trip too
     assertThat(fromStored.coreMetrics()).isNotEmpty();
+    assertThat(fromStored.evidence().runs()).isNotEmpty();
+    assertThat(fromStored.evidence().throughput()).isNotEmpty();
+    assertThat(fromStored.evidence().slowest()).isNotEmpty();
+    assertThat(fromStored.evidence().requests()).isNotEmpty();
+    assertThat(fromStored.evidence().load()).isNotEmpty();
   }
 
   @Test

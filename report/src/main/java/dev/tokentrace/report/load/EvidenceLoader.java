@@ -21,20 +21,16 @@ final class EvidenceLoader {
   static ReportEvidence load(Handle handle, String command, StoredResults results) {
     return new ReportEvidence(
         command,
-        QueryRows.list(handle, ReportQueries.RUN_OVERVIEW, ReportEvidence.RunOverview.class),
+        runs(handle, results),
         QueryRows.list(handle, ReportQueries.ENVIRONMENT_INSTANCES, ReportEvidence.Instance.class),
         QueryRows.list(handle, ReportQueries.ENVIRONMENT_FACTS, ReportEvidence.Fact.class),
-        QueryRows.list(handle, ReportQueries.THROUGHPUT, ReportEvidence.Throughput.class),
+        throughput(handle, results),
         ReportDataLoader.concurrency(handle, results, "instance"),
         contexts(handle, results),
         prompts(handle, results),
         batches(handle, results),
         warmup(handle, results),
-        QueryRows.list(
-            handle,
-            Queries.SLOWEST_REQUESTS,
-            ReportEvidence.SlowRequest.class,
-            Map.of("limit", Integer.toString(SLOWEST))),
+        slowest(handle, results),
         QueryRows.list(handle, ReportQueries.NOTICE_COUNTS, ReportEvidence.NoticeCount.class),
         QueryRows.list(
             handle,
@@ -43,25 +39,20 @@ final class EvidenceLoader {
             Map.of("limit", Integer.toString(SLOWEST))),
         outliers(handle, results),
         cdf(handle, results),
-        QueryRows.list(
-            handle,
-            ReportQueries.INSTANCE_TIMELINE,
-            ReportEvidence.TimelinePoint.class,
-            Map.of("buckets", Integer.toString(TIMELINE_BUCKETS))),
-        QueryRows.list(
-            handle,
-            ReportQueries.REQUEST_ROWS,
-            ReportEvidence.RequestRow.class,
-            Map.of("limit", Integer.toString(ReportEvidence.REQUEST_ROWS))),
+        timeline(handle, results),
+        requestRows(handle, results),
         QueryRows.list(handle, ReportQueries.ENVIRONMENT_CONFIG, ReportEvidence.ConfigRow.class),
-        QueryRows.list(handle, ReportQueries.ENVIRONMENT_LOAD, ReportEvidence.LoadRow.class),
-        QueryRows.list(handle, ReportQueries.MATRIX, ReportEvidence.MatrixRow.class),
+        load(handle, results),
+        matrix(handle, results),
         GpuLoader.load(handle));
   }
 
   /**
    * The evidence queries whose results {@link StoredResults} keeps: each scans every attributed
-   * request (seconds each at 10 M requests), the others read a few rows or small tables.
+   * request or client row, or every batch step and stats snapshot (seconds each at 10 M requests),
+   * and reads only tables the attribution's input fingerprint covers
+   * (docs/design.md#stored-report-results). The others read small tables or tables outside the
+   * fingerprint (notices, configuration, GPU).
    */
   static void costly(Handle handle, StoredResults results) {
     ReportDataLoader.concurrency(handle, results, "instance");
@@ -71,6 +62,56 @@ final class EvidenceLoader {
     warmup(handle, results);
     outliers(handle, results);
     cdf(handle, results);
+    runs(handle, results);
+    throughput(handle, results);
+    slowest(handle, results);
+    timeline(handle, results);
+    requestRows(handle, results);
+    load(handle, results);
+    matrix(handle, results);
+  }
+
+  private static List<ReportEvidence.RunOverview> runs(Handle handle, StoredResults results) {
+    return results.list(
+        handle, ReportQueries.RUN_OVERVIEW, ReportEvidence.RunOverview.class, Map.of());
+  }
+
+  private static List<ReportEvidence.Throughput> throughput(Handle handle, StoredResults results) {
+    return results.list(
+        handle, ReportQueries.THROUGHPUT, ReportEvidence.Throughput.class, Map.of());
+  }
+
+  private static List<ReportEvidence.SlowRequest> slowest(Handle handle, StoredResults results) {
+    return results.list(
+        handle,
+        Queries.SLOWEST_REQUESTS,
+        ReportEvidence.SlowRequest.class,
+        Map.of("limit", Integer.toString(SLOWEST)));
+  }
+
+  private static List<ReportEvidence.TimelinePoint> timeline(Handle handle, StoredResults results) {
+    return results.list(
+        handle,
+        ReportQueries.INSTANCE_TIMELINE,
+        ReportEvidence.TimelinePoint.class,
+        Map.of("buckets", Integer.toString(TIMELINE_BUCKETS)));
+  }
+
+  private static List<ReportEvidence.RequestRow> requestRows(Handle handle, StoredResults results) {
+    return results.list(
+        handle,
+        ReportQueries.REQUEST_ROWS,
+        ReportEvidence.RequestRow.class,
+        Map.of("limit", Integer.toString(ReportEvidence.REQUEST_ROWS)));
+  }
+
+  private static List<ReportEvidence.LoadRow> load(Handle handle, StoredResults results) {
+    return results.list(
+        handle, ReportQueries.ENVIRONMENT_LOAD, ReportEvidence.LoadRow.class, Map.of());
+  }
+
+  private static List<ReportEvidence.MatrixRow> matrix(Handle handle, StoredResults results) {
+    return results.list(handle, ReportQueries.MATRIX, ReportEvidence.MatrixRow.class, Map.of());
   }
 
   private static List<ReportEvidence.ContextBucket> contexts(Handle handle, StoredResults results) {

@@ -81,6 +81,7 @@ public final class ReportDataLoader {
         .withHandle(
             handle -> {
               QueryRows.registerInstants(handle);
+              StatementTimes.install(handle);
               StoredResults results =
                   storedRun == null ? StoredResults.none() : StoredResults.of(handle, storedRun);
               ReportData data =

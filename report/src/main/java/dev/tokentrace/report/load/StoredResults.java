@@ -101,6 +101,7 @@ public final class StoredResults {
     requireNonNull(runId, "runId is null");
     handle.execute("DELETE FROM " + TABLE);
     QueryRows.registerInstants(handle);
+    StatementTimes.install(handle);
     StoredResults recording = new StoredResults(runId, Map.of(), handle);
     ReportDataLoader.costly(handle, recording);
     return recording.computed;
