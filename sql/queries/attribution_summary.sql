@@ -22,11 +22,22 @@
 -- (BENCHMARKS.md, "Correlation and report"). The grouping is chosen before aggregating, each group
 -- aggregates its components side by side (not one row per component), and a component not asked
 -- for aggregates only NULLs, which hold no memory.
-WITH settings AS (
+WITH chosen AS (
     SELECT CAST(:group_by AS VARCHAR) AS group_by, CAST(:run_id AS VARCHAR) AS run_id,
            string_split(coalesce(CAST(:components AS VARCHAR),
                                  'network,client_queue,queue,prefill,decode,total'), ',')
                AS components
+),
+settings AS (
+    -- one flag per component, decided once (not a list looked up for every request)
+    SELECT group_by, run_id, components,
+           list_contains(components, 'network') AS want_network,
+           list_contains(components, 'client_queue') AS want_client_queue,
+           list_contains(components, 'queue') AS want_queue,
+           list_contains(components, 'prefill') AS want_prefill,
+           list_contains(components, 'decode') AS want_decode,
+           list_contains(components, 'total') AS want_total
+    FROM chosen
 ),
 included AS (
     SELECT a.* FROM request_attribution a, settings s
@@ -50,17 +61,19 @@ keyed AS (
            CASE WHEN g.group_by IN ('concurrency', 'run_concurrency') THEN i.concurrency END
                AS concurrency,
            i.concurrency AS level, i.dominant,
-           CASE WHEN list_contains(s.components, 'network') THEN i.network_ms END AS network_ms,
-           CASE WHEN list_contains(s.components, 'client_queue') THEN i.client_queue_ms END
+           CASE WHEN s.want_network THEN i.network_ms END AS network_ms,
+           CASE WHEN s.want_client_queue THEN i.client_queue_ms END
                AS client_queue_ms,
-           CASE WHEN list_contains(s.components, 'queue') THEN i.queue_ms END AS queue_ms,
-           CASE WHEN list_contains(s.components, 'prefill') THEN i.prefill_ms END AS prefill_ms,
-           CASE WHEN list_contains(s.components, 'decode') THEN i.decode_ms END AS decode_ms,
-           CASE WHEN list_contains(s.components, 'total') THEN i.client_e2e_ms END AS total_ms,
+           CASE WHEN s.want_queue THEN i.queue_ms END AS queue_ms,
+           CASE WHEN s.want_prefill THEN i.prefill_ms END AS prefill_ms,
+           CASE WHEN s.want_decode THEN i.decode_ms END AS decode_ms,
+           CASE WHEN s.want_total THEN i.client_e2e_ms END AS total_ms,
            i.client_e2e_ms
     FROM included i
     CROSS JOIN settings s
-    JOIN groupings g ON g.group_by = coalesce(s.group_by, g.group_by)
+    -- the chosen groupings first (one row, or six): every request is paired with them only
+    CROSS JOIN (SELECT g.* FROM groupings g, settings s
+                WHERE g.group_by = coalesce(s.group_by, g.group_by)) g
 ),
 wide AS (
     SELECT grouping_rank, group_by, group_value, run_id, concurrency,

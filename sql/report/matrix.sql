@@ -20,10 +20,13 @@ WITH cells AS (
     WHERE c.cell IS NOT NULL AND c.status = 'ok' AND NOT c.warmup AND c.start_ts IS NOT NULL
 ),
 server AS (
-    SELECT run_id, request_key, any_value(tpot_ms) AS tpot_ms
-    FROM request_attribution
-    WHERE tpot_ms IS NOT NULL
-    GROUP BY run_id, request_key
+    -- only the keys of sweep cells (the whole groups: any_value picks among the same rows); no
+    -- request is grouped when the database holds no sweep
+    SELECT a.run_id, a.request_key, any_value(a.tpot_ms) AS tpot_ms
+    FROM request_attribution a
+    SEMI JOIN cells k ON k.run_id = a.run_id AND k.request_key = a.request_key
+    WHERE a.tpot_ms IS NOT NULL
+    GROUP BY a.run_id, a.request_key
 )
 SELECT c.run_id, c.cell, any_value(c.prompt_tokens) AS prompt_tokens,
        any_value(c.max_tokens) AS max_tokens, any_value(c.concurrency) AS concurrency,
