@@ -122,4 +122,20 @@ final class ParseOptions {
       throw new UsageException("--zone '" + zone + "' is not a zone: " + e.getMessage());
     }
   }
+
+  /**
+   * Refuses {@code --learn-gpu-map} with {@code --follow} (ingest and ship): a map learned from the
+   * engines' first lines cannot apply to GPU lines shipped before them.
+   */
+  void refuseLearnedGpuMap(boolean following) {
+    if (following && learnGpuMap) {
+      throw new UsageException(
+          "--learn-gpu-map cannot be used with --follow: it learns from the first lines of the"
+              + " engine logs before any GPU file is read, while --follow ships each GPU line as"
+              + " it arrives (lines read before an engine's startup lines, or after a restart"
+              + " that resumed past them, would get another instance); give --gpu-map"
+              + " GPUS=INSTANCE, which --follow applies to every line"
+              + " (docs/formats/gpu.md#gpus-learned-from-startup-lines)");
+    }
+  }
 }

@@ -77,15 +77,7 @@ final class ShipCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (follow.enabled() && parse.learnGpuMap) {
-      throw new UsageException(
-          "--learn-gpu-map cannot be used with --follow: it learns from the first lines of the"
-              + " engine logs before any GPU file is read, while --follow ships each GPU line as"
-              + " it arrives (lines read before an engine's startup lines, or after a restart"
-              + " that resumed past them, would get another instance); give --gpu-map"
-              + " GPUS=INSTANCE, which --follow applies to every line"
-              + " (docs/formats/gpu.md#gpus-learned-from-startup-lines)");
-    }
+    parse.refuseLearnedGpuMap(follow.enabled());
     return follow.enabled() ? follow() : once();
   }
 
