@@ -60,7 +60,8 @@ public final class PdSimulation {
     long[] decodeArrival = new long[n];
     int[] decodeServer = new int[n];
     for (int i = 0; i < n; i++) {
-      decodeServer[i] = i % s.decodeServers();
+      // rotated against the prefill servers' round robin, so that every pair serves requests
+      decodeServer[i] = (i + i / s.prefillServers()) % s.decodeServers();
       decodeArrival[i] = prefillFirst[i] + 2 * s.proxyUs();
     }
     long[] kvReady = new long[n];
