@@ -107,7 +107,14 @@ final class PdAccuracyIT {
     }
     run(ingest.toArray(String[]::new));
     run("clients", "--db", db.toString(), dir.resolve("client_timings.csv").toString());
-    run("correlate", "--db", db.toString());
+    Path csv = work.resolve("attribution.csv");
+    run("correlate", "--db", db.toString(), "--out", csv.toString());
+    assertThat(Files.readAllLines(csv, UTF_8).get(0))
+        .endsWith(",kv_transfer_ms,decode_queue_ms,decode_instance,kv_transfer_source");
+    String pairs = runOut("sql", "--db", db.toString(), "--format", "csv", "pd_pairs");
+    assertThat(pairs.lines().skip(1).count())
+        .as("pd_pairs: one row per prefill/decode pair\n" + pairs)
+        .isEqualTo((long) scenario.prefillServers() * scenario.decodeServers());
 
     Map<String, Map<String, String>> truth = truth(dir.resolve("truth.csv"));
     Map<String, Map<String, Object>> attributed = attributed(db);
@@ -210,6 +217,16 @@ final class PdAccuracyIT {
       }
     }
     return rows;
+  }
+
+  private static String runOut(String... args) {
+    StringWriter err = new StringWriter();
+    StringWriter out = new StringWriter();
+    CommandLine command = TokentraceMain.commandLine();
+    command.setErr(new PrintWriter(err, true));
+    command.setOut(new PrintWriter(out, true));
+    assertThat(command.execute(args)).as(String.join(" ", args) + ": " + err).isZero();
+    return out.toString();
   }
 
   private static void run(String... args) {
