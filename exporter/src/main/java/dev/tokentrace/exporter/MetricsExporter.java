@@ -446,10 +446,16 @@ public final class MetricsExporter {
 
   /**
    * Serves {@code /metrics} (and the library's own index page) on the address until the server is
-   * closed.
+   * closed, within the limits of {@link HttpLimits} (docs/live.md#limits-of-serve).
    */
   public HTTPServer serve(String bind, int port) throws IOException {
-    return HTTPServer.builder().hostname(bind).port(port).registry(registry).buildAndStart();
+    HttpLimits.applyDeadlines();
+    return HTTPServer.builder()
+        .hostname(bind)
+        .port(port)
+        .registry(registry)
+        .executorService(HttpLimits.executor())
+        .buildAndStart();
   }
 
   private static double[] buckets() {
