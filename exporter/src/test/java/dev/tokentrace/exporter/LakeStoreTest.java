@@ -94,9 +94,10 @@ final class LakeStoreTest {
   }
 
   /**
-   * A truncated lake file fails only the reads of its table (docs/live.md#a-table-that-cannot-be-
-   * read): the engine gauges and the histograms are still read and served, the pipeline health
-   * (which reads every table) keeps its last values, the poll counts as an error naming the file.
+   * A truncated lake file fails only the reads of its table
+   * (docs/live.md#a-table-that-cannot-be-read): the engine gauges and the histograms are still read
+   * and served, the pipeline health (which reads every table) keeps its last values, the poll
+   * counts as an error naming the file.
    */
   @Test
   void aTruncatedFileFailsOnlyTheReadsOfItsTable() throws Exception {
