@@ -43,10 +43,12 @@ final class AbuseScrapeIT {
                 "--count",
                 "1",
                 "--interval",
-                "3s",
+                // the trickle meets the deadline; the others must meet their cap first, however
+                // slowly a loaded machine moves 16 MiB
+                mode == HostileEndpoint.Mode.TRICKLE ? "3s" : "60s",
                 "--out",
                 out.toString())) {
-      int code = scrape.waitFor(Duration.ofSeconds(60));
+      int code = scrape.waitFor(Duration.ofSeconds(120));
       String stderr = scrape.stderr();
       assertThat(code).as(scrape.output()).isEqualTo(ExitCodes.INFRASTRUCTURE);
       List<String> lines = Arrays.stream(stderr.split("\n")).filter(l -> !l.isBlank()).toList();
@@ -65,7 +67,7 @@ final class AbuseScrapeIT {
   }
 
   @Test
-  void aSmallerCapIsTheFlagsAndAGoodResponseStillPasses() throws Exception {
+  void theByteCapIsSetByItsFlagAndEachRefusalIsOneLine() throws Exception {
     Path out = dir.resolve("metrics.prom");
     try (HostileEndpoint endpoint = HostileEndpoint.start(HostileEndpoint.Mode.HUGE_BODY)) {
       java.io.StringWriter err = new java.io.StringWriter();
