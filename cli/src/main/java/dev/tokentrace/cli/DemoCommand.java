@@ -1,8 +1,9 @@
 package dev.tokentrace.cli;
 
-import dev.tokentrace.correlate.attribution.AttributionCsvWriter;
+import dev.tokentrace.app.CorrelateRequest;
+import dev.tokentrace.app.Correlation;
+import dev.tokentrace.app.Reports;
 import dev.tokentrace.correlate.attribution.AttributionResult;
-import dev.tokentrace.correlate.attribution.Attributor;
 import dev.tokentrace.correlate.client.ClientLoadResult;
 import dev.tokentrace.correlate.client.ClientLoadSettings;
 import dev.tokentrace.correlate.client.ClientTimingLoader;
@@ -11,7 +12,6 @@ import dev.tokentrace.ingest.IngestSettings;
 import dev.tokentrace.ingest.IngestSummary;
 import dev.tokentrace.ingest.SourceFile;
 import dev.tokentrace.report.ReportFormat;
-import dev.tokentrace.report.ReportService;
 import dev.tokentrace.report.ReportSettings;
 import dev.tokentrace.report.model.ReportData;
 import dev.tokentrace.store.Database;
@@ -106,18 +106,25 @@ final class DemoCommand implements Callable<Integer> {
     IngestSummary ingested = ingest(scenarios, database, err, broker);
     try (Database analysis = Database.open(database.settings())) {
       loadClients(scenarios, analysis, err);
+      // demo builds its report right after attributing and stores no report results
+      // (docs/design.md#stored-report-results)
+      Correlation correlation = Correlation.of(analysis);
       AttributionResult attribution =
-          new Attributor(analysis, Clock.systemUTC()).run(rules.settings(), CommandLines.of(spec));
+          correlation
+              .run(
+                  new CorrelateRequest(
+                      rules.settings(), CommandLines.of(spec), CorrelateRequest.Mode.FULL, false))
+              .result();
       Path csv = out.resolve("attribution.csv");
-      new AttributionCsvWriter(analysis).write(csv);
+      correlation.writeCsv(csv);
       err.println("correlate: " + attribution.dataQuality().summary());
       Path report = out.resolve("report.md");
       Path html = out.resolve("report.html");
       ReportData data =
-          new ReportService(analysis, Clock.systemUTC())
+          Reports.of(analysis)
               .build(ReportSettings.from("md", rules.settings()), CommandLines.of(spec));
-      ReportService.write(data, ReportFormat.MARKDOWN, report);
-      ReportService.write(data, ReportFormat.HTML, html);
+      Reports.write(data, ReportFormat.MARKDOWN, report);
+      Reports.write(data, ReportFormat.HTML, html);
       PrintWriter stdout = spec.commandLine().getOut();
       String markdown = Files.readString(report);
       if (full) {
