@@ -143,6 +143,11 @@ final class SinkLoop {
     consumer.wakeup();
   }
 
+  /** Whether {@link #stop()} was called during this run: long work (a compaction) gives up. */
+  boolean stopRequested() {
+    return stopRequested;
+  }
+
   /** The target committed a batch of {@code rows} records. */
   void committed(long rows) {
     batches++;
