@@ -1,12 +1,12 @@
 package dev.tokentrace.cli;
 
+import dev.tokentrace.app.ClientLoads;
 import dev.tokentrace.app.CorrelateRequest;
 import dev.tokentrace.app.Correlation;
 import dev.tokentrace.app.Reports;
 import dev.tokentrace.correlate.attribution.AttributionResult;
 import dev.tokentrace.correlate.client.ClientLoadResult;
 import dev.tokentrace.correlate.client.ClientLoadSettings;
-import dev.tokentrace.correlate.client.ClientTimingLoader;
 import dev.tokentrace.ingest.Ingest;
 import dev.tokentrace.ingest.IngestSettings;
 import dev.tokentrace.ingest.IngestSummary;
@@ -19,7 +19,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -182,7 +181,7 @@ final class DemoCommand implements Callable<Integer> {
 
   private void loadClients(
       List<SampleScenarios.Scenario> scenarios, Database analysis, PrintWriter err) {
-    ClientTimingLoader loader = new ClientTimingLoader(analysis, Clock.systemUTC());
+    ClientLoads loader = ClientLoads.of(analysis);
     long rows = 0;
     long rejected = 0;
     for (SampleScenarios.Scenario scenario : scenarios) {
@@ -194,7 +193,8 @@ final class DemoCommand implements Callable<Integer> {
                   scenario.id(),
                   null,
                   CommandLines.of(spec),
-                  null));
+                  null),
+              false);
       loaded.messages().forEach(err::println);
       if (loaded.rejected() > 0 || loaded.rows() == 0) {
         // only a scenario with something to say gets its own line; the rest is one total below

@@ -133,6 +133,12 @@ final class ArchitectureTest {
             .haveFullyQualifiedName("dev.tokentrace.correlate.live.LakeEvents")
             .orShould()
             .dependOnClassesThat()
+            .haveFullyQualifiedName("dev.tokentrace.correlate.client.ClientTimingLoader")
+            .orShould()
+            .dependOnClassesThat()
+            .haveFullyQualifiedName("dev.tokentrace.ingest.sink.LoadedFiles")
+            .orShould()
+            .dependOnClassesThat()
             .haveFullyQualifiedName("dev.tokentrace.report.ReportService")
             .orShould()
             .dependOnClassesThat()
@@ -142,7 +148,8 @@ final class ArchitectureTest {
                 "dev.tokentrace.report.render..")
             .because(
                 "cli -> app -> pipeline modules: a command maps its options to a request and calls"
-                    + " a use case of app, which runs the attribution on its engine and the report"
+                    + " a use case of app, which loads client files, ingests a batch, runs the"
+                    + " attribution on its engine and the report"
                     + " (docs/design.md#application-layer); settings and result records may be"
                     + " named"));
   }
