@@ -24,6 +24,7 @@ final class UnwrappingParser implements LineParser {
   private final LineParser parser;
   private final @Nullable CollectorClock clock;
   private final CollectorWrappers wrappers;
+  private final Layouts layouts;
   private final Parts stdout = new Parts();
   private final Parts stderr = new Parts();
 
@@ -34,10 +35,14 @@ final class UnwrappingParser implements LineParser {
         parser instanceof GuardedParser ? ((GuardedParser) parser).inner() : parser;
     this.clock = engineParser instanceof CollectorClock ? (CollectorClock) engineParser : null;
     this.wrappers = new CollectorWrappers(settings.zone());
+    // vLLM and SGLang read process tags themselves (docs/formats/layouts.md#process-tags)
+    this.layouts = new Layouts(settings.zone(), engine != Engine.VLLM && engine != Engine.SGLANG);
   }
 
   @Override
-  public void parse(String line, SourcePosition position, ParseOutput sink) {
+  public void parse(String raw, SourcePosition position, ParseOutput sink) {
+    // colour codes around a collector's time would hide it (docs/formats/layouts.md#ansi)
+    String line = Layouts.withoutAnsi(raw);
     if (!wrappers.unwrap(line)) {
       // an unwrapped line between parts: the parts were all the writer gave
       stdout.flush(sink);
@@ -61,12 +66,18 @@ final class UnwrappingParser implements LineParser {
     parser.finish(sink);
   }
 
+  /**
+   * The one layout-stripping stage (docs/formats/layouts.md): the engine parser gets the line
+   * without the layouts around its body, with the wrapper's time and level.
+   */
   private void engineParse(
       String text, java.time.@Nullable Instant ts, SourcePosition position, ParseOutput sink) {
+    layouts.strip(text, ts);
     if (clock != null) {
-      clock.collectorTime(ts);
+      clock.collectorTime(layouts.ts());
+      clock.wrapperLevel(layouts.level());
     }
-    parser.parse(text, position, sink);
+    parser.parse(layouts.text(), position, sink);
   }
 
   /** The parts of one stream's line, so far. */

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.parse.CollectorClock;
 import dev.tokentrace.parse.ConfigFacts;
 import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseOutput;
@@ -36,7 +37,7 @@ import org.jspecify.annotations.Nullable;
  * traceback is one notice, emitted when a line that does not continue it arrives or at {@link
  * #finish}), the last Decode time per rank ({@link DecodeStepTimer}) and the date anchor.
  */
-public final class SglangLineParser implements LineParser {
+public final class SglangLineParser implements LineParser, CollectorClock {
   private final ParseSettings settings;
   private final Timestamps.Local clock;
   private final Envelope envelope;
@@ -50,6 +51,12 @@ public final class SglangLineParser implements LineParser {
   /** An SGLang line was seen: unprefixed tracebacks and indented lines are then SGLang's too. */
   private boolean sawSglang;
 
+  /** The time a collector or wrapper layout printed before the current line, or null. */
+  private @Nullable Instant wrapperTs;
+
+  /** The level a wrapper layout printed before the current line's body, or null. */
+  private @Nullable String wrapperLevel;
+
   public SglangLineParser(ParseSettings settings) {
     this.settings = requireNonNull(settings, "settings is null");
     this.clock = new Timestamps.Local(settings.zone(), settings.startYear());
@@ -59,6 +66,24 @@ public final class SglangLineParser implements LineParser {
     this.timeStatsLine = new TimeStatsLine(settings.instance());
     this.jsonLine = new JsonLine(requestEvents, clock);
     this.notice = new PendingNotice(settings.instance());
+  }
+
+  /**
+   * The collector's or wrapper's time of the next line: lines without SGLang's own prefix take it
+   * (docs/formats/layouts.md#which-time).
+   */
+  @Override
+  public void collectorTime(@Nullable Instant ts) {
+    wrapperTs = ts;
+  }
+
+  /**
+   * A wrapper layout printed a level before the body: the body is a logger message, read as after
+   * SGLang's own prefix (docs/formats/layouts.md).
+   */
+  @Override
+  public void wrapperLevel(@Nullable String level) {
+    wrapperLevel = level;
   }
 
   @Override
@@ -78,8 +103,13 @@ public final class SglangLineParser implements LineParser {
       if (envelope.badTimestamp) {
         reject(text, "bad timestamp", position, sink);
       } else {
-        prefixed(text, position, sink);
+        prefixed(text, envelope.bodyStart, envelope.ts, envelope.millisPrecise, position, sink);
       }
+    } else if (wrapperLevel != null && isLoggerMessage(body(text))) {
+      // a message body under a wrapper layout with a level (docs/formats/layouts.md)
+      notice.emit(sink);
+      sawSglang = true;
+      prefixed(text, envelope.bodyStart, wrapperTs, false, position, sink);
     } else {
       unprefixed(text, position, sink);
     }
@@ -106,11 +136,14 @@ public final class SglangLineParser implements LineParser {
     return envelope.prefixed ? -1 : 0;
   }
 
-  private void prefixed(String line, SourcePosition position, ParseOutput sink) {
-    int start = envelope.bodyStart;
-    Instant ts = envelope.ts;
-    if (body(
-        line, start, new LineStamp(ts, envelope.millisPrecise, envelope.rank, position), sink)) {
+  private void prefixed(
+      String line,
+      int start,
+      @Nullable Instant ts,
+      boolean millisPrecise,
+      SourcePosition position,
+      ParseOutput sink) {
+    if (body(line, start, new LineStamp(ts, millisPrecise, envelope.rank, position), sink)) {
       return;
     }
     if (line.startsWith(NoiseRules.READY, start)) {
@@ -177,7 +210,7 @@ public final class SglangLineParser implements LineParser {
       sink.ignored(position, JsonLine.OPENAI_ECHO);
       return true;
     }
-    if (body(body, 0, new LineStamp(null, false, envelope.rank, position), sink)) {
+    if (body(body, 0, new LineStamp(wrapperTs, false, envelope.rank, position), sink)) {
       sawSglang = true;
       return true;
     }
@@ -198,9 +231,9 @@ public final class SglangLineParser implements LineParser {
     NoticeRules.Rule traceback = NoticeRules.traceback(line);
     if (own != null) {
       sawSglang = true;
-      notice.open(own, null, position, line);
+      notice.open(own, wrapperTs, position, line);
     } else if (traceback != null && sawSglang) {
-      notice.open(traceback, null, position, line);
+      notice.open(traceback, wrapperTs, position, line);
     } else if (traceback != null) {
       sink.ignored(position, NoiseRules.TRACEBACK_WITHOUT_CONTEXT);
     } else if (sawSglang && isIndented(line)) {
@@ -221,14 +254,14 @@ public final class SglangLineParser implements LineParser {
     if (line.startsWith(NoiseRules.READY)) {
       sawSglang = true;
       stepTimer.reset();
-      sink.event(startupNotice(null, position, NoiseRules.READY));
+      sink.event(startupNotice(wrapperTs, position, NoiseRules.READY));
       return true;
     }
     if (!NoiseRules.isStartup(line, 0)) {
       return false;
     }
     sawSglang = true;
-    if (!startupConfig(line, 0, null, position, sink)) {
+    if (!startupConfig(line, 0, wrapperTs, position, sink)) {
       if (line.startsWith("server_args=")) {
         stepTimer.reset();
       }
@@ -273,8 +306,8 @@ public final class SglangLineParser implements LineParser {
       return false;
     }
     int length = Timestamps.isoLocalLength(line, 0);
-    Instant ts = length < 0 ? null : clock.isoLocal(line, 0, length);
-    boolean precise = ts != null && Timestamps.isoFractionDigits(length) >= 3;
+    Instant ts = length < 0 ? wrapperTs : clock.isoLocal(line, 0, length);
+    boolean precise = length >= 0 && ts != null && Timestamps.isoFractionDigits(length) >= 3;
     String rank = envelope.rank;
     LoggerField.Field field = LoggerField.before(line, at);
     if (rank == null && field != null) {
@@ -324,6 +357,14 @@ public final class SglangLineParser implements LineParser {
   private ServerNotice startupNotice(@Nullable Instant ts, SourcePosition position, String text) {
     return new ServerNotice(
         Engine.SGLANG, settings.instance(), ts, position, "INFO", ServerNotice.Kind.STARTUP, text);
+  }
+
+  /** A wrapped body read as a logger message: not JSON, uvicorn's own line or indented text. */
+  private static boolean isLoggerMessage(String body) {
+    return !body.isBlank()
+        && !isIndented(body)
+        && !body.startsWith("{")
+        && !body.startsWith("INFO:");
   }
 
   private static boolean isIndented(String line) {

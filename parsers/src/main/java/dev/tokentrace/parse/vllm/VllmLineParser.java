@@ -51,6 +51,7 @@ public final class VllmLineParser implements LineParser, CollectorClock {
   private final JsonBlock json = new JsonBlock();
   private final TraceFiles traces;
   private @Nullable Instant collectorTs;
+  private @Nullable Level wrapperLevel;
   private @Nullable VllmHeader lastHeader;
   private String lastLine = "";
   private boolean lastEndedWithCr;
@@ -69,6 +70,12 @@ public final class VllmLineParser implements LineParser, CollectorClock {
   @Override
   public void collectorTime(@Nullable Instant ts) {
     collectorTs = ts;
+  }
+
+  /** A wrapper layout's level: the line is then a message body (docs/formats/layouts.md). */
+  @Override
+  public void wrapperLevel(@Nullable String level) {
+    wrapperLevel = level == null ? null : Level.valueOf(level);
   }
 
   @Override
@@ -97,7 +104,9 @@ public final class VllmLineParser implements LineParser, CollectorClock {
     }
     int bodyStart = ProcessPrefix.skipAll(text, 0);
     VllmHeader header = VllmHeader.find(text, bodyStart);
-    if (header == null) {
+    if (header == null && wrapperLevel != null && isLayoutBody(text, bodyStart)) {
+      layoutRecord(text, bodyStart, wrapperLevel, position, sink);
+    } else if (header == null) {
       rawLines.read(text, bodyStart, position, lastTs, collectorTs, sink);
     } else {
       record(text, header, endedWithCr, position, sink);
@@ -170,6 +179,39 @@ public final class VllmLineParser implements LineParser, CollectorClock {
     }
     notices.flush(sink);
     dispatch(new RecordLine(text, header, message, position, ts, settings.instance()), sink);
+  }
+
+  /**
+   * A message body that a wrapper layout printed with its own level and time instead of vLLM's
+   * header (Dynamo, a deployment's {@code [date][file:line][LEVEL]:};
+   * docs/formats/layouts.md#which-time): read by the same message grammar as a record line, timed
+   * by the wrapper (or, when it printed none, the last logged time). Raw text such as traceback
+   * lines and uvicorn's own lines keeps its raw-line rules.
+   */
+  private void layoutRecord(
+      String text, int bodyStart, Level level, SourcePosition position, ParseOutput sink) {
+    Instant ts = collectorTs != null ? collectorTs : lastTs;
+    lastHeader = null;
+    lastLine = text;
+    lastEndedWithCr = false;
+    if (ts != null) {
+      lastTs = ts;
+    }
+    rawLines.recordSeen();
+    notices.flush(sink);
+    VllmHeader header = VllmHeader.bodyOnly(level, bodyStart);
+    dispatch(
+        new RecordLine(text, header, text.substring(bodyStart), position, ts, settings.instance()),
+        sink);
+  }
+
+  /** Bodies that raw-line rules read better: blank, tracebacks, uvicorn's own lines. */
+  private static boolean isLayoutBody(String text, int bodyStart) {
+    String body = text.substring(bodyStart);
+    return !body.isBlank()
+        && !Tracebacks.startsTraceback(body)
+        && !Tracebacks.isTracebackLine(body)
+        && RawLines.uvicornLevel(body) == null;
   }
 
   /**
