@@ -47,6 +47,7 @@ public final class SglangLineParser implements LineParser, CollectorClock {
   private final TimeStatsLine timeStatsLine;
   private final JsonLine jsonLine;
   private final PendingNotice notice;
+  private final RequestEvents requestEvents;
 
   /** An SGLang line was seen: unprefixed tracebacks and indented lines are then SGLang's too. */
   private boolean sawSglang;
@@ -61,7 +62,7 @@ public final class SglangLineParser implements LineParser, CollectorClock {
     this.settings = requireNonNull(settings, "settings is null");
     this.clock = new Timestamps.Local(settings.zone(), settings.startYear());
     this.envelope = new Envelope(clock);
-    RequestEvents requestEvents = new RequestEvents(settings.instance());
+    this.requestEvents = new RequestEvents(settings.instance());
     this.requests = new RequestJoiner(new RequestLine(requestEvents));
     this.timeStatsLine = new TimeStatsLine(settings.instance());
     this.jsonLine = new JsonLine(requestEvents, clock);
@@ -90,6 +91,7 @@ public final class SglangLineParser implements LineParser, CollectorClock {
   public void parse(String line, SourcePosition position, ParseOutput sink) {
     String text = TransportPrefix.strip(line);
     envelope.parse(text);
+    requestEvents.wrapperTime(!envelope.prefixed && wrapperTs != null);
     if (requests.isPending()) {
       if (!envelope.prefixed && !BodyMarkers.isKnownUnprefixed(body(text))) {
         requests.continueWith(text, position, sink);
@@ -197,6 +199,8 @@ public final class SglangLineParser implements LineParser, CollectorClock {
 
   private boolean known(String body, SourcePosition position, ParseOutput sink) {
     if (body.startsWith("{")) {
+      // a JSON record's own timestamp is SGLang's (docs/formats/layouts.md#which-time)
+      requestEvents.wrapperTime(false);
       jsonLine.parse(body, position, sink);
       return true;
     }

@@ -104,7 +104,7 @@ public final class VllmLineParser implements LineParser, CollectorClock {
     }
     int bodyStart = ProcessPrefix.skipAll(text, 0);
     VllmHeader header = VllmHeader.find(text, bodyStart);
-    if (header == null && wrapperLevel != null && isLayoutBody(text, bodyStart)) {
+    if (header == null && wrapperLevel != null) {
       layoutRecord(text, bodyStart, wrapperLevel, position, sink);
     } else if (header == null) {
       rawLines.read(text, bodyStart, position, lastTs, collectorTs, sink);
@@ -184,9 +184,10 @@ public final class VllmLineParser implements LineParser, CollectorClock {
   /**
    * A message body that a wrapper layout printed with its own level and time instead of vLLM's
    * header (Dynamo, a deployment's {@code [date][file:line][LEVEL]:};
-   * docs/formats/layouts.md#which-time): read by the same message grammar as a record line, timed
-   * by the wrapper (or, when it printed none, the last logged time). Raw text such as traceback
-   * lines and uvicorn's own lines keeps its raw-line rules.
+   * docs/formats/layouts.md#which-time): a record of its own, read by the same message grammar as a
+   * record line, timed by the wrapper (or, when it printed none, the last logged time). Lines
+   * without a layout after it (a multi-line message's rest) keep the raw-line rules and fold into
+   * its notice.
    */
   private void layoutRecord(
       String text, int bodyStart, Level level, SourcePosition position, ParseOutput sink) {
@@ -203,15 +204,6 @@ public final class VllmLineParser implements LineParser, CollectorClock {
     dispatch(
         new RecordLine(text, header, text.substring(bodyStart), position, ts, settings.instance()),
         sink);
-  }
-
-  /** Bodies that raw-line rules read better: blank, tracebacks, uvicorn's own lines. */
-  private static boolean isLayoutBody(String text, int bodyStart) {
-    String body = text.substring(bodyStart);
-    return !body.isBlank()
-        && !Tracebacks.startsTraceback(body)
-        && !Tracebacks.isTracebackLine(body)
-        && RawLines.uvicornLevel(body) == null;
   }
 
   /**
