@@ -49,6 +49,9 @@ public final class SglangLineParser implements LineParser, CollectorClock {
   private final PendingNotice notice;
   private final RequestEvents requestEvents;
 
+  /** Batch line fields whose odd value was already noted in this source. */
+  private final java.util.Set<String> oddValuesNoted = new java.util.HashSet<>();
+
   /** An SGLang line was seen: unprefixed tracebacks and indented lines are then SGLang's too. */
   private boolean sawSglang;
 
@@ -356,6 +359,21 @@ public final class SglangLineParser implements LineParser, CollectorClock {
     }
     LineStamp exact = new LineStamp(when, millis, stamp.rank(), stamp.position());
     sink.event(BatchSteps.of(batch, settings.instance(), exact, stepTimer));
+    String odd = batch.oddValue;
+    if (odd != null && oddValuesNoted.add(odd.substring(0, odd.indexOf(':')))) {
+      // once per source and field (docs/formats/layouts.md#odd-values)
+      sink.event(
+          new ServerNotice(
+              Engine.SGLANG,
+              settings.instance(),
+              exact.ts(),
+              stamp.position(),
+              "WARNING",
+              ServerNotice.Kind.DATA_QUALITY,
+              "batch line: '"
+                  + odd
+                  + "' is not a count; the field is left empty (noted once per source)"));
+    }
   }
 
   private ServerNotice startupNotice(@Nullable Instant ts, SourcePosition position, String text) {
