@@ -29,8 +29,8 @@ import org.jspecify.annotations.Nullable;
  *       A]) } (docs/formats/layouts.md#process-tags).
  * </ul>
  *
- * <p>Cheap for a line without any of them: each check starts with a character test or an {@code
- * indexOf}, and nothing is allocated. The result of the last {@link #strip} is kept in fields: not
+ * <p>Cheap for a line without any of them (docs/design.md#line-prechecks): each check starts with a
+ * character test or an {@code indexOf}, and nothing is allocated. The result of the last {@link #strip} is kept in fields: not
  * thread-safe, one instance per source.
  */
 final class Layouts {
