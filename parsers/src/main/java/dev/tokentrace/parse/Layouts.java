@@ -30,8 +30,8 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  *
  * <p>Cheap for a line without any of them (docs/design.md#line-prechecks): each check starts with a
- * character test or an {@code indexOf}, and nothing is allocated. The result of the last {@link #strip} is kept in fields: not
- * thread-safe, one instance per source.
+ * character test or an {@code indexOf}, and nothing is allocated. The result of the last {@link
+ * #strip} is kept in fields: not thread-safe, one instance per source.
  */
 final class Layouts {
   private static final char ESC = '\u001B';
@@ -46,6 +46,8 @@ final class Layouts {
   /** Dynamo's readable layout after its time: padded level, the target and a colon. */
   private static final Pattern DYNAMO =
       Pattern.compile("^ {0,2}(TRACE|DEBUG|INFO|WARN|ERROR) {1,2}[A-Za-z_][\\w.:<>-]{0,200}: ");
+
+  private static final String[] DYNAMO_LEVELS = {"INFO", "WARN", "ERROR", "DEBUG", "TRACE"};
 
   /** {@code [2026-01-02 03:04:05,123][scheduler.py:860][INFO]: }. */
   private static final Pattern BRACKETED =
@@ -170,6 +172,9 @@ final class Layouts {
   }
 
   private boolean dynamo() {
+    if (!dynamoShape(text)) {
+      return false;
+    }
     Matcher matcher = DYNAMO.matcher(text);
     if (!matcher.lookingAt()) {
       return false;
@@ -180,8 +185,45 @@ final class Layouts {
     return true;
   }
 
+  /**
+   * Dynamo's level and the first character of a target, by character tests: a collector-timed
+   * engine header ({@code INFO 01-02 …}) is turned away without a matcher.
+   */
+  private static boolean dynamoShape(String line) {
+    int at = 0;
+    while (at < 2 && at < line.length() && line.charAt(at) == ' ') {
+      at++;
+    }
+    int levelEnd = -1;
+    for (String level : DYNAMO_LEVELS) {
+      if (line.startsWith(level, at)) {
+        levelEnd = at + level.length();
+        break;
+      }
+    }
+    if (levelEnd < 0 || levelEnd >= line.length() || line.charAt(levelEnd) != ' ') {
+      return false;
+    }
+    int target = levelEnd + 1;
+    if (target < line.length() && line.charAt(target) == ' ') {
+      target++;
+    }
+    if (target >= line.length()) {
+      return false;
+    }
+    char c = line.charAt(target);
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+  }
+
   private boolean bracketed() {
-    if (text.length() < 30 || !Character.isDigit(text.charAt(1)) || text.indexOf("][") < 0) {
+    if (text.length() < 30 || !Character.isDigit(text.charAt(1))) {
+      return false;
+    }
+    // the date's bracket closes within 40 characters and another bracket follows it
+    int close = text.indexOf(']');
+    if (close < 0
+        || close > 40
+        || !(text.startsWith("[", close + 1) || text.startsWith(" [", close + 1))) {
       return false;
     }
     Matcher matcher = BRACKETED.matcher(text);
