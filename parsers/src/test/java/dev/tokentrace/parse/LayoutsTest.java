@@ -40,8 +40,7 @@ final class LayoutsTest {
 
   @Test
   void dynamosLevelAndTargetComeOffAfterItsTime() {
-    assertThat(layouts.strip(" INFO main.init: Decode batch. #running-req: 1", COLLECTOR))
-        .isTrue();
+    assertThat(layouts.strip(" INFO main.init: Decode batch. #running-req: 1", COLLECTOR)).isTrue();
     assertThat(layouts.text()).isEqualTo("Decode batch. #running-req: 1");
     assertThat(layouts.level()).isEqualTo("INFO");
     assertThat(layouts.ts()).isEqualTo(COLLECTOR);
