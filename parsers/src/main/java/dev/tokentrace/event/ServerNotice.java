@@ -56,7 +56,12 @@ public record ServerNotice(
     ERROR,
     WARNING,
     STARTUP,
-    CONFIG;
+    CONFIG,
+    /**
+     * A known message printed an impossible value (a negative count); the event it made leaves the
+     * field empty (docs/formats/layouts.md#odd-values).
+     */
+    DATA_QUALITY;
 
     @JsonValue
     public String id() {
