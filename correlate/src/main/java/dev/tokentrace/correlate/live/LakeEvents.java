@@ -174,6 +174,8 @@ public final class LakeEvents {
           "request_timing",
           "request_finished",
           "request_aborted",
+          // the prefill-to-decode hand-over of a disaggregated request: per-request components
+          "kv_transfer",
           CLIENT_TIMING);
 
   /**
