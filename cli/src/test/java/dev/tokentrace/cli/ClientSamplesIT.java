@@ -70,5 +70,9 @@ final class ClientSamplesIT {
     assertThat(stdout.toString())
         .contains(requests + " requests attributed")
         .contains("## Bottleneck");
+    if (tool.equals("aiperf")) {
+      // the README quotes this output: it must be what analyze prints now
+      QuotedOutputs.assertQuoted("analyze-aiperf", stdout.toString(), "", "");
+    }
   }
 }
