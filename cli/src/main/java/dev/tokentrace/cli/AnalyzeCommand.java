@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
  * report in one command. It runs {@code ingest}, {@code clients}, {@code correlate} and {@code
  * report} (Markdown and HTML) one after the other, each exactly as if typed with the options shown,
  * so every step prints what it always prints; it says each command line before running it and stops
- * at the first step that fails.
+ * at the first step that fails. At the end it prints the report's attribution table and bottleneck
+ * paragraph as {@code demo} does ({@link DemoSummary}).
  */
 @Command(
     name = "analyze",
@@ -144,6 +145,11 @@ final class AnalyzeCommand implements Callable<Integer> {
         return code;
       }
     }
+    // the attribution table and the bottleneck paragraph, as demo prints them (DemoSummary)
+    PrintWriter stdout = spec.commandLine().getOut();
+    DemoSummary.of(Files.readString(out.resolve("report.md"))).forEach(stdout::println);
+    stdout.flush();
+    err.println();
     err.println("analyze: done");
     err.println("  report:      " + out.resolve("report.md"));
     err.println("  html report: " + out.resolve("report.html").toAbsolutePath().normalize());

@@ -136,6 +136,18 @@ final class ClientsCommand implements Callable<Integer> {
     try (Database db = Database.open(database.settings())) {
       ClientLoadResult result = ClientLoads.of(db).load(settings, replace);
       result.messages().forEach(err::println);
+      for (ClientLoadResult.FileResult file : result.files()) {
+        // the format each file was read in, so a wrong detection shows before the report does
+        err.println(
+            "clients: "
+                + file.path()
+                + ": "
+                + file.format()
+                + ("auto".equals(format) ? " (detected)" : " (--format)")
+                + (file.skipped() == null
+                    ? ", " + file.rows() + " rows, " + file.rejected() + " rejected"
+                    : ", skipped"));
+      }
       err.println(result.summary());
       err.flush();
       return result.toleranceExceeded() ? ExitCodes.REJECTS : ExitCodes.OK;

@@ -5,6 +5,7 @@ import dev.tokentrace.store.SqlHeader;
 import dev.tokentrace.store.lake.Lake;
 import dev.tokentrace.store.lake.LakeSnapshot;
 import dev.tokentrace.store.query.ColumnSelection;
+import dev.tokentrace.store.query.EmptyResult;
 import dev.tokentrace.store.query.NamedQueryRunner;
 import dev.tokentrace.store.query.QueryOutputFormat;
 import java.io.IOException;
@@ -168,8 +169,15 @@ final class SqlCommand implements Callable<Integer> {
     }
     try (Database db = Database.openReadOnly(database.settings())) {
       db.confineFileAccess(allowPaths);
-      query(db, outputFormat, values, out);
+      long rows = query(db, outputFormat, values, out);
       out.flush();
+      if (rows == 0 && execute == null && !isFile(name)) {
+        // "(0 rows)" alone leaves a new user guessing: say which step is missing
+        // (docs/reports.md#why-a-query-returns-no-rows)
+        PrintWriter err = spec.commandLine().getErr();
+        new EmptyResult(db).why(name, "--db " + database.db).ifPresent(err::println);
+        err.flush();
+      }
       return ExitCodes.OK;
     }
   }
@@ -204,16 +212,16 @@ final class SqlCommand implements Callable<Integer> {
     }
   }
 
-  private void query(
+  private long query(
       Database db, QueryOutputFormat outputFormat, Map<String, String> values, PrintWriter out) {
     NamedQueryRunner runner =
         new NamedQueryRunner(db).columns(new ColumnSelection(columns, exclude));
     if (execute != null) {
-      runner.runText("-e", execute, values, outputFormat, out);
+      return runner.runText("-e", execute, values, outputFormat, out);
     } else if (isFile(name)) {
-      runner.runText(name, read(Path.of(name)), values, outputFormat, out);
+      return runner.runText(name, read(Path.of(name)), values, outputFormat, out);
     } else {
-      runner.run(name, values, outputFormat, out);
+      return runner.run(name, values, outputFormat, out);
     }
   }
 

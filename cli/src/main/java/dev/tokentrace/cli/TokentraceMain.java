@@ -2,6 +2,8 @@ package dev.tokentrace.cli;
 
 import dev.tokentrace.ingest.kafka.KafkaUnavailableException;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -79,7 +81,78 @@ public final class TokentraceMain {
     commandLine.getCommandSpec().exitCodeOnInvalidInput(ExitCodes.USAGE);
     commandLine.getCommandSpec().exitCodeOnExecutionException(ExitCodes.INFRASTRUCTURE);
     commandLine.setExecutionExceptionHandler(TokentraceMain::handle);
+    commandLine.setParameterExceptionHandler(TokentraceMain::invalidInput);
     return commandLine;
+  }
+
+  /**
+   * A command line picocli cannot parse (unknown option or command, missing or bad value): one line
+   * naming the problem, the nearest known names when there are any ("did you mean"), and where the
+   * help is; not the whole usage text. A mistyped option is named even when picocli would first
+   * complain about the required option it was meant to be. Exit 2, for every command.
+   */
+  static int invalidInput(CommandLine.ParameterException e, String[] args) {
+    CommandLine commandLine = e.getCommandLine();
+    PrintWriter err = commandLine.getErr();
+    String name = commandLine.getCommandSpec().qualifiedName();
+    String message = e.getMessage();
+    List<String> unknown =
+        e instanceof CommandLine.UnmatchedArgumentException
+            ? ((CommandLine.UnmatchedArgumentException) e).getUnmatched()
+            : unknownOptions(commandLine, args);
+    if (!(e instanceof CommandLine.UnmatchedArgumentException) && !unknown.isEmpty()) {
+      message = "Unknown option: '" + unknown.get(0) + "'";
+    }
+    StringBuilder line = new StringBuilder(name).append(": ").append(message);
+    if (!unknown.isEmpty()) {
+      String typed = unknown.get(0).split("=", 2)[0];
+      List<String> suggestions =
+          new ArrayList<>(
+              new CommandLine.UnmatchedArgumentException(commandLine, List.of(typed))
+                  .getSuggestions());
+      // nearest first: the longest common prefix with what was typed
+      suggestions.sort(Comparator.comparingInt(known -> -commonPrefix(known, typed)));
+      if (!suggestions.isEmpty()) {
+        line.append("; did you mean ")
+            .append(String.join(" or ", suggestions.subList(0, Math.min(3, suggestions.size()))))
+            .append('?');
+      }
+    }
+    line.append(" (see '").append(name).append(" --help')");
+    err.println(line);
+    err.flush();
+    return ExitCodes.USAGE;
+  }
+
+  /** The arguments that look like options but that neither the command nor its parents know. */
+  private static List<String> unknownOptions(CommandLine commandLine, String[] args) {
+    List<String> unknown = new ArrayList<>();
+    for (String arg : args) {
+      if (arg.equals("--")) {
+        break;
+      }
+      // long options, and single short ones; clustered short options (-abc) are left to picocli
+      if (!arg.matches("--[A-Za-z].*|-[A-Za-z]")) {
+        continue;
+      }
+      String option = arg.split("=", 2)[0];
+      boolean known = false;
+      for (CommandLine c = commandLine; c != null && !known; c = c.getParent()) {
+        known = c.getCommandSpec().findOption(option) != null;
+      }
+      if (!known) {
+        unknown.add(option);
+      }
+    }
+    return unknown;
+  }
+
+  private static int commonPrefix(String a, String b) {
+    int n = 0;
+    while (n < a.length() && n < b.length() && a.charAt(n) == b.charAt(n)) {
+      n++;
+    }
+    return n;
   }
 
   private static int handle(Exception e, CommandLine commandLine, CommandLine.ParseResult result) {

@@ -61,8 +61,16 @@ final class AnalyzeIT {
         .contains("analyze: tokentrace report --db ")
         .contains("embedded kafka broker on 127.0.0.1:")
         .contains("analyze: done")
+        .contains("client_timings.csv: csv (detected), ")
         .contains("  html report: " + out.resolve("report.html").toAbsolutePath().normalize());
     assertThat(Files.readString(out.resolve("report.md"))).contains("## Latency attribution");
+    // the answer on the terminal, as demo prints it: the attribution table and the bottleneck
+    assertThat(stdout.toString())
+        .contains("## Latency attribution")
+        .contains("| component ")
+        .contains("## Bottleneck")
+        .isEqualTo(
+            String.join("\n", DemoSummary.of(Files.readString(out.resolve("report.md")))) + "\n");
     assertThat(Files.readString(out.resolve("report.html"))).startsWith("<!DOCTYPE html>");
     assertThat(Files.readAllLines(out.resolve("attribution.csv")).get(0))
         .startsWith("request_key,");

@@ -58,6 +58,16 @@ final class DemoIT {
         .as("demo output lines (stdout and stderr)")
         .isLessThanOrEqualTo(DemoSummary.MAX_LINES);
     assertThat(report).doesNotContain("## Findings by run").doesNotContain("## Environment");
+    // the README quotes this output: it must be what the demo prints now
+    List<String> done =
+        lines.subList(
+            lines.indexOf(lines.stream().filter(l -> l.startsWith("demo: done")).findFirst().get()),
+            lines.size());
+    QuotedOutputs.assertQuoted(
+        "demo",
+        report.stripTrailing() + "\n\n" + String.join("\n", done),
+        out.toString(),
+        "tokentrace-demo");
     assertThat(Files.readString(out.resolve("report.md")))
         .contains("## Findings by run")
         .contains("## Suggestions");

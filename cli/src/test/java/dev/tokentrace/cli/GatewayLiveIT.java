@@ -314,7 +314,7 @@ final class GatewayLiveIT {
     }
   }
 
-  /** The tokentrace log_format of README "NGINX" (the reader's default). */
+  /** The tokentrace log_format of docs/guide.md "NGINX" (the reader's default). */
   static final String NGINX_FORMAT =
       "$msec $status $request_time \"$http_x_request_id\" \"$request_id\" \"$upstream_addr\""
           + " \"$upstream_status\" \"$upstream_connect_time\" \"$upstream_header_time\""

@@ -17,17 +17,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's live recipe ("The live recipe") as written, on one machine, each command as the
- * README gives it: {@code simulate --serve} as the engine, {@code loadgen} as the client writing
- * its CSV, one {@code ship --follow} of the engine's log, its OTLP export and the client CSV, two
- * {@code sink --follow --lake} of one {@code --group}, {@code correlate --follow --lake}, {@code
- * serve --lake}, {@code sql --lake} and {@code report --lake} while it runs, and a real Prometheus
- * (Debian's {@code prometheus}; that part is skipped, saying so, where it is absent) scraping the
- * exporter. What differs from the README: the broker is the test JVM's shared one (so the topics
- * get a {@code --topic-prefix} of their own), paths and ports are the test's, and Prometheus
- * scrapes every second. At the end the lake's attribution equals a batch {@code correlate --lake}
- * of the same lake ({@code EXCEPT ALL} both ways) and Prometheus counts each included request once
- * (docs/live.md#the-live-recipe).
+ * The guide's live recipe (docs/guide.md, "Live attribution, Prometheus and Grafana") as written,
+ * on one machine, each command as the guide gives it: {@code simulate --serve} as the engine,
+ * {@code loadgen} as the client writing its CSV, one {@code ship --follow} of the engine's log, its
+ * OTLP export and the client CSV, two {@code sink --follow --lake} of one {@code --group}, {@code
+ * correlate --follow --lake}, {@code serve --lake}, {@code sql --lake} and {@code report --lake}
+ * while it runs, and a real Prometheus (Debian's {@code prometheus}; that part is skipped, saying
+ * so, where it is absent) scraping the exporter. What differs from the guide: the broker is the
+ * test JVM's shared one (so the topics get a {@code --topic-prefix} of their own), paths and ports
+ * are the test's, and Prometheus scrapes every second. At the end the lake's attribution equals a
+ * batch {@code correlate --lake} of the same lake ({@code EXCEPT ALL} both ways) and Prometheus
+ * counts each included request once (docs/live.md#the-live-recipe).
  */
 final class LiveRecipeIT {
   private static final Duration WAIT = Duration.ofSeconds(180);

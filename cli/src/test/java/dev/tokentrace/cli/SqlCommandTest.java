@@ -46,6 +46,25 @@ final class SqlCommandTest {
   }
 
   @Test
+  void anEmptyAttributionQuerySaysWhichStepIsMissing() throws Exception {
+    try (Database database = ScenarioDatabase.open(dir, "empty")) {
+      assertThat(database.name()).endsWith("empty.duckdb");
+    }
+    String db = dir.resolve("empty.duckdb").toString();
+    SqlRuns.Result slowest = SqlRuns.run("sql", "--db", db, "slowest_requests");
+    assertThat(slowest.code()).as(slowest.err()).isZero();
+    assertThat(slowest.out()).contains("(0 rows)");
+    assertThat(slowest.err())
+        .contains("no rows because the file holds no client rows")
+        .contains("tokentrace clients --db " + db + " FILE|DIR");
+
+    // not a query of the attribution: nothing to explain
+    SqlRuns.Result config = SqlRuns.run("sql", "--db", db, "server_config");
+    assertThat(config.code()).as(config.err()).isZero();
+    assertThat(config.err()).doesNotContain("no rows because");
+  }
+
+  @Test
   void aMissingDbIsAUsageErrorNamingThePathAndIsNeverCreated() {
     Path typo = dir.resolve("tokentrce.duckdb");
     SqlRuns.Result result = SqlRuns.run("sql", "--db", typo.toString(), "-e", "SELECT 1");

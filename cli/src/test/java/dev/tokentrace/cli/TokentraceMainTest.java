@@ -84,6 +84,33 @@ final class TokentraceMainTest {
   }
 
   @Test
+  void aMistypedCommandIsOneLineWithTheNearestName() {
+    assertThat(run("anlyze")).isEqualTo(ExitCodes.USAGE);
+    assertThat(stderr.toString().lines().toList())
+        .singleElement()
+        .asString()
+        .startsWith("tokentrace: ")
+        .contains("'anlyze'")
+        .contains("did you mean analyze")
+        .endsWith("(see 'tokentrace --help')");
+    assertThat(stdout.toString()).isEmpty();
+  }
+
+  @ParameterizedTest
+  @MethodSource("commands")
+  void aMistypedOptionIsOneLineWithTheNearestNameForEveryCommand(String command) {
+    assertThat(run(command, "--verbos")).isEqualTo(ExitCodes.USAGE);
+    assertThat(stderr.toString().lines().toList())
+        .singleElement()
+        .asString()
+        .startsWith("tokentrace " + command + ": ")
+        .contains("'--verbos'")
+        .contains("did you mean --verbose")
+        .doesNotContain("Usage:");
+    assertThat(stdout.toString()).isEmpty();
+  }
+
+  @Test
   void missingFilesAreAllReportedAtOnceWithExitTwo() {
     assertThat(run("parse", "nope-1.log", "nope-2.log")).isEqualTo(ExitCodes.USAGE);
     assertThat(stderr.toString())

@@ -19,7 +19,7 @@ public record ClientReadSettings(
       "nginx and envoy logs in your own layout: the log_format directive from nginx.conf"
           + " (log_format name [escape=json] '...';) or Envoy's format string (its START_TIME, DURATION, ... operators"
           + " each between percent signs);"
-          + " default: the tokentrace formats of the README";
+          + " default: the tokentrace formats of docs/guide.md";
 
   public static final String ID_COLUMN_DOC =
       "where the request id is: a JMeter JTL column (sample_variables; default the first of"

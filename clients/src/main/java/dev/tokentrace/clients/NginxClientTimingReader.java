@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
 final class NginxClientTimingReader extends GatewayLogReader {
   static final String FORMAT = "nginx";
 
-  /** Our {@code log_format tokentrace} (README "NGINX"). */
+  /** Our {@code log_format tokentrace} (docs/guide.md "NGINX"). */
   static final String TEXT =
       "$msec $status $request_time \"$http_x_request_id\" \"$request_id\" \"$upstream_addr\""
           + " \"$upstream_status\" \"$upstream_connect_time\" \"$upstream_header_time\""
@@ -124,11 +124,11 @@ final class NginxClientTimingReader extends GatewayLogReader {
     if (!template.has("request_time")) {
       return "nginx: the log format has no $request_time, so the log carries no timings"
           + (template == COMBINED_TEMPLATE ? " (this is NGINX's default 'combined' format)" : "")
-          + ": log the tokentrace log_format (README, 'NGINX')";
+          + ": log the tokentrace log_format (docs/guide.md, 'NGINX')";
     }
     if (!template.has("msec")) {
       return "nginx: the log format has no $msec ($time_local and $time_iso8601 have whole"
-          + " seconds): log the tokentrace log_format (README, 'NGINX')";
+          + " seconds): log the tokentrace log_format (docs/guide.md, 'NGINX')";
     }
     List<String> ids = idField != null ? List.of(idField) : ID_VARIABLES;
     if (ids.stream().noneMatch(template::has)) {

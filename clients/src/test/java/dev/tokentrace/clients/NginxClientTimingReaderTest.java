@@ -154,7 +154,7 @@ final class NginxClientTimingReaderTest {
             file
                 + ":1: client: nginx: the log format has no $request_time, so the log carries no"
                 + " timings (this is NGINX's default 'combined' format): log the tokentrace"
-                + " log_format (README, 'NGINX') (file skipped)");
+                + " log_format (docs/guide.md, 'NGINX') (file skipped)");
   }
 
   @Test
@@ -186,7 +186,7 @@ final class NginxClientTimingReaderTest {
     assertThat(ClientFiles.read(reader("'$remote_addr $request_time'", null), file).reasons())
         .containsExactly(
             "nginx: the log format has no $msec ($time_local and $time_iso8601 have whole seconds):"
-                + " log the tokentrace log_format (README, 'NGINX') (file skipped)");
+                + " log the tokentrace log_format (docs/guide.md, 'NGINX') (file skipped)");
     assertThat(ClientFiles.read(reader("'$remote_addr $request_time $msec'", null), file).reasons())
         .singleElement()
         .asString()

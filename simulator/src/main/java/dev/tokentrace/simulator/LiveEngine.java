@@ -78,7 +78,19 @@ public final class LiveEngine implements AutoCloseable, Scheduler.Listener {
 
   /** Starts the engine thread; model time 0 is now. */
   public void start() {
-    startNanos = System.nanoTime();
+    start(System.nanoTime());
+  }
+
+  /**
+   * Starts the engine thread with model time 0 at {@code zeroNanos} on {@link System#nanoTime()}
+   * (at or before now): a server that read the wall clock at that instant places every model time
+   * on it without a gap for what it did before starting the engine (docs/live.md#simulated-server).
+   */
+  public void start(long zeroNanos) {
+    if (zeroNanos - System.nanoTime() > 0) {
+      throw new IllegalArgumentException("model time 0 must not lie in the future");
+    }
+    startNanos = zeroNanos;
     thread.start();
   }
 

@@ -99,5 +99,8 @@ public final class Queries {
   /** The N slowest attributed requests with their breakdown. */
   public static final String SLOWEST_REQUESTS = "queries/slowest_requests";
 
+  /** What the file holds on each side of the join, when an attribution query returns no row. */
+  public static final String EMPTY_RESULT = "diagnostics/empty_result";
+
   private Queries() {}
 }

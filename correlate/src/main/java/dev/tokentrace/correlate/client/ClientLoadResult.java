@@ -12,11 +12,21 @@ import org.jspecify.annotations.Nullable;
  */
 public record ClientLoadResult(
     String runId, List<FileResult> files, List<String> messages, boolean toleranceExceeded) {
-  /** One file: rows loaded and rejected, or why it was skipped (already loaded by another run). */
+  /**
+   * One file: the format it was read in (given or detected), rows loaded and rejected, or why it
+   * was skipped (already loaded by another run).
+   */
   public record FileResult(
-      String path, long bytes, String sha256, long rows, long rejected, @Nullable String skipped) {
+      String path,
+      String format,
+      long bytes,
+      String sha256,
+      long rows,
+      long rejected,
+      @Nullable String skipped) {
     public FileResult {
       requireNonNull(path, "path is null");
+      requireNonNull(format, "format is null");
       requireNonNull(sha256, "sha256 is null");
     }
   }

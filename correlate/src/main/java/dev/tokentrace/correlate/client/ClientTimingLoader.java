@@ -277,6 +277,7 @@ public final class ClientTimingLoader {
       }
       return new ClientLoadResult.FileResult(
           planned.file().toString(),
+          planned.reader().format(),
           planned.fingerprint().bytes(),
           planned.fingerprint().sha256(),
           sink.rows(),

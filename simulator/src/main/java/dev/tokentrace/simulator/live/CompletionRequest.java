@@ -77,11 +77,35 @@ record CompletionRequest(
     }
     int tokens = 0;
     for (JsonNode message : messages) {
-      JsonNode content = message.path("content");
-      if (!content.isTextual()) {
-        throw new IllegalArgumentException("message content must be a string");
+      tokens += contentTokens(message.path("content"));
+    }
+    return tokens;
+  }
+
+  /**
+   * A chat message's content: a string, or OpenAI's array of content parts, whose {@code text}
+   * parts count and whose other parts (images, audio) the simulated text model ignores, as GuideLLM
+   * and AIPerf send it (docs/formats/vllm.md#openai-server-endpoints).
+   */
+  private static int contentTokens(JsonNode content) {
+    if (content.isTextual()) {
+      return words(content.asText());
+    }
+    if (!content.isArray()) {
+      throw new IllegalArgumentException(
+          "message content must be a string or an array of content parts");
+    }
+    int tokens = 0;
+    for (JsonNode part : content) {
+      if (!part.isObject() || !part.path("type").isTextual()) {
+        throw new IllegalArgumentException("content part must be an object with a type");
       }
-      tokens += words(content.asText());
+      if ("text".equals(part.get("type").asText())) {
+        if (!part.path("text").isTextual()) {
+          throw new IllegalArgumentException("text content part must have a string text");
+        }
+        tokens += words(part.get("text").asText());
+      }
     }
     return tokens;
   }

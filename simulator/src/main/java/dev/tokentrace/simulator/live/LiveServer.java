@@ -22,8 +22,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The simulated inference server, live: an OpenAI-compatible endpoint ({@code --api}'s path) that
  * streams each completion as the {@link LiveEngine} produces its tokens, while the engine's log
  * files and {@value LiveOutputs#TRUTH_FILE} grow in the output directory. Model time 0 is when it
- * starts; the log timestamps are that wall-clock instant plus model time. Thread-safe; {@link
- * #close()} stops it.
+ * starts; the log timestamps are that wall-clock instant plus model time on the engine's monotonic
+ * clock. It also answers {@code /health} and {@code /v1/models} as vLLM does, and serves {@code
+ * /metrics}. Thread-safe; {@link #close()} stops it.
  */
 public final class LiveServer implements AutoCloseable {
   private final HttpServer http;
@@ -53,6 +54,9 @@ public final class LiveServer implements AutoCloseable {
   public static LiveServer start(
       InetSocketAddress address, Path dir, SimulationSettings simulation, OutputSettings output) {
     requireNonNull(address, "address is null");
+    // one clock: the wall clock is read once, here, and every logged time is this instant plus
+    // the engine's monotonic time since the same moment (docs/live.md#simulated-server)
+    long zeroNanos = System.nanoTime();
     Instant started = Instant.now();
     OutputSettings live =
         new OutputSettings(
@@ -85,11 +89,14 @@ public final class LiveServer implements AutoCloseable {
         "/v1/",
         new CompletionHandler(
             engine, live.api(), simulation.workload().maxModelLen(), simulation.client()));
+    ServerInfo info = new ServerInfo(engine, simulation.workload().maxModelLen());
+    http.createContext(ServerInfo.HEALTH, info);
+    http.createContext(ServerInfo.MODELS, info);
     http.createContext("/metrics", metrics);
     // trtllm-serve mounts its Prometheus endpoint here
     // (docs/formats/trtllm.md#prometheus-and-tracing)
     http.createContext("/prometheus/metrics", metrics);
-    engine.start();
+    engine.start(zeroNanos);
     http.start();
     return new LiveServer(http, workers, engine, outputs, started);
   }
@@ -102,6 +109,11 @@ public final class LiveServer implements AutoCloseable {
   /** Wall-clock instant of model time 0. */
   public Instant started() {
     return started;
+  }
+
+  /** The wall-clock instant the logs give to now: {@link #started()} plus the engine's time. */
+  public Instant loggedNow() {
+    return started.plusNanos(engine.nowUs() * 1000);
   }
 
   /**

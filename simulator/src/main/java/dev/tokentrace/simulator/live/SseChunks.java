@@ -12,7 +12,9 @@ import dev.tokentrace.simulator.output.Api;
  */
 final class SseChunks {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String MODEL = "simulated";
+
+  /** The served model name, in every response and in {@code /v1/models}. */
+  static final String MODEL = "simulated";
 
   private final Api api;
   private final String id;

@@ -119,7 +119,7 @@ final class GatewayFiles implements SimObserver, Closeable {
     }
   }
 
-  /** Our log_format (README "NGINX"): $msec is the end, $request_time the duration. */
+  /** Our log_format (docs/guide.md "NGINX"): $msec is the end, $request_time the duration. */
   private void nginx(
       String id,
       long nonce,

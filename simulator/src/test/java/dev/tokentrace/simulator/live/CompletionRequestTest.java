@@ -35,6 +35,33 @@ final class CompletionRequestTest {
   }
 
   @Test
+  void countsTheTextPartsOfContentPartArrays() {
+    CompletionRequest request =
+        parse(
+            "{\"messages\":[{\"role\":\"system\",\"content\":\"be brief\"},"
+                + "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"hi there\"},"
+                + "{\"type\":\"image_url\",\"image_url\":{\"url\":\"data:,\"}},"
+                + "{\"type\":\"text\",\"text\":\"you\"}]}],\"max_tokens\":4}",
+            true);
+
+    assertThat(request).isEqualTo(new CompletionRequest(5, 4, false, false, null));
+  }
+
+  @Test
+  void refusesContentPartsItCannotRead() {
+    assertThatThrownBy(() -> parse("{\"messages\":[{\"role\":\"user\",\"content\":42}]}", true))
+        .hasMessage("message content must be a string or an array of content parts");
+    assertThatThrownBy(
+            () -> parse("{\"messages\":[{\"role\":\"user\",\"content\":[\"x\"]}]}", true))
+        .hasMessage("content part must be an object with a type");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "{\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"text\"}]}]}", true))
+        .hasMessage("text content part must have a string text");
+  }
+
+  @Test
   void defaultsMaxTokensLikeOpenAi() {
     assertThat(parse("{\"prompt\":\"x\"}", false).maxTokens())
         .isEqualTo(CompletionRequest.DEFAULT_MAX_TOKENS);
