@@ -50,7 +50,9 @@ public final class VllmLineParser implements LineParser, CollectorClock {
   private final UnknownFields unknown = new UnknownFields();
   private final JsonBlock json = new JsonBlock();
   private final TraceFiles traces;
+  private final KvTransferLine kvTransfers = new KvTransferLine();
   private @Nullable Instant collectorTs;
+  private @Nullable Level wrapperLevel;
   private @Nullable VllmHeader lastHeader;
   private String lastLine = "";
   private boolean lastEndedWithCr;
@@ -69,6 +71,12 @@ public final class VllmLineParser implements LineParser, CollectorClock {
   @Override
   public void collectorTime(@Nullable Instant ts) {
     collectorTs = ts;
+  }
+
+  /** A wrapper layout's level: the line is then a message body (docs/formats/layouts.md). */
+  @Override
+  public void wrapperLevel(@Nullable String level) {
+    wrapperLevel = level == null ? null : Level.valueOf(level);
   }
 
   @Override
@@ -97,7 +105,9 @@ public final class VllmLineParser implements LineParser, CollectorClock {
     }
     int bodyStart = ProcessPrefix.skipAll(text, 0);
     VllmHeader header = VllmHeader.find(text, bodyStart);
-    if (header == null) {
+    if (header == null && wrapperLevel != null) {
+      layoutRecord(text, bodyStart, wrapperLevel, position, sink);
+    } else if (header == null) {
       rawLines.read(text, bodyStart, position, lastTs, collectorTs, sink);
     } else {
       record(text, header, endedWithCr, position, sink);
@@ -173,6 +183,31 @@ public final class VllmLineParser implements LineParser, CollectorClock {
   }
 
   /**
+   * A message body that a wrapper layout printed with its own level and time instead of vLLM's
+   * header (Dynamo, a deployment's {@code [date][file:line][LEVEL]:};
+   * docs/formats/layouts.md#which-time): a record of its own, read by the same message grammar as a
+   * record line, timed by the wrapper (or, when it printed none, the last logged time). Lines
+   * without a layout after it (a multi-line message's rest) keep the raw-line rules and fold into
+   * its notice.
+   */
+  private void layoutRecord(
+      String text, int bodyStart, Level level, SourcePosition position, ParseOutput sink) {
+    Instant ts = collectorTs != null ? collectorTs : lastTs;
+    lastHeader = null;
+    lastLine = text;
+    lastEndedWithCr = false;
+    if (ts != null) {
+      lastTs = ts;
+    }
+    rawLines.recordSeen();
+    notices.flush(sink);
+    VllmHeader header = VllmHeader.bodyOnly(level, bodyStart);
+    dispatch(
+        new RecordLine(text, header, text.substring(bodyStart), position, ts, settings.instance()),
+        sink);
+  }
+
+  /**
    * Whether a line with the same header as the previous record line continues that record. Once the
    * source has shown a carriage return (it keeps them), the previous line's {@code \r} says it (a
    * file with CRLF on every line then over-merges same-header lines, except records of their own
@@ -222,7 +257,9 @@ public final class VllmLineParser implements LineParser, CollectorClock {
       IterationLine.parse(line, unknown, sink);
     } else if (isPreemption(message)) {
       notice(line, ServerNotice.Kind.PREEMPTION, sink);
-    } else if (StartupConfig.handle(line, sink) || OtherRecords.handle(line, sink)) {
+    } else if (kvTransfers.handle(line, sink)
+        || StartupConfig.handle(line, sink)
+        || OtherRecords.handle(line, sink)) {
       return;
     } else if (line.level() == Level.WARNING || line.level().isError()) {
       String process = line.header().process(line.text());
