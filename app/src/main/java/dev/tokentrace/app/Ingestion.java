@@ -16,10 +16,12 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The batch ingest use case: server files through Kafka into the analysis file, exactly once, with
- * the file ledger of {@code run_files} deciding what is loaded, skipped, resumed or replaced
- * (docs/design.md#application-layer, docs/design.md#exactly-once). Says on {@code err} what it
- * skips and resumes, the broker it started and what it loaded, as {@code ingest} always did.
+ * The batch ingest use case: server files into the analysis file, exactly once, with the file
+ * ledger of {@code run_files} deciding what is loaded, skipped, resumed or replaced
+ * (docs/design.md#application-layer, docs/design.md#exactly-once). Through Kafka when brokers are
+ * configured; without them in-process, each file's rows and ledger row in one DuckDB transaction,
+ * so no broker is started (docs/design.md#embedded-broker). Says on {@code err} what it skips and
+ * resumes, the broker it started and what it loaded, as {@code ingest} always did.
  */
 public final class Ingestion {
   /**
@@ -29,13 +31,34 @@ public final class Ingestion {
    * @param ingest Kafka (a configured cluster, or the embedded broker) and parsing limits
    * @param sink the analysis file the sink writes
    * @param replace load files again that are loaded already
+   * @param viaBroker send the files through the embedded broker even though no brokers are
+   *     configured (tests comparing both paths); without it and without configured brokers the
+   *     files are loaded in-process
    */
   public record BatchRequest(
-      List<SourceFile> sources, IngestSettings ingest, SinkSettings sink, boolean replace) {
+      List<SourceFile> sources,
+      IngestSettings ingest,
+      SinkSettings sink,
+      boolean replace,
+      boolean viaBroker) {
     public BatchRequest {
       sources = List.copyOf(sources);
       requireNonNull(ingest, "ingest is null");
       requireNonNull(sink, "sink is null");
+    }
+
+    /** The default path: in-process without configured brokers, through Kafka with them. */
+    public BatchRequest(
+        List<SourceFile> sources, IngestSettings ingest, SinkSettings sink, boolean replace) {
+      this(sources, ingest, sink, replace, false);
+    }
+
+    /**
+     * Whether the files skip Kafka: no brokers are configured and the broker path is not forced
+     * (docs/design.md#embedded-broker).
+     */
+    public boolean inProcess() {
+      return ingest.kafka().embedded() && !viaBroker;
     }
   }
 
@@ -62,6 +85,9 @@ public final class Ingestion {
       err.flush();
       return null;
     }
+    if (request.inProcess()) {
+      return inProcess(request, toLoad, err);
+    }
     try (Ingest ingest = Ingest.open(request.ingest())) {
       printBroker(ingest, err);
       if (toLoad.stream().anyMatch(d -> d.action() != LoadedFiles.Action.LOAD)) {
@@ -83,6 +109,41 @@ public final class Ingestion {
       err.println("ingest: " + summary.describe() + " -> " + request.sink().db());
       return summary;
     }
+  }
+
+  /**
+   * Without a broker: one DuckDB transaction per file holds its rows and its ledger row, so a file
+   * is loaded whole or not at all, and no broker start is paid (docs/design.md#embedded-broker).
+   * Said on {@code err}, since the path differs from the one with {@code --bootstrap-servers}.
+   */
+  private static IngestSummary inProcess(
+      BatchRequest request, List<LoadedFiles.Decision> toLoad, PrintWriter err) {
+    err.println(
+        "ingest: in-process (no broker): "
+            + toLoad.size()
+            + (toLoad.size() == 1 ? " file" : " files")
+            + ", each in one DuckDB transaction with its ledger row"
+            + " (--bootstrap-servers sends them through Kafka)");
+    for (LoadedFiles.Decision decision : toLoad) {
+      if (decision.action() == LoadedFiles.Action.RESUME) {
+        err.println(
+            "ingest: "
+                + decision.file().path()
+                + ": in-process a file is not resumed: what the interrupted run stored is removed"
+                + " and the file loaded whole");
+      }
+    }
+    err.flush();
+    IngestSummary summary =
+        Ingest.loadInProcess(
+            toLoad,
+            request.sink(),
+            request.ingest().maxLineBytes(),
+            removed -> err.println("ingest: " + removed));
+    summary.ship().failedFiles().forEach(problem -> err.println("ingest: " + problem));
+    err.println("ingest: " + summary.describe() + " -> " + request.sink().db());
+    err.flush();
+    return summary;
   }
 
   /** A file that could not be read stays 'loading': the next run loads it again whole. */

@@ -32,9 +32,10 @@ import picocli.CommandLine.Spec;
     showDefaultValues = true,
     sortOptions = false,
     description = {
-      "Parse server logs and exports, send the events through Kafka and write them into the"
-          + " DuckDB file, exactly once. Without --bootstrap-servers an embedded single-node"
-          + " broker runs on loopback for the duration of the command.",
+      "Parse server logs and exports and write the events into the DuckDB file, exactly once."
+          + " With --bootstrap-servers they go through Kafka; without, a batch run writes them"
+          + " in-process (no broker is started), each file in one DuckDB transaction with its"
+          + " ledger row, and --follow runs an embedded single-node broker on loopback.",
       "With --follow: ship and sink in one process until SIGTERM or Ctrl-C, as 'ship --follow'"
           + " and 'sink --follow' do in two; the embedded broker then keeps its data (and the"
           + " shipper's checkpoints) in --kafka-data-dir, so a restart resumes exactly.",
@@ -73,6 +74,14 @@ final class IngestCommand implements Callable<Integer> {
               + " file a killed run was loading resumes after what that run stored")
   boolean replace;
 
+  @Option(
+      names = "--via-broker",
+      hidden = true,
+      description =
+          "batch run without --bootstrap-servers: send the files through an embedded broker"
+              + " instead of loading them in-process (tests comparing both paths)")
+  boolean viaBroker;
+
   @Parameters(
       paramLabel = "FILE",
       arity = "1..*",
@@ -101,7 +110,7 @@ final class IngestCommand implements Callable<Integer> {
     IngestSummary summary =
         Ingestion.batch(
             new Ingestion.BatchRequest(
-                sources, settings(kafka.settings()), database.sinkSettings(), replace),
+                sources, settings(kafka.settings()), database.sinkSettings(), replace, viaBroker),
             err);
     if (summary == null) { // every file is loaded already
       return ExitCodes.batch(ExitCodes.OK, fileProblems, "ingest", err);

@@ -59,7 +59,7 @@ final class AnalyzeIT {
         .contains("analyze: tokentrace clients --db ")
         .contains("analyze: tokentrace correlate --db ")
         .contains("analyze: tokentrace report --db ")
-        .contains("embedded kafka broker on 127.0.0.1:")
+        .contains("ingest: in-process (no broker): 2 files")
         .contains("analyze: done")
         .contains("client_timings.csv: csv (detected), ")
         .contains("  html report: " + out.resolve("report.html").toAbsolutePath().normalize());

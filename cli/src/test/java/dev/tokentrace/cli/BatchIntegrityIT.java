@@ -77,6 +77,7 @@ final class BatchIntegrityIT {
             "ingest-killed",
             "512m",
             "ingest",
+            "--via-broker",
             "--db",
             db.toString(),
             "--engine",
@@ -96,7 +97,7 @@ final class BatchIntegrityIT {
     long stored = idCounts(db).size();
     assertThat(stored).as("the killed run committed part of the file").isBetween(1L, lines - 1L);
 
-    Run retry = ingest(db, small.toString(), log.toString());
+    Run retry = ingest(db, "--via-broker", small.toString(), log.toString());
     assertThat(retry.code()).as(retry.err()).isZero();
     assertThat(retry.err())
         .contains("did not finish: resumed after what it stored")
@@ -134,7 +135,7 @@ final class BatchIntegrityIT {
     }
     assertThat(idCounts(db)).hasSize(120);
 
-    Run resumed = ingest(db, log.toString());
+    Run resumed = ingest(db, "--via-broker", log.toString());
 
     assertThat(resumed.code()).as(resumed.err()).isZero();
     assertThat(resumed.err())
@@ -143,6 +144,30 @@ final class BatchIntegrityIT {
     assertThat(idCounts(db)).hasSize(300).allSatisfy((id, n) -> assertThat(n).isOne());
     Run again = ingest(db, log.toString());
     assertThat(again.err()).contains("already loaded");
+  }
+
+  @Test
+  void inProcessAFileLoadedInPartIsLoadedAgainWholeInOneTransaction() throws Exception {
+    Path log = writeLog(dir.resolve("part.log"), "p", 300);
+    Path db = dir.resolve("p.duckdb");
+    assertThat(ingest(db, log.toString()).err()).contains("ingest: in-process (no broker): 1 file");
+    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:" + db);
+        Statement statement = connection.createStatement()) {
+      for (String table : List.of("request_arrived", "request_finished", "engine_stats")) {
+        statement.execute("DELETE FROM " + table + " WHERE source_line > 120");
+      }
+      statement.execute("UPDATE ingest_files SET state = 'loading'");
+    }
+
+    Run reloaded = ingest(db, log.toString());
+
+    assertThat(reloaded.code()).as(reloaded.err()).isZero();
+    assertThat(reloaded.err())
+        .contains("in-process a file is not resumed")
+        .containsPattern(
+            java.util.regex.Pattern.quote(log.toString()) + ": [1-9]\\d* stored rows removed");
+    assertThat(idCounts(db)).hasSize(300).allSatisfy((id, n) -> assertThat(n).isOne());
+    assertThat(ingest(db, log.toString()).err()).contains("already loaded");
   }
 
   @Test

@@ -120,8 +120,8 @@ final class ChildJvm implements AutoCloseable {
    * Waits until a following command ({@code sink}, {@code ship}, ... with {@code --follow}) printed
    * its {@code "<command>: following"} line; its SIGTERM hook is installed by then (a {@code sink
    * --follow} installs it before it waits for Kafka). A JVM stopped before its hook exits 143 with
-   * empty stderr; so a test that stops such a command and judges
-   * its exit code waits for this first. Returns that line.
+   * empty stderr; so a test that stops such a command and judges its exit code waits for this
+   * first. Returns that line.
    */
   String awaitStarted(String command) throws Exception {
     return await(

@@ -13,10 +13,12 @@ import dev.tokentrace.ingest.kafka.EmbeddedBroker;
 import dev.tokentrace.ingest.kafka.EventProducer;
 import dev.tokentrace.ingest.kafka.KafkaProblems;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
+import dev.tokentrace.ingest.sink.DirectLoad;
 import dev.tokentrace.ingest.sink.KafkaToDuckDb;
 import dev.tokentrace.ingest.sink.KafkaToLake;
 import dev.tokentrace.ingest.sink.LakeSinkSettings;
 import dev.tokentrace.ingest.sink.LiveSink;
+import dev.tokentrace.ingest.sink.LoadedFiles;
 import dev.tokentrace.ingest.sink.SinkSettings;
 import dev.tokentrace.ingest.sink.SinkSummary;
 import dev.tokentrace.ingest.tail.FileProblems;
@@ -27,17 +29,20 @@ import dev.tokentrace.ingest.tail.TailOutput;
 import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Parsers;
+import dev.tokentrace.parse.RejectRow;
 import dev.tokentrace.parse.Rejection;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -260,6 +265,90 @@ public final class Ingest implements AutoCloseable {
   }
 
   /**
+   * Batch ingest without Kafka (docs/design.md#embedded-broker): parses each file and writes its
+   * events and rejections straight into the DuckDB file, one transaction per file that also marks
+   * it loaded in {@code ingest_files} ({@link DirectLoad}); no broker starts. A file loaded before
+   * or in part ({@link LoadedFiles.Action#RELOAD}, {@link LoadedFiles.Action#RESUME}) has its
+   * stored rows removed in the same transaction and is loaded whole. A file that cannot be read is
+   * rolled back, reported in {@link ShipSummary#failedFiles()} and stays as it was; the others are
+   * loaded. {@code notes} hears what is removed. The summary counts each file's rows as the sink's
+   * does; its "records" are the rows written, its "batches" the files committed.
+   */
+  public static IngestSummary loadInProcess(
+      List<LoadedFiles.Decision> decisions,
+      SinkSettings sinkSettings,
+      int maxLineBytes,
+      Consumer<String> notes) {
+    requireNonNull(decisions, "decisions is null");
+    requireNonNull(notes, "notes is null");
+    long started = System.nanoTime();
+    Clock clock = Clock.systemUTC();
+    ParseCounts counts = ParseCounts.ZERO;
+    List<String> failed = new ArrayList<>();
+    Map<String, Long> events = new LinkedHashMap<>();
+    long rejects = 0;
+    long committed = 0;
+    try (DirectLoad load = DirectLoad.open(sinkSettings)) {
+      for (LoadedFiles.Decision decision : decisions) {
+        if (decision.action() == LoadedFiles.Action.SKIP) {
+          continue;
+        }
+        SourceFile file = decision.file();
+        DirectLoad.FileLoad rows = load.begin(decision, clock.instant());
+        if (decision.action() != LoadedFiles.Action.LOAD) {
+          notes.accept(file.path() + ": " + rows.removed() + " stored rows removed");
+        }
+        LineParser parser = Parsers.create(file.engine(), file.parse());
+        SourceParser source = new SourceParser(file.path().toString(), file.engine(), parser, rows);
+        ParseCounts fileCounts;
+        try {
+          fileCounts = source.readFile(file.path(), maxLineBytes);
+        } catch (IOException e) {
+          rows.rollback();
+          String problem =
+              file.path()
+                  + ": cannot read: "
+                  + FileProblems.describe(e)
+                  + " (nothing of it was stored)";
+          log.warn("ingest: {}", problem);
+          failed.add(problem);
+          source.finish();
+          counts = counts.plus(source.counts());
+          continue;
+        }
+        Map<String, Long> written = rows.commit();
+        committed++;
+        counts = counts.plus(fileCounts);
+        rejects += written.remove(RejectRow.TABLE.name());
+        written.forEach((table, n) -> events.merge(table, n, Long::sum));
+        if (source.brokenAt() > 0) {
+          String problem = brokenGzip(file, source.brokenAt());
+          log.warn("ingest: {}", problem);
+          failed.add(problem);
+        }
+      }
+    }
+    long rows = rejects + events.values().stream().mapToLong(Long::longValue).sum();
+    Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
+    ShipSummary shipped = new ShipSummary(decisions.size(), failed, counts, rows, elapsed);
+    SinkSummary sunk = new SinkSummary(events, rejects, 0, committed, elapsed);
+    IngestSummary summary = new IngestSummary(shipped, sunk, elapsed);
+    log.info("ingest (in-process): {}", summary.describe());
+    return summary;
+  }
+
+  private static String brokenGzip(SourceFile file, long brokenAt) {
+    return file.path()
+        + ":"
+        + brokenAt
+        + ": "
+        + LogFileReader.CORRUPT_GZIP
+        + " (truncated?): its "
+        + (brokenAt - 1)
+        + " lines before were loaded, the rest of the file is missing";
+  }
+
+  /**
    * Follows live files and sinks them in one process ({@code ingest --follow}; {@code sink} from
    * {@link #openSink} or {@link #openLakeSink}, closed here): runs {@code follower} on the calling
    * thread and the sink on its own until the follower ends ({@link Follower#stop()} from another
@@ -371,15 +460,7 @@ public final class Ingest implements AutoCloseable {
         }
       }
       if (source.brokenAt() > 0) {
-        String problem =
-            file.path()
-                + ":"
-                + source.brokenAt()
-                + ": "
-                + LogFileReader.CORRUPT_GZIP
-                + " (truncated?): its "
-                + (source.brokenAt() - 1)
-                + " lines before were loaded, the rest of the file is missing";
+        String problem = brokenGzip(file, source.brokenAt());
         log.warn("ship: {}", problem);
         failed.add(problem);
       }

@@ -234,7 +234,7 @@ public final class LoadedFiles {
     }
   }
 
-  private static long removeRows(Connection connection, SourceFile file) throws SQLException {
+  static long removeRows(Connection connection, SourceFile file) throws SQLException {
     long removed = 0;
     for (EventTable<?> table : EventTables.ALL) {
       String sql = "DELETE FROM " + table.name() + " WHERE source_path = ? AND instance = ?";
@@ -253,8 +253,7 @@ public final class LoadedFiles {
     return removed;
   }
 
-  private static void mark(Connection connection, Decision decision, String state)
-      throws SQLException {
+  static void mark(Connection connection, Decision decision, String state) throws SQLException {
     try (PreparedStatement upsert =
         connection.prepareStatement(
             "INSERT OR REPLACE INTO ingest_files VALUES (?, ?, ?, ?, ?, ?)")) {

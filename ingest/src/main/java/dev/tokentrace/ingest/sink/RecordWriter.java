@@ -95,6 +95,14 @@ final class RecordWriter {
     return count;
   }
 
+  /**
+   * The event as a sink reads it back from its record value: what the in-process load stores, so
+   * that its rows are the broker path's ({@link DirectLoad}).
+   */
+  EngineEvent asStored(EngineEvent event) {
+    return decode(EventJson.write(event).getBytes(UTF_8));
+  }
+
   private EngineEvent decode(byte @Nullable [] value) {
     if (value == null) {
       throw new IllegalArgumentException("null value");
@@ -166,7 +174,7 @@ final class RecordWriter {
   }
 
   /** The raw line as excerpt: lenient UTF-8, NUL as U+FFFD, capped like every excerpt. */
-  private static String excerptOf(byte @Nullable [] value) {
+  static String excerptOf(byte @Nullable [] value) {
     if (value == null) {
       return "";
     }

@@ -141,6 +141,11 @@ final class SinkDatabase implements AutoCloseable {
     return new Appenders(connection);
   }
 
+  /** The sink's own connection, for statements that must run in its transaction. */
+  DuckDBConnection connection() {
+    return connection;
+  }
+
   void commit() throws SQLException {
     connection.commit();
   }
