@@ -1,0 +1,149 @@
+package dev.tokentrace.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tokentrace.correlate.attribution.AttributionSettings;
+import dev.tokentrace.correlate.attribution.Attributor;
+import dev.tokentrace.correlate.live.LakeEvents;
+import dev.tokentrace.store.Database;
+import dev.tokentrace.store.DatabaseSettings;
+import dev.tokentrace.store.lake.Lake;
+import dev.tokentrace.store.lake.LakeTableVersions;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The same lake through DuckDB ({@code correlate --lake}: the lake copied into a file, {@code
+ * Attributor}) and through Spark ({@link SparkAttribution}, written back as the lake's version):
+ * identical {@code request_attribution} rows (EXCEPT ALL both ways, in DuckDB, reading Spark's
+ * version file) and equal percentiles of every component (docs/scale.md#equality).
+ */
+class SparkAttributionIT {
+  private static final List<String> COMPONENTS =
+      List.of(
+          "network_ms",
+          "network_ttft_ms",
+          "client_queue_ms",
+          "queue_ms",
+          "prefill_ms",
+          "decode_ms",
+          "client_e2e_ms",
+          "client_ttft_ms",
+          "clock_offset_ms");
+  private static final double[] QUANTILES = {0.5, 0.9, 0.99};
+
+  private static SparkSession spark;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void start() {
+    spark = SparkCorrelate.session("local[2]", 4);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (spark != null) {
+      spark.stop();
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"retries"})
+  void sparkAttributesTheLakeAsDuckDbDoes(String scenario) throws Exception {
+    Path lake = ScenarioLake.write(dir, scenario, 41, null);
+
+    Path duck = dir.resolve("duck.duckdb");
+    try (Database db = Database.open(DatabaseSettings.file(duck))) {
+      LakeEvents.copy(lake, db);
+      new Attributor(db, ScenarioLake.CLOCK).run(AttributionSettings.defaults(), "test");
+    }
+
+    SparkLake.register(spark, lake, dir.resolve("scratch"));
+    Dataset<Row> rows = SparkAttribution.run(spark);
+    LakeTableVersions.Written written = SparkLake.write(rows, lake, Duration.ofMinutes(1));
+    Path version = written.version().path(lake);
+
+    try (Database db = Database.open(DatabaseSettings.inMemory());
+        Connection connection = db.newConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute("ATTACH '" + duck + "' AS duck (READ_ONLY)");
+      statement.execute("CREATE VIEW spark_rows AS SELECT * FROM read_parquet('" + version + "')");
+      long duckRows = count(statement, "SELECT count(*) FROM duck.request_attribution");
+      assertThat(duckRows).isPositive();
+      assertThat(count(statement, "SELECT count(*) FROM duck.request_attribution WHERE included"))
+          .isPositive();
+      assertThat(written.version().rows()).isEqualTo(duckRows);
+      assertThat(
+              count(
+                  statement,
+                  "SELECT count(*) FROM (FROM duck.request_attribution EXCEPT ALL FROM spark_rows)"))
+          .as("DuckDB rows not in Spark's")
+          .isZero();
+      assertThat(
+              count(
+                  statement,
+                  "SELECT count(*) FROM (FROM spark_rows EXCEPT ALL FROM duck.request_attribution)"))
+          .as("Spark rows not in DuckDB's")
+          .isZero();
+      for (String column : COMPONENTS) {
+        for (double q : QUANTILES) {
+          Double expected =
+              value(
+                  statement,
+                  "SELECT quantile_cont("
+                      + column
+                      + ", "
+                      + q
+                      + ") FROM duck.request_attribution WHERE included");
+          Row actual =
+              spark
+                  .sql(
+                      "SELECT percentile("
+                          + column
+                          + ", "
+                          + q
+                          + "D) FROM request_attribution WHERE included")
+                  .first();
+          assertThat(actual.isNullAt(0) ? null : actual.getDouble(0))
+              .as("percentile(%s, %s)", column, q)
+              .isEqualTo(expected);
+        }
+      }
+    }
+    // the readers of the lake see Spark's version
+    try (Database reader = Lake.openReader(lake);
+        Connection connection = reader.newConnection();
+        Statement statement = connection.createStatement()) {
+      assertThat(count(statement, "SELECT count(*) FROM request_attribution"))
+          .isEqualTo(written.version().rows());
+    }
+  }
+
+  private static long count(Statement statement, String sql) throws Exception {
+    try (ResultSet result = statement.executeQuery(sql)) {
+      result.next();
+      return result.getLong(1);
+    }
+  }
+
+  private static Double value(Statement statement, String sql) throws Exception {
+    try (ResultSet result = statement.executeQuery(sql)) {
+      result.next();
+      double value = result.getDouble(1);
+      return result.wasNull() ? null : value;
+    }
+  }
+}
