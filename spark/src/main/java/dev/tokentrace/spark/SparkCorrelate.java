@@ -76,7 +76,12 @@ public final class SparkCorrelate implements Callable<Integer> {
       return 2;
     }
     long started = System.nanoTime();
+    // a session that already runs in this JVM (a test's, a notebook's) is used and left running
+    boolean own = SparkSession.getActiveSession().isEmpty();
     SparkSession spark = session(master, shufflePartitions);
+    if (own) {
+      spark.sparkContext().setLogLevel("WARN");
+    }
     try {
       Path scratch = Files.createTempDirectory("tokentrace-spark");
       try {
@@ -105,7 +110,9 @@ public final class SparkCorrelate implements Callable<Integer> {
       err.println("spark-correlate: " + e.getMessage());
       return 1;
     } finally {
-      spark.stop();
+      if (own) {
+        spark.stop();
+      }
     }
   }
 

@@ -9,13 +9,14 @@ import dev.tokentrace.store.Database;
 import dev.tokentrace.store.DatabaseSettings;
 import dev.tokentrace.store.lake.Lake;
 import dev.tokentrace.store.lake.LakeTableVersions;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
 
 /**
  * The same lake through DuckDB ({@code correlate --lake}: the lake copied into a file, {@code
@@ -50,7 +52,7 @@ class SparkAttributionIT {
 
   @BeforeAll
   static void start() {
-    spark = SparkCorrelate.session("local[2]", 4);
+    spark = SparkCorrelate.session("local[2]", 2);
   }
 
   @AfterAll
@@ -61,7 +63,7 @@ class SparkAttributionIT {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"retries"})
+  @ValueSource(strings = {"retries", "production", "concurrency-sweep"})
   void sparkAttributesTheLakeAsDuckDbDoes(String scenario) throws Exception {
     Path lake = ScenarioLake.write(dir, scenario, 41, null);
 
@@ -71,10 +73,21 @@ class SparkAttributionIT {
       new Attributor(db, ScenarioLake.CLOCK).run(AttributionSettings.defaults(), "test");
     }
 
-    SparkLake.register(spark, lake, dir.resolve("scratch"));
-    Dataset<Row> rows = SparkAttribution.run(spark);
-    LakeTableVersions.Written written = SparkLake.write(rows, lake, Duration.ofMinutes(1));
-    Path version = written.version().path(lake);
+    // the entry point of `tokentrace spark-correlate` and spark-submit, on this test's session
+    StringWriter err = new StringWriter();
+    CommandLine command = new CommandLine(new SparkCorrelate());
+    command.setErr(new PrintWriter(err, true));
+    assertThat(command.execute("--lake", lake.toString())).as(err.toString()).isZero();
+    LakeTableVersions.Version written = LakeTableVersions.current(lake, "request_attribution");
+    assertThat(written).isNotNull();
+    assertThat(err.toString())
+        .contains(
+            "request_attribution written to the lake "
+                + lake
+                + " as version 1 ("
+                + written.rows()
+                + " rows)");
+    Path version = written.path(lake);
 
     try (Database db = Database.open(DatabaseSettings.inMemory());
         Connection connection = db.newConnection();
@@ -85,7 +98,7 @@ class SparkAttributionIT {
       assertThat(duckRows).isPositive();
       assertThat(count(statement, "SELECT count(*) FROM duck.request_attribution WHERE included"))
           .isPositive();
-      assertThat(written.version().rows()).isEqualTo(duckRows);
+      assertThat(written.rows()).isEqualTo(duckRows);
       assertThat(
               count(
                   statement,
@@ -98,28 +111,36 @@ class SparkAttributionIT {
                   "SELECT count(*) FROM (FROM spark_rows EXCEPT ALL FROM duck.request_attribution)"))
           .as("Spark rows not in DuckDB's")
           .isZero();
+      // every component's percentiles in one aggregate on each side
+      List<String> duckItems = new ArrayList<>();
+      List<String> sparkItems = new ArrayList<>();
       for (String column : COMPONENTS) {
-        for (double q : QUANTILES) {
-          Double expected =
-              value(
-                  statement,
-                  "SELECT quantile_cont("
-                      + column
-                      + ", "
-                      + q
-                      + ") FROM duck.request_attribution WHERE included");
-          Row actual =
-              spark
-                  .sql(
-                      "SELECT percentile("
-                          + column
-                          + ", "
-                          + q
-                          + "D) FROM request_attribution WHERE included")
-                  .first();
-          assertThat(actual.isNullAt(0) ? null : actual.getDouble(0))
-              .as("percentile(%s, %s)", column, q)
-              .isEqualTo(expected);
+        duckItems.add("quantile_cont(" + column + ", [0.5, 0.9, 0.99])");
+        sparkItems.add("percentile(" + column + ", array(0.5D, 0.9D, 0.99D))");
+      }
+      Row actual =
+          spark
+              .sql(
+                  "SELECT "
+                      + String.join(", ", sparkItems)
+                      + " FROM request_attribution WHERE included")
+              .first();
+      try (ResultSet expected =
+          statement.executeQuery(
+              "SELECT "
+                  + String.join(", ", duckItems)
+                  + " FROM duck.request_attribution WHERE included")) {
+        expected.next();
+        for (int i = 0; i < COMPONENTS.size(); i++) {
+          Object[] duckValues = (Object[]) expected.getArray(i + 1).getArray();
+          List<Double> sparkValues = actual.isNullAt(i) ? null : actual.getList(i);
+          for (int q = 0; q < QUANTILES.length; q++) {
+            Double duckValue = duckValues == null ? null : (Double) duckValues[q];
+            Double sparkValue = sparkValues == null ? null : sparkValues.get(q);
+            assertThat(sparkValue)
+                .as("%s: percentile(%s, %s)", scenario, COMPONENTS.get(i), QUANTILES[q])
+                .isEqualTo(duckValue);
+          }
         }
       }
     }
@@ -128,7 +149,7 @@ class SparkAttributionIT {
         Connection connection = reader.newConnection();
         Statement statement = connection.createStatement()) {
       assertThat(count(statement, "SELECT count(*) FROM request_attribution"))
-          .isEqualTo(written.version().rows());
+          .isEqualTo(written.rows());
     }
   }
 
