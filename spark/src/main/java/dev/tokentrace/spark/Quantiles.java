@@ -12,8 +12,7 @@ import scala.collection.Seq;
  * DuckDB's continuous quantiles, for Spark: the median and the median absolute deviation of a
  * group's values, interpolated as DuckDB's {@code quantile_cont} does (docs/scale.md#dialect):
  * position {@code (n - 1) * q}, {@code lo + (hi - lo) * (position - floor(position))}. Spark's own
- * {@code percentile} weighs the two neighbours instead ({@code (hi_pos - position) * lo + (position
- * - lo_pos) * hi}), which can differ in the last digit.
+ * {@code percentile} interpolates with arithmetic of its own, not promised to round alike.
  */
 public final class Quantiles {
   private Quantiles() {}

@@ -132,7 +132,8 @@ class SparkAttributionIT {
                   + " FROM duck.request_attribution WHERE included")) {
         expected.next();
         for (int i = 0; i < COMPONENTS.size(); i++) {
-          Object[] duckValues = (Object[]) expected.getArray(i + 1).getArray();
+          java.sql.Array duckArray = expected.getArray(i + 1); // NULL: no value in any row
+          Object[] duckValues = duckArray == null ? null : (Object[]) duckArray.getArray();
           List<Double> sparkValues = actual.isNullAt(i) ? null : actual.getList(i);
           for (int q = 0; q < QUANTILES.length; q++) {
             Double duckValue = duckValues == null ? null : (Double) duckValues[q];
