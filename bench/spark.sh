@@ -21,6 +21,9 @@ done
 mvn -B -q -o -pl bench -am test-compile dependency:build-classpath -Dspotless.check.skip=true \
   -Dmdep.outputFile="$PWD/bench/target/classpath.txt" -DincludeScope=runtime
 mkdir -p "$dir"
+# both launchers build their jars on first use: build them now, outside the measurements
+./tokentrace --version >/dev/null
+./tokentrace spark-correlate --help >/dev/null
 echo "machine: nproc=$(nproc), $(free -g | awk '/Mem:/{print $2" GiB"}'); $(uptime)"
 measure() { # label, command...
   local label="$1"; shift
