@@ -88,6 +88,9 @@ public final class SparkCorrelate implements Callable<Integer> {
         SparkLake.Inputs inputs = SparkLake.register(spark, lake, scratch);
         err.println(
             "spark-correlate: lake " + lake + ": committed files per table " + inputs.files());
+        err.println(
+            "spark-correlate: rules: request-ID matching with the SQL's defaults (correlate without"
+                + " options); --match heuristic is not run on Spark");
         Dataset<Row> rows = SparkAttribution.run(spark);
         LakeTableVersions.Written written =
             SparkLake.write(rows, lake, LakeTableVersions.DEFAULT_GRACE);
