@@ -1,5 +1,6 @@
 package dev.tokentrace.spark;
 
+import dev.tokentrace.store.lake.LakeMarker;
 import dev.tokentrace.store.lake.LakeTableVersions;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -73,6 +74,12 @@ public final class SparkCorrelate implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     if (!Files.isDirectory(lake)) {
       err.println("spark-correlate: " + lake + ": no such directory");
+      return 2;
+    }
+    try {
+      LakeMarker.read(lake); // before Spark starts: a directory that is no lake is a usage error
+    } catch (IllegalArgumentException e) {
+      err.println("spark-correlate: " + e.getMessage());
       return 2;
     }
     long started = System.nanoTime();
