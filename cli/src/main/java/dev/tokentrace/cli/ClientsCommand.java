@@ -1,17 +1,16 @@
 package dev.tokentrace.cli;
 
+import dev.tokentrace.app.ClientLoads;
 import dev.tokentrace.clients.ClientArtifacts;
 import dev.tokentrace.clients.ClientReadSettings;
 import dev.tokentrace.correlate.client.ClientLoadResult;
 import dev.tokentrace.correlate.client.ClientLoadSettings;
-import dev.tokentrace.correlate.client.ClientTimingLoader;
 import dev.tokentrace.ingest.follow.Globs;
 import dev.tokentrace.ingest.follow.SourceSpec;
 import dev.tokentrace.store.Database;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -135,8 +134,7 @@ final class ClientsCommand implements Callable<Integer> {
               + "; none is kept with the run");
     }
     try (Database db = Database.open(database.settings())) {
-      ClientLoadResult result =
-          new ClientTimingLoader(db, Clock.systemUTC()).load(settings, replace);
+      ClientLoadResult result = ClientLoads.of(db).load(settings, replace);
       result.messages().forEach(err::println);
       err.println(result.summary());
       err.flush();

@@ -1,17 +1,15 @@
 package dev.tokentrace.cli;
 
-import dev.tokentrace.correlate.attribution.AttributionCsvWriter;
+import dev.tokentrace.app.CorrelateOutcome;
+import dev.tokentrace.app.CorrelateRequest;
+import dev.tokentrace.app.Correlation;
+import dev.tokentrace.app.Workspace;
 import dev.tokentrace.correlate.attribution.AttributionResult;
-import dev.tokentrace.correlate.attribution.Attributor;
-import dev.tokentrace.correlate.live.LakeAttribution;
 import dev.tokentrace.correlate.live.LakeEvents;
-import dev.tokentrace.report.load.StoredResults;
 import dev.tokentrace.store.Database;
-import dev.tokentrace.store.lake.LakeTableVersions;
 import dev.tokentrace.store.rows.DataQuality;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
@@ -108,17 +106,17 @@ final class CorrelateCommand implements Callable<Integer> {
     if (follow) {
       return new FollowCorrelation(
               spec,
-              database.settings(),
+              Workspace.of(database.settings(), lake),
               rules.settings(),
-              lake,
               lake != null && !noLakeAttribution,
               interval)
           .run();
     }
     PrintWriter err = spec.commandLine().getErr();
-    try (Database db = Database.open(database.settings())) {
+    Workspace workspace = Workspace.of(database.settings(), lake);
+    try (Database db = workspace.open()) {
       if (lake != null) {
-        LakeEvents.Copied copied = LakeEvents.copy(lake, db);
+        LakeEvents.Copied copied = workspace.copyLake(db);
         err.println(
             "correlate: event tables of "
                 + db.name()
@@ -132,30 +130,26 @@ final class CorrelateCommand implements Callable<Integer> {
       }
       // the report's percentiles and evidence, computed once with the attribution and read by
       // every report while it is current (docs/design.md#stored-report-results)
-      int[] stored = {0};
-      Attributor attributor =
-          new Attributor(db, Clock.systemUTC())
-              .afterRecompute((handle, runId) -> stored[0] = StoredResults.store(handle, runId));
-      AttributionResult result = attributor.run(rules.settings(), CommandLines.of(spec));
+      Correlation correlation = Correlation.of(db);
+      CorrelateOutcome outcome =
+          correlation.run(CorrelateRequest.batch(rules.settings(), CommandLines.of(spec)));
+      AttributionResult result = outcome.result();
       err.println(
           "correlate: "
-              + stored[0]
+              + outcome.storedResults()
               + " report query result(s) stored with the attribution of "
               + result.runId()
               + " (percentiles and evidence; a report reads them while it is current)");
       if (lake != null && !noLakeAttribution) {
-        err.println(
-            "correlate: "
-                + LakeAttribution.describe(
-                    lake, LakeAttribution.write(db, lake, LakeTableVersions.DEFAULT_GRACE)));
+        err.println("correlate: " + workspace.writeAttributionToLake(db));
       }
       if (out != null) {
-        new AttributionCsvWriter(db).write(out);
+        correlation.writeCsv(out);
         err.println("attribution: " + out);
       }
       DataQuality quality = result.dataQuality();
       err.println(quality.summary());
-      String vantage = attributor.vantageSummary();
+      String vantage = correlation.vantageSummary();
       if (vantage != null) {
         err.println(vantage);
       }

@@ -1,17 +1,17 @@
 package dev.tokentrace.cli;
 
-import dev.tokentrace.correlate.attribution.AttributionCsvWriter;
+import dev.tokentrace.app.ClientLoads;
+import dev.tokentrace.app.CorrelateRequest;
+import dev.tokentrace.app.Correlation;
+import dev.tokentrace.app.Reports;
 import dev.tokentrace.correlate.attribution.AttributionResult;
-import dev.tokentrace.correlate.attribution.Attributor;
 import dev.tokentrace.correlate.client.ClientLoadResult;
 import dev.tokentrace.correlate.client.ClientLoadSettings;
-import dev.tokentrace.correlate.client.ClientTimingLoader;
 import dev.tokentrace.ingest.Ingest;
 import dev.tokentrace.ingest.IngestSettings;
 import dev.tokentrace.ingest.IngestSummary;
 import dev.tokentrace.ingest.SourceFile;
 import dev.tokentrace.report.ReportFormat;
-import dev.tokentrace.report.ReportService;
 import dev.tokentrace.report.ReportSettings;
 import dev.tokentrace.report.model.ReportData;
 import dev.tokentrace.store.Database;
@@ -19,7 +19,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -106,18 +105,25 @@ final class DemoCommand implements Callable<Integer> {
     IngestSummary ingested = ingest(scenarios, database, err, broker);
     try (Database analysis = Database.open(database.settings())) {
       loadClients(scenarios, analysis, err);
+      // demo builds its report right after attributing and stores no report results
+      // (docs/design.md#stored-report-results)
+      Correlation correlation = Correlation.of(analysis);
       AttributionResult attribution =
-          new Attributor(analysis, Clock.systemUTC()).run(rules.settings(), CommandLines.of(spec));
+          correlation
+              .run(
+                  new CorrelateRequest(
+                      rules.settings(), CommandLines.of(spec), CorrelateRequest.Mode.FULL, false))
+              .result();
       Path csv = out.resolve("attribution.csv");
-      new AttributionCsvWriter(analysis).write(csv);
+      correlation.writeCsv(csv);
       err.println("correlate: " + attribution.dataQuality().summary());
       Path report = out.resolve("report.md");
       Path html = out.resolve("report.html");
       ReportData data =
-          new ReportService(analysis, Clock.systemUTC())
+          Reports.of(analysis)
               .build(ReportSettings.from("md", rules.settings()), CommandLines.of(spec));
-      ReportService.write(data, ReportFormat.MARKDOWN, report);
-      ReportService.write(data, ReportFormat.HTML, html);
+      Reports.write(data, ReportFormat.MARKDOWN, report);
+      Reports.write(data, ReportFormat.HTML, html);
       PrintWriter stdout = spec.commandLine().getOut();
       String markdown = Files.readString(report);
       if (full) {
@@ -175,7 +181,7 @@ final class DemoCommand implements Callable<Integer> {
 
   private void loadClients(
       List<SampleScenarios.Scenario> scenarios, Database analysis, PrintWriter err) {
-    ClientTimingLoader loader = new ClientTimingLoader(analysis, Clock.systemUTC());
+    ClientLoads loader = ClientLoads.of(analysis);
     long rows = 0;
     long rejected = 0;
     for (SampleScenarios.Scenario scenario : scenarios) {
@@ -187,7 +193,8 @@ final class DemoCommand implements Callable<Integer> {
                   scenario.id(),
                   null,
                   CommandLines.of(spec),
-                  null));
+                  null),
+              false);
       loaded.messages().forEach(err::println);
       if (loaded.rejected() > 0 || loaded.rows() == 0) {
         // only a scenario with something to say gets its own line; the rest is one total below

@@ -1,22 +1,20 @@
 package dev.tokentrace.cli;
 
+import dev.tokentrace.app.Ingestion;
 import dev.tokentrace.ingest.FollowIngestSummary;
 import dev.tokentrace.ingest.Ingest;
 import dev.tokentrace.ingest.IngestSettings;
 import dev.tokentrace.ingest.IngestSummary;
-import dev.tokentrace.ingest.Resume;
 import dev.tokentrace.ingest.SourceFile;
 import dev.tokentrace.ingest.follow.ClientFollowSettings;
 import dev.tokentrace.ingest.follow.FollowSettings;
 import dev.tokentrace.ingest.follow.Follower;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
 import dev.tokentrace.ingest.sink.LiveSink;
-import dev.tokentrace.ingest.sink.LoadedFiles;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -100,51 +98,17 @@ final class IngestCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     fileProblems.forEach(problem -> err.println("ingest: " + problem));
     notes.forEach(note -> err.println("ingest: " + note));
-    LoadedFiles ledger = new LoadedFiles(database.db);
-    List<LoadedFiles.Decision> plan = ledger.plan(sources, replace);
-    List<LoadedFiles.Decision> toLoad = new ArrayList<>();
-    for (LoadedFiles.Decision decision : plan) {
-      if (decision.action() != LoadedFiles.Action.LOAD) {
-        err.println("ingest: " + decision.file().path() + ": " + decision.why());
-      }
-      if (decision.action() != LoadedFiles.Action.SKIP) {
-        toLoad.add(decision);
-      }
-    }
-    if (toLoad.isEmpty()) {
-      err.println("ingest: every file is loaded already; nothing to do -> " + database.db);
-      err.flush();
+    IngestSummary summary =
+        Ingestion.batch(
+            new Ingestion.BatchRequest(
+                sources, settings(kafka.settings()), database.sinkSettings(), replace),
+            err);
+    if (summary == null) { // every file is loaded already
       return ExitCodes.batch(ExitCodes.OK, fileProblems, "ingest", err);
     }
-    try (Ingest ingest = Ingest.open(settings(kafka.settings()))) {
-      printBroker(ingest, err);
-      if (toLoad.stream().anyMatch(d -> d.action() != LoadedFiles.Action.LOAD)) {
-        // Records a killed run left in the topics go in first, so that removing the file's rows
-        // below removes them too, and a resumed file counts them as stored (a configured broker
-        // keeps them; the embedded one has none).
-        ingest.sink(database.sinkSettings());
-      }
-      Map<SourceFile, Resume> resume =
-          ledger.begin(toLoad, removed -> err.println("ingest: " + removed));
-      List<SourceFile> loading = toLoad.stream().map(LoadedFiles.Decision::file).toList();
-      IngestSummary summary = ingest.run(loading, resume, database.sinkSettings());
-      summary.ship().resumed().forEach(note -> err.println("ingest: " + note));
-      summary.ship().failedFiles().forEach(problem -> err.println("ingest: " + problem));
-      ledger.finish(
-          toLoad.stream()
-              .filter(d -> !unreadable(d.file(), summary.ship().failedFiles()))
-              .toList());
-      err.println("ingest: " + summary.describe() + " -> " + database.db);
-      fileProblems.addAll(summary.ship().failedFiles());
-      int code = Tolerance.report(summary.ship().counts(), parse.maxRejectRatio, 0, err);
-      return ExitCodes.batch(code, fileProblems, "ingest", err);
-    }
-  }
-
-  /** A file that could not be read stays 'loading': the next run loads it again whole. */
-  private static boolean unreadable(SourceFile file, List<String> failed) {
-    String prefix = file.path() + ": cannot read:";
-    return failed.stream().anyMatch(problem -> problem.startsWith(prefix));
+    fileProblems.addAll(summary.ship().failedFiles());
+    int code = Tolerance.report(summary.ship().counts(), parse.maxRejectRatio, 0, err);
+    return ExitCodes.batch(code, fileProblems, "ingest", err);
   }
 
   private int follow() {
@@ -214,14 +178,6 @@ final class IngestCommand implements Callable<Integer> {
   }
 
   private static void printBroker(Ingest ingest, PrintWriter err) {
-    if (ingest.broker() != null) {
-      err.println(
-          "embedded kafka broker on "
-              + ingest.bootstrapServers()
-              + " (started in "
-              + ingest.broker().startupTime().toMillis()
-              + " ms)");
-      err.flush();
-    }
+    Ingestion.printBroker(ingest, err);
   }
 }

@@ -1,22 +1,17 @@
 package dev.tokentrace.cli;
 
+import dev.tokentrace.app.Correlation;
+import dev.tokentrace.app.Reports;
+import dev.tokentrace.app.Workspace;
 import dev.tokentrace.correlate.attribution.AttributionSettings;
-import dev.tokentrace.correlate.attribution.Attributor;
 import dev.tokentrace.correlate.live.LakeEvents;
-import dev.tokentrace.report.ReportService;
 import dev.tokentrace.report.ReportSettings;
-import dev.tokentrace.report.load.StoredResults;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.DuckDbFiles;
-import dev.tokentrace.store.lake.LakeTables;
-import dev.tokentrace.table.TableSchema;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -87,23 +82,18 @@ final class ReportCommand implements Callable<Integer> {
     // otherwise a recomputed attribution and, with --lake, the lake's event tables live in an
     // in-memory database that attaches it (copying request_attribution into memory only then:
     // seconds per million requests)
+    Workspace workspace = Workspace.of(database.settings(), lake);
     if (lake == null) {
-      try (Database plain = Database.openReadOnly(database.settings())) {
+      try (Database plain = workspace.openReadOnly()) {
         AttributionSettings chosen = rules(plain, true);
-        if (new Attributor(plain, Clock.systemUTC()).current(chosen) != null) {
+        if (Correlation.of(plain).current(chosen) != null) {
           return write(plain, chosen);
         }
       }
     }
-    List<String> scratch = new ArrayList<>(Attributor.TABLES_WRITTEN);
-    if (lake != null) {
-      for (TableSchema<?> table : LakeTables.ALL) {
-        scratch.add(table.name());
-      }
-    }
-    try (Database db = Database.openReadOnly(database.settings(), scratch)) {
+    try (Database db = workspace.openScratch()) {
       if (lake != null) {
-        LakeEvents.Copied copied = LakeEvents.copy(lake, db);
+        LakeEvents.Copied copied = workspace.copyLake(db);
         spec.commandLine()
             .getErr()
             .println(
@@ -125,7 +115,7 @@ final class ReportCommand implements Callable<Integer> {
   private Integer write(Database db, AttributionSettings chosen) {
     try {
       ReportSettings settings = ReportSettings.from(format, chosen, baseline);
-      ReportService service = new ReportService(db, Clock.systemUTC());
+      Reports service = Reports.of(db);
       if (out != null) {
         service.write(settings, CommandLines.of(spec), out);
         spec.commandLine().getErr().println("report: " + out);
@@ -146,7 +136,7 @@ final class ReportCommand implements Callable<Integer> {
    * whether the attribution is reused or recomputed and why.
    */
   private AttributionSettings rules(Database db, boolean say) {
-    Attributor attributor = new Attributor(db, Clock.systemUTC());
+    Correlation attributor = Correlation.of(db);
     AttributionSettings stored = attributor.storedSettings();
     boolean given = rules.anyGiven(spec.commandLine().getParseResult());
     AttributionSettings chosen = given || stored == null ? rules.settings() : stored;
@@ -155,13 +145,13 @@ final class ReportCommand implements Callable<Integer> {
     }
     PrintWriter err = spec.commandLine().getErr();
     if (!given && stored != null) {
-      err.println("report: the stored attribution's rules: " + Attributor.describe(stored));
+      err.println("report: the stored attribution's rules: " + Correlation.describe(stored));
     }
     String current = attributor.current(chosen);
     if (current != null) {
       err.println(
           "report: reusing the attribution of " + current + " (same rules, data, formulas)");
-      int results = StoredResults.count(db, current);
+      int results = attributor.storedResults(current);
       err.println(
           results > 0
               ? "report: reading the "
@@ -172,7 +162,7 @@ final class ReportCommand implements Callable<Integer> {
     } else {
       err.println(
           "report: recomputing the attribution with "
-              + Attributor.describe(chosen)
+              + Correlation.describe(chosen)
               + ": "
               + attributor.whyNotCurrent(chosen)
               + " (in memory: the file is opened read-only and stays as it is; 'correlate' stores"

@@ -1,26 +1,17 @@
 package dev.tokentrace.cli;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
-import java.io.IOException;
+import dev.tokentrace.ingest.scrape.MetricsScraper;
+import dev.tokentrace.ingest.scrape.ScrapeLimits;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -45,7 +36,9 @@ import picocli.CommandLine.Spec;
           + " each histogram's requests and quantiles per interval, from the histograms"
           + " (docs/formats/metrics.md). With --db, scrape then loads --out through Kafka into that"
           + " DuckDB file (as 'ingest --db FILE --instance NAME OUT' does).",
-      "A failed scrape is reported on stderr and skipped; exit 1 when none succeeded."
+      "A failed scrape (unreachable, not HTTP 200, longer than --max-bytes, a line longer than"
+          + " --max-line-bytes, not complete within --interval) is reported in one line on stderr"
+          + " and skipped; exit 1 when none succeeded."
     })
 public final class ScrapeCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
@@ -62,7 +55,8 @@ public final class ScrapeCommand implements Callable<Integer> {
       paramLabel = "DURATION",
       defaultValue = "1s",
       converter = DurationConverter.class,
-      description = "Time between scrapes (also each request's timeout).")
+      description =
+          "Time between scrapes, and each request's whole deadline (connect, headers and body).")
   private Duration interval = Duration.ofSeconds(1);
 
   @Option(
@@ -78,6 +72,20 @@ public final class ScrapeCommand implements Callable<Integer> {
       paramLabel = "FILE",
       description = "File the scrapes are appended to (created if missing).")
   private Path out;
+
+  @Option(
+      names = "--max-bytes",
+      paramLabel = "BYTES",
+      defaultValue = "" + ScrapeLimits.DEFAULT_MAX_BYTES,
+      description = "Longest accepted response body; a longer one is refused and not appended.")
+  private long maxBytes = ScrapeLimits.DEFAULT_MAX_BYTES;
+
+  @Option(
+      names = "--max-line-bytes",
+      paramLabel = "BYTES",
+      defaultValue = "" + ScrapeLimits.DEFAULT_MAX_LINE_BYTES,
+      description = "Longest accepted line of a response; a response with a longer one is refused.")
+  private int maxLineBytes = ScrapeLimits.DEFAULT_MAX_LINE_BYTES;
 
   @Option(
       names = "--instance",
@@ -101,66 +109,38 @@ public final class ScrapeCommand implements Callable<Integer> {
       err.println("scrape: --interval must be > 0 and --count >= 0");
       return ExitCodes.USAGE;
     }
-    HttpClient client = HttpClient.newBuilder().connectTimeout(interval).build();
-    CountDownLatch stop = new CountDownLatch(1);
-    int ok = 0;
-    int failed = 0;
-    try (ShutdownHook hook = ShutdownHook.install("scrape", err, stop::countDown);
+    if (maxBytes < 1 || maxLineBytes < 1) {
+      err.println("scrape: --max-bytes and --max-line-bytes must be >= 1");
+      return ExitCodes.USAGE;
+    }
+    MetricsScraper scraper =
+        new MetricsScraper(url, new ScrapeLimits(maxBytes, maxLineBytes, interval));
+    MetricsScraper.Summary summary;
+    try (ShutdownHook hook = ShutdownHook.install("scrape", err, scraper::stop);
         OutputStream file =
             Files.newOutputStream(out, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
-      for (int done = 0; count == 0 || done < count; done++) {
-        if (done > 0 && stop.await(interval.toMillis(), TimeUnit.MILLISECONDS)) {
-          break;
-        }
-        String problem = scrapeOnce(client, file);
-        if (problem == null) {
-          ok++;
-        } else {
-          failed++;
-          err.println("scrape: " + url + ": " + problem);
-          err.flush();
-        }
-      }
-      stdout.printf("scrape: %d scrapes appended to %s, %d failed%n", ok, out, failed);
+      summary =
+          scraper.run(
+              count,
+              interval,
+              file,
+              problem -> {
+                err.println("scrape: " + problem);
+                err.flush();
+              });
+      stdout.printf(
+          "scrape: %d scrapes appended to %s, %d failed%n", summary.ok(), out, summary.failed());
       stdout.flush();
-      hook.finished(ok == 0 ? ExitCodes.INFRASTRUCTURE : ExitCodes.OK);
+      hook.finished(summary.ok() == 0 ? ExitCodes.INFRASTRUCTURE : ExitCodes.OK);
     }
-    if (ok == 0) {
+    if (summary.ok() == 0) {
       return ExitCodes.INFRASTRUCTURE;
     }
-    if (db != null) {
+    if (db != null && !summary.stopped()) {
       List<String> args = new ArrayList<>(List.of("ingest", "--db", db.toString()));
       args.addAll(List.of("--instance", instance, out.toString()));
       return spec.root().commandLine().execute(args.toArray(new String[0]));
     }
     return ExitCodes.OK;
-  }
-
-  /** One scrape appended to {@code file}; the problem, or null. */
-  private @Nullable String scrapeOnce(HttpClient client, OutputStream file) throws IOException {
-    Instant at = Clock.systemUTC().instant().truncatedTo(ChronoUnit.MILLIS);
-    HttpResponse<byte[]> response;
-    try {
-      response =
-          client.send(
-              HttpRequest.newBuilder(url).timeout(interval).GET().build(),
-              HttpResponse.BodyHandlers.ofByteArray());
-    } catch (IOException e) {
-      return "cannot scrape: " + e.getClass().getSimpleName() + ": " + e.getMessage();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return "interrupted";
-    }
-    if (response.statusCode() != 200) {
-      return "HTTP " + response.statusCode();
-    }
-    byte[] body = response.body();
-    file.write(("# tokentrace scrape " + at + " " + url + "\n").getBytes(UTF_8));
-    file.write(body);
-    if (body.length > 0 && body[body.length - 1] != '\n') {
-      file.write('\n');
-    }
-    file.flush();
-    return null;
   }
 }

@@ -114,6 +114,83 @@ final class ArchitectureTest {
   }
 
   @Test
+  void theCommandsAttributeAndReportThroughTheApplicationLayer() {
+    check(
+        noClasses()
+            .that()
+            .resideInAPackage("dev.tokentrace.cli..")
+            .should()
+            .dependOnClassesThat()
+            .haveFullyQualifiedName("dev.tokentrace.correlate.attribution.Attributor")
+            .orShould()
+            .dependOnClassesThat()
+            .haveFullyQualifiedName("dev.tokentrace.correlate.attribution.AttributionCsvWriter")
+            .orShould()
+            .dependOnClassesThat()
+            .haveFullyQualifiedName("dev.tokentrace.correlate.live.LakeAttribution")
+            .orShould()
+            .dependOnClassesThat()
+            .haveFullyQualifiedName("dev.tokentrace.correlate.live.LakeEvents")
+            .orShould()
+            .dependOnClassesThat()
+            .haveFullyQualifiedName("dev.tokentrace.correlate.client.ClientTimingLoader")
+            .orShould()
+            .dependOnClassesThat()
+            .haveFullyQualifiedName("dev.tokentrace.ingest.sink.LoadedFiles")
+            .orShould()
+            .dependOnClassesThat()
+            .haveFullyQualifiedName("dev.tokentrace.report.ReportService")
+            .orShould()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                "dev.tokentrace.report.load..",
+                "dev.tokentrace.report.analysis..",
+                "dev.tokentrace.report.render..")
+            .because(
+                "cli -> app -> pipeline modules: a command maps its options to a request and calls"
+                    + " a use case of app, which loads client files, ingests a batch, runs the"
+                    + " attribution on its engine and the report"
+                    + " (docs/design.md#application-layer); settings and result records may be"
+                    + " named"));
+  }
+
+  @Test
+  void theApplicationLayerSitsBetweenTheCommandsAndThePipelines() {
+    check(
+        noClasses()
+            .that()
+            .resideInAPackage("dev.tokentrace.app..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("dev.tokentrace.cli..", "picocli..")
+            .because(
+                "use cases take typed requests, never command lines"
+                    + " (docs/design.md#application-layer)"));
+    check(
+        noClasses()
+            .that()
+            .resideInAnyPackage(
+                "dev.tokentrace.parse..",
+                "dev.tokentrace.event..",
+                "dev.tokentrace.table..",
+                "dev.tokentrace.measure..",
+                "dev.tokentrace.clients..",
+                "dev.tokentrace.store..",
+                "dev.tokentrace.ingest..",
+                "dev.tokentrace.correlate..",
+                "dev.tokentrace.report..",
+                "dev.tokentrace.exporter..",
+                "dev.tokentrace.simulator..",
+                "dev.tokentrace.loadgen..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("dev.tokentrace.app..")
+            .because(
+                "the pipeline modules are below the application layer"
+                    + " (docs/design.md#application-layer)"));
+  }
+
+  @Test
   void theStoreImportsNoneOfItsUsers() {
     check(
         noClasses()

@@ -69,6 +69,54 @@ final class ServeCommandTest {
     }
   }
 
+  /**
+   * Start in any order (docs/live.md#start-order): {@code serve --lake} before any sink created the
+   * lake serves {@code tokentrace_exporter_store_up 0} and reads the lake once it appears (it
+   * exited 2 before, which the systemd unit does not restart).
+   */
+  @Test
+  void aLakeNotCreatedYetIsWaitedFor() throws Exception {
+    Path lake = dir.resolve("lake");
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    Thread serve =
+        start(
+            out,
+            err,
+            "serve",
+            "--lake",
+            lake.toString(),
+            "--port",
+            "0",
+            "--poll-interval",
+            "200ms");
+    try {
+      int port = awaitPort(out, serve);
+      assertThat(metrics(port)).contains("tokentrace_exporter_store_up 0.0");
+      assertThat(err.toString()).contains("no lake yet").contains("retrying every");
+      new LakeFixture(lake).close(); // a sink creates the lake
+      String metrics = metrics(port);
+      for (int i = 0; i < 600 && !metrics.contains("tokentrace_exporter_store_up 1.0"); i++) {
+        Thread.sleep(50);
+        metrics = metrics(port);
+      }
+      assertThat(metrics).contains("tokentrace_exporter_store_up 1.0");
+      assertThat(serve.isAlive()).isTrue();
+    } finally {
+      serve.interrupt();
+      serve.join(30_000);
+    }
+    assertThat(out.toString()).contains("serve: stopped");
+  }
+
+  private static String metrics(int port) throws Exception {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
+  }
+
   private static Thread start(StringWriter out, StringWriter err, String... args) {
     CommandLine command = TokentraceMain.commandLine();
     command.setOut(new PrintWriter(out, true));

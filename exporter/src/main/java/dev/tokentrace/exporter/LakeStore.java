@@ -6,6 +6,8 @@ import dev.tokentrace.store.Database;
 import dev.tokentrace.store.DatabaseSettings;
 import dev.tokentrace.store.DuckDbFiles;
 import dev.tokentrace.store.lake.Lake;
+import dev.tokentrace.store.lake.LakeMarker;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -27,20 +29,39 @@ public final class LakeStore implements StoreReader, AutoCloseable {
 
   private final Path lake;
   private final @Nullable Path attribution;
-  private final Database reader;
+  private final DatabaseSettings limits;
+  private @Nullable Database reader;
 
   /**
+   * Opens the lake's reader now when the lake exists; when it does not exist yet (no directory, or
+   * no marker: the sinks have not created it), each {@link #open()} fails saying so until it
+   * appears, and the exporter serves {@code tokentrace_exporter_store_up 0} meanwhile
+   * (docs/live.md#start-order).
+   *
    * @param attribution the DuckDB file {@code correlate} writes, or null for the lake's own
    *     attribution
-   * @throws IllegalArgumentException naming the directory when it is not a tokentrace lake
+   * @throws IllegalArgumentException naming the directory when it is something else than a
+   *     tokentrace lake (a marker of another format or version)
    */
   public LakeStore(Path lake, @Nullable Path attribution, DatabaseSettings limits) {
     this.lake = requireNonNull(lake, "lake is null");
     this.attribution = attribution;
-    this.reader = Lake.openReader(lake, limits);
+    this.limits = requireNonNull(limits, "limits is null");
+    if (exists()) {
+      reader = openReader();
+    }
+  }
+
+  /** True when the lake's marker exists: a sink created the lake. */
+  public boolean exists() {
+    return Files.isRegularFile(lake.resolve(LakeMarker.FILE));
+  }
+
+  private Database openReader() {
+    Database database = Lake.openReader(lake, limits);
     if (attribution != null) {
       // the reader's own (empty) tables of these names give way to views of the attached file
-      try (Connection connection = reader.newConnection();
+      try (Connection connection = database.newConnection();
           Statement statement = connection.createStatement()) {
         for (String table : FILE_TABLES) {
           // the lake's tables (events, streamed client_timing, the versioned request_attribution)
@@ -59,15 +80,29 @@ public final class LakeStore implements StoreReader, AutoCloseable {
           }
         }
       } catch (SQLException e) {
-        reader.close();
+        database.close();
         throw new IllegalStateException("lake " + lake + ": " + e.getMessage(), e);
       }
     }
+    return database;
+  }
+
+  private synchronized Database reader() {
+    if (reader == null) {
+      if (!exists()) {
+        throw new IllegalStateException(
+            "no lake yet (no "
+                + LakeMarker.FILE
+                + "): waiting for a sink to create it; serving tokentrace_exporter_store_up 0");
+      }
+      reader = openReader();
+    }
+    return reader;
   }
 
   @Override
   public Session open() throws SQLException {
-    Connection connection = reader.newConnection();
+    Connection connection = reader().newConnection();
     try (Statement statement = connection.createStatement()) {
       Lake.attachViews(connection, lake);
       if (attribution != null) {
@@ -110,7 +145,10 @@ public final class LakeStore implements StoreReader, AutoCloseable {
   }
 
   @Override
-  public void close() {
-    reader.close();
+  public synchronized void close() {
+    if (reader != null) {
+      reader.close();
+      reader = null;
+    }
   }
 }

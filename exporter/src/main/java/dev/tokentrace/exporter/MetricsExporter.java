@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.store.Queries;
 import dev.tokentrace.store.SqlCatalog;
+import dev.tokentrace.store.lake.Lake;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.Gauge;
@@ -33,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * store once: every included attributed request not observed before becomes one observation in each
  * histogram (its key is remembered, so a request is never observed twice however often it is read
  * again or re-attributed), and the engine gauges and pipeline health take the poll's values. A
- * failed poll changes no histogram and no gauge; it is counted and said.
+ * failed poll changes no histogram and no gauge; it is counted and said. A poll of which some reads
+ * failed (a table that cannot be read) applies the reads that succeeded and counts as failed.
  */
 public final class MetricsExporter {
   private static final Logger log = LoggerFactory.getLogger(MetricsExporter.class);
@@ -265,26 +267,32 @@ public final class MetricsExporter {
     List<Request> fresh = new ArrayList<>();
     List<EngineRow> newEngines = new ArrayList<>();
     List<HealthRow> newHealth = new ArrayList<>();
+    List<String> failures = new ArrayList<>();
+    boolean enginesRead = false;
+    boolean healthRead = false;
     try (StoreReader.Session session = store.open()) {
       Connection connection = session.connection();
-      // one transaction: the three reads see the same state of the store
-      connection.setAutoCommit(false);
-      try {
-        readRequests(connection, fresh);
-        readEngines(connection, newEngines);
-        readHealth(connection, newHealth);
-      } finally {
-        connection.rollback();
+      // Each read in a transaction of its own, so that one table that cannot be read (a truncated
+      // lake file: docs/live.md#a-table-that-cannot-be-read) fails only the reads of that table.
+      // The stores are read-only snapshots (a DuckDB file no writer holds, a lake's views over a
+      // fixed set of files), so the reads still see one state.
+      if (!read(connection, failures, () -> readRequests(connection, fresh))) {
+        fresh.clear();
       }
+      enginesRead = read(connection, failures, () -> readEngines(connection, newEngines));
+      healthRead = read(connection, failures, () -> readHealth(connection, newHealth));
     } catch (SQLException | RuntimeException e) {
-      polls.labelValues("error").inc();
-      storeUp.set(0);
-      String message = store.describe() + ": " + e.getMessage();
-      if (!message.equals(lastError)) {
-        log.warn("serve: cannot read {} (keeping the last values; retrying)", message);
-        lastError = message;
-      }
-      return new PollResult(false, 0, observed.size(), message);
+      failures.add(String.valueOf(e.getMessage()));
+    }
+    // Only a table that cannot be read at all (its view raises Lake.UNREADABLE) lets the other
+    // reads through; any other failure (a file merged away under the poll) fails the whole poll,
+    // so that a scrape never shows two polls mixed (docs/live.md#one-observation-per-request).
+    boolean partial = failures.stream().allMatch(f -> f.contains(Lake.UNREADABLE));
+    if (!partial || failures.size() == 3 || (!enginesRead && !healthRead && fresh.isEmpty())) {
+      return failed(String.join("; ", failures));
+    }
+    for (Request request : fresh) {
+      observed.add(request.key());
     }
     Lock lock = registry.writeLock();
     lock.lock();
@@ -301,20 +309,70 @@ public final class MetricsExporter {
         observe(itl, request, request.itl);
         observe(e2e, request, request.e2e);
       }
-      engines = List.copyOf(newEngines);
-      health = List.copyOf(newHealth);
-      polls.labelValues("ok").inc();
-      storeUp.set(1);
-      lastSuccess.set(clock.millis() / 1000.0);
-      pollSeconds.set((System.nanoTime() - started) / 1e9);
+      if (enginesRead) {
+        engines = List.copyOf(newEngines);
+      }
+      if (healthRead) {
+        health = List.copyOf(newHealth);
+      }
+      if (failures.isEmpty()) {
+        polls.labelValues("ok").inc();
+        storeUp.set(1);
+        lastSuccess.set(clock.millis() / 1000.0);
+        pollSeconds.set((System.nanoTime() - started) / 1e9);
+      } else {
+        polls.labelValues("error").inc();
+        storeUp.set(0);
+      }
     } finally {
       lock.unlock();
+    }
+    if (!failures.isEmpty()) {
+      String message = store.describe() + ": " + String.join("; ", failures);
+      if (!message.equals(lastError)) {
+        log.warn("serve: cannot read part of {} (the rest was read; retrying)", message);
+        lastError = message;
+      }
+      return new PollResult(false, fresh.size(), observed.size(), message);
     }
     if (lastError != null) {
       log.info("serve: reading {} again", store.describe());
       lastError = null;
     }
     return new PollResult(true, fresh.size(), observed.size(), null);
+  }
+
+  /** A poll that read nothing: counted and said; every metric keeps its last value. */
+  private PollResult failed(String reason) {
+    polls.labelValues("error").inc();
+    storeUp.set(0);
+    String message = store.describe() + ": " + reason;
+    if (!message.equals(lastError)) {
+      log.warn("serve: cannot read {} (keeping the last values; retrying)", message);
+      lastError = message;
+    }
+    return new PollResult(false, 0, observed.size(), message);
+  }
+
+  /** One read of the store. */
+  private interface Read {
+    void run() throws SQLException;
+  }
+
+  /** Runs {@code read} in a transaction of its own; false (and the reason added) when it failed. */
+  private static boolean read(Connection connection, List<String> failures, Read read) {
+    try {
+      connection.setAutoCommit(false);
+      try {
+        read.run();
+        return true;
+      } finally {
+        connection.rollback();
+      }
+    } catch (SQLException | RuntimeException e) {
+      failures.add(String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+      return false;
+    }
   }
 
   /**
@@ -359,7 +417,8 @@ public final class MetricsExporter {
   }
 
   private void readRequests(Connection connection, List<Request> fresh) throws SQLException {
-    // the watermark: a key enters `observed` only with its request in `fresh`, applied below
+    // the watermark: a key enters `observed` only with its request in `fresh`, applied below and
+    // only when the whole read succeeded
     Set<String> seenNow = new HashSet<>();
     try (Statement statement = connection.createStatement();
         ResultSet rows =
@@ -383,6 +442,7 @@ public final class MetricsExporter {
         parts[4] = value(rows, "decode_s");
         fresh.add(
             new Request(
+                key,
                 run,
                 rows.getString("instance"),
                 parts,
@@ -391,7 +451,6 @@ public final class MetricsExporter {
                 value(rows, "e2e_s")));
       }
     }
-    observed.addAll(seenNow);
   }
 
   private static void readEngines(Connection connection, List<EngineRow> out) throws SQLException {
@@ -446,10 +505,16 @@ public final class MetricsExporter {
 
   /**
    * Serves {@code /metrics} (and the library's own index page) on the address until the server is
-   * closed.
+   * closed, within the limits of {@link HttpLimits} (docs/live.md#limits-of-serve).
    */
   public HTTPServer serve(String bind, int port) throws IOException {
-    return HTTPServer.builder().hostname(bind).port(port).registry(registry).buildAndStart();
+    HttpLimits.applyDeadlines();
+    return HTTPServer.builder()
+        .hostname(bind)
+        .port(port)
+        .registry(registry)
+        .executorService(HttpLimits.executor())
+        .buildAndStart();
   }
 
   private static double[] buckets() {
@@ -466,6 +531,7 @@ public final class MetricsExporter {
   }
 
   private record Request(
+      String key,
       String run,
       String instance,
       @Nullable Double[] components,

@@ -1,9 +1,11 @@
 package dev.tokentrace.exporter;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineStats;
+import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.DatabaseSettings;
@@ -11,10 +13,16 @@ import dev.tokentrace.store.lake.LakeMarker;
 import dev.tokentrace.store.lake.LakePartition;
 import dev.tokentrace.store.lake.LakeWriter;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -81,6 +89,74 @@ final class LakeStoreTest {
                       "tokentrace_store_event_rows{engine=\"vllm\",server_instance=\"gpu0\"}"))
               .isEqualTo(2);
         }
+      }
+    }
+  }
+
+  /**
+   * A truncated lake file fails only the reads of its table
+   * (docs/live.md#a-table-that-cannot-be-read): the engine gauges and the histograms are still read
+   * and served, the pipeline health (which reads every table) keeps its last values, the poll
+   * counts as an error naming the file.
+   */
+  @Test
+  void aTruncatedFileFailsOnlyTheReadsOfItsTable() throws Exception {
+    Path lake = dir.resolve("lake");
+    try (LakeWriter writer =
+        LakeWriter.open(lake, LakeMarker.of("tokentrace", "test"), "256MB", 1, CLOCK)) {
+      writer.recover(P0, "topic-1");
+      writer.startAt(P0, 0);
+      writer.append(P0, EngineStats.TABLE, stats(1, 3));
+      writer.append(
+          P0,
+          ServerNotice.TABLE,
+          new ServerNotice(
+              Engine.VLLM,
+              "gpu0",
+              Instant.parse("2026-12-01T22:00:05Z"),
+              new SourcePosition("/logs/a.log", 2, 200),
+              "WARNING",
+              ServerNotice.Kind.WARNING,
+              "a warning"));
+      writer.advance(P0, 2);
+      writer.flush();
+    }
+    List<Path> notices;
+    try (Stream<Path> files = Files.walk(lake)) {
+      notices =
+          files
+              .filter(f -> f.toString().endsWith(".parquet"))
+              .filter(f -> f.toString().contains("server_notice"))
+              .toList();
+    }
+    assertThat(notices).hasSize(1);
+    byte[] bytes = Files.readAllBytes(notices.get(0));
+    Files.write(notices.get(0), Arrays.copyOf(bytes, bytes.length / 2));
+
+    try (LakeStore store = new LakeStore(lake, null, DatabaseSettings.inMemory())) {
+      try (StoreReader.Session session = store.open();
+          Statement statement = session.connection().createStatement()) {
+        try (ResultSet rows = statement.executeQuery("SELECT count(*) FROM engine_stats")) {
+          assertThat(rows.next()).isTrue();
+          assertThat(rows.getLong(1)).isEqualTo(1);
+        }
+      }
+      try (StoreReader.Session session = store.open();
+          Statement statement = session.connection().createStatement()) {
+        assertThatThrownBy(
+                () ->
+                    statement.executeQuery("SELECT count(*) FROM server_notice WHERE level = 'x'"))
+            .hasMessageContaining("table server_notice cannot be read")
+            .hasMessageContaining(notices.get(0).getFileName().toString());
+      }
+      MetricsExporter exporter = new MetricsExporter(store, CLOCK);
+      MetricsExporter.PollResult poll = exporter.poll();
+      assertThat(poll.ok()).isFalse();
+      assertThat(poll.error()).contains("table server_notice cannot be read");
+      try (HTTPServer server = exporter.serve("127.0.0.1", 0)) {
+        String text = MetricsExporterTest.scrape(server);
+        assertThat(MetricsExporterTest.value(text, running())).isEqualTo(3);
+        assertThat(MetricsExporterTest.value(text, "tokentrace_exporter_store_up")).isZero();
       }
     }
   }

@@ -23,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -90,11 +91,32 @@ public final class ReportService {
           current);
       quality = attributor.storedQuality(current);
     }
+    return load(settings, command, quality, storedRun);
+  }
+
+  /**
+   * Gathers the report's numbers from the attribution the database holds now, computed by the
+   * caller (the application layer's report use case attributes on its engine first when the stored
+   * attribution is not current): {@code quality} its data-quality counts, {@code storedRun} its run
+   * id when the report's stored results may be read (docs/design.md#stored-report-results), else
+   * null.
+   */
+  public ReportData load(
+      AttributionSettings settings,
+      String command,
+      @Nullable DataQuality quality,
+      @Nullable String storedRun) {
     long started = System.nanoTime();
     ReportData data =
         ReportDataLoader.load(database, clock.instant(), settings, command, quality, storedRun);
     log.debug("report: loading {} ms", (System.nanoTime() - started) / 1_000_000);
     return data;
+  }
+
+  /** {@code data} with the baseline's metrics when the settings name one. */
+  public ReportData withBaseline(ReportData data, ReportSettings settings) {
+    Path baseline = settings.baseline();
+    return baseline == null ? data : data.withBaseline(BaselineLoader.load(database, baseline));
   }
 
   /**
@@ -105,9 +127,7 @@ public final class ReportService {
    * @throws IllegalStateException naming the baseline when it cannot be read
    */
   public ReportData build(ReportSettings settings, String command) {
-    ReportData data = build(settings.attribution(), command);
-    Path baseline = settings.baseline();
-    return baseline == null ? data : data.withBaseline(BaselineLoader.load(database, baseline));
+    return withBaseline(build(settings.attribution(), command), settings);
   }
 
   /** Builds and writes the report to {@code out} (not closed). */

@@ -12,20 +12,18 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.duckdb.DuckDBConnection;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -82,12 +80,7 @@ public final class KafkaToDuckDb implements LiveSink {
   private final Clock clock;
   private final RecordWriter writer;
   private final Map<TableSchema<?>, Long> written = new LinkedHashMap<>();
-  private volatile boolean stopRequested;
-  private volatile boolean drainRequested;
-  private volatile Map<TopicPartition, Long> drainAtLeast = Map.of();
-  private final AtomicLong rowsCommitted = new AtomicLong();
-  private volatile long batchesCommitted;
-  private volatile long lag = -1;
+  private final SinkLoop loop;
   private final int maxPollRecords;
   private final Map<TableSchema<?>, Long> pending = new IdentityHashMap<>();
   private final Map<TopicPartition, Long> pendingOffsets = new HashMap<>();
@@ -97,8 +90,9 @@ public final class KafkaToDuckDb implements LiveSink {
   private long transactionStarted;
   private int transactionPolls = TRANSACTION_POLLS;
   private BatchHook hook = BatchHook.NONE;
-  private long batches;
   private long undecodable;
+  private long lag = -1;
+  private Drain drain;
 
   private KafkaToDuckDb(
       SinkDatabase database,
@@ -115,6 +109,8 @@ public final class KafkaToDuckDb implements LiveSink {
     this.clock = clock;
     this.writer = new RecordWriter(topics);
     this.maxPollRecords = maxPollRecords;
+    this.drain = new Drain(settings.stallTimeout());
+    this.loop = new SinkLoop("duckdb sink", consumer, settings.pollTimeout(), new Target());
   }
 
   /**
@@ -194,8 +190,7 @@ public final class KafkaToDuckDb implements LiveSink {
    * this run wrote.
    */
   public SinkSummary runUntilCaughtUp() {
-    drainRequested = true;
-    return run();
+    return loop.runUntilCaughtUp(database.path());
   }
 
   /**
@@ -205,14 +200,13 @@ public final class KafkaToDuckDb implements LiveSink {
    */
   @Override
   public SinkSummary runUntilStopped() {
-    return run();
+    return loop.run(database.path());
   }
 
   /** Ends the run after the batch being written, if any. Thread-safe. */
   @Override
   public void stop() {
-    stopRequested = true;
-    consumer.wakeup();
+    loop.stop();
   }
 
   /**
@@ -239,9 +233,7 @@ public final class KafkaToDuckDb implements LiveSink {
         mine.put(partition, end);
       }
     }
-    drainAtLeast = Map.copyOf(mine);
-    drainRequested = true;
-    consumer.wakeup();
+    loop.stopWhenCaughtUp(mine);
   }
 
   /** Closes the consumer and the DuckDB file. Call from the thread that ran the sink. */
@@ -258,7 +250,7 @@ public final class KafkaToDuckDb implements LiveSink {
   /** Rows and batches committed since the sink was opened, and the consumer lag. Thread-safe. */
   @Override
   public SinkProgress progress() {
-    return new SinkProgress(System.nanoTime(), rowsCommitted.get(), batchesCommitted, lag);
+    return loop.progress();
   }
 
   /**
@@ -290,39 +282,52 @@ public final class KafkaToDuckDb implements LiveSink {
     return readerConnection();
   }
 
-  private SinkSummary run() {
-    long started = System.nanoTime();
-    resetCounts();
-    Drain drain = new Drain(settings.stallTimeout());
-    try {
-      while (!stopRequested) {
-        try {
-          if (drainRequested && drain.caughtUp(consumer, layout.partitions(), drainAtLeast)) {
-            break;
-          }
-          ConsumerRecords<String, byte[]> records = consumer.poll(settings.pollTimeout());
-          if (!records.isEmpty()) {
-            append(records);
-            drain.progressed();
-          }
-          lag = currentLag();
-          if (transactionEnds(records.count())) {
-            commit();
-          }
-        } catch (WakeupException e) {
-          // stop() or stopWhenCaughtUp() interrupted a consumer call; the loop re-reads the flags.
-          log.debug("duckdb sink: woken up");
-        }
-      }
-      commit(); // caught up or stopped: what was appended is committed before returning
-    } finally {
-      stopRequested = false;
-      drainRequested = false;
-      drainAtLeast = Map.of();
+  /** The DuckDB file as the consume loop's target: one transaction spans one or more polls. */
+  private final class Target implements SinkLoop.Target {
+    @Override
+    public void runStarts(long startedNanos) {
+      resetCounts();
+      drain = new Drain(settings.stallTimeout());
     }
-    SinkSummary summary = summary(Duration.ofNanos(System.nanoTime() - started));
-    log.info("duckdb sink {}: {}", database.path(), summary.describe());
-    return summary;
+
+    @Override
+    public boolean caughtUp(Map<TopicPartition, Long> atLeast, boolean lastPollEmpty) {
+      return drain.caughtUp(consumer, layout.partitions(), atLeast);
+    }
+
+    @Override
+    public void append(ConsumerRecords<String, byte[]> records) {
+      KafkaToDuckDb.this.append(records);
+      drain.progressed();
+    }
+
+    @Override
+    public Collection<TopicPartition> lagPartitions() {
+      return layout.partitions();
+    }
+
+    @Override
+    public void afterPoll(int polled, long lag) {
+      KafkaToDuckDb.this.lag = lag;
+      if (transactionEnds(polled)) {
+        commit();
+      }
+    }
+
+    @Override
+    public void finish() {
+      commit();
+    }
+
+    @Override
+    public void failed() {
+      // a failed batch was rolled back where it failed (rollBack)
+    }
+
+    @Override
+    public SinkSummary summary(Duration elapsed, long batches) {
+      return KafkaToDuckDb.this.summary(elapsed, batches);
+    }
   }
 
   /** Appends one poll's rows, opening a transaction first if none is open. */
@@ -369,19 +374,17 @@ public final class KafkaToDuckDb implements LiveSink {
       database.storeOffsets(pendingOffsets, layout);
       appenders = null;
       open.close(); // flushes every Appender into the still open transaction
-      hook.beforeCommit(batches + 1);
+      hook.beforeCommit(loop.batches() + 1);
       database.commit();
     } catch (SQLException | RuntimeException e) {
       throw rollBack(e);
     }
-    batches++;
-    batchesCommitted++;
-    rowsCommitted.addAndGet(pendingRecords);
+    loop.committed(pendingRecords);
     pending.forEach((table, rows) -> written.merge(table, rows, Long::sum));
     undecodable += writer.takeUndecodable();
-    log.debug("duckdb sink: batch {} committed, {} records", batches, pendingRecords);
+    log.debug("duckdb sink: batch {} committed, {} records", loop.batches(), pendingRecords);
     clearPending();
-    hook.afterCommit(batches);
+    hook.afterCommit(loop.batches());
   }
 
   private IllegalStateException rollBack(Exception cause) {
@@ -426,21 +429,6 @@ public final class KafkaToDuckDb implements LiveSink {
     return next;
   }
 
-  /**
-   * Records behind the partitions' ends as of their last fetch (no request is made): the sum over
-   * the partitions fetched so far; -1 before any was.
-   */
-  private long currentLag() {
-    long total = -1;
-    for (TopicPartition partition : layout.partitions()) {
-      OptionalLong behind = consumer.currentLag(partition);
-      if (behind.isPresent()) {
-        total = Math.max(total, 0) + behind.getAsLong();
-      }
-    }
-    return total;
-  }
-
   /** Seeks every partition to its offset in {@code kafka_offsets}, or to its beginning. */
   private void seekToCommitted() throws SQLException {
     Map<TopicPartition, Long> committed = database.committedOffsets(layout);
@@ -458,11 +446,10 @@ public final class KafkaToDuckDb implements LiveSink {
     for (TableSchema<?> table : SinkTables.ALL) {
       written.put(table, 0L);
     }
-    batches = 0;
     undecodable = 0;
   }
 
-  private SinkSummary summary(Duration elapsed) {
+  private SinkSummary summary(Duration elapsed, long batches) {
     Map<String, Long> events = new LinkedHashMap<>();
     for (Map.Entry<TableSchema<?>, Long> entry : written.entrySet()) {
       if (SinkTables.isEventTable(entry.getKey())) {

@@ -26,7 +26,6 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -36,7 +35,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,16 +71,11 @@ public final class KafkaToLake implements LiveSink {
   private final Map<TopicPartition, LakePartition> partitions = new HashMap<>();
   private final Set<TopicPartition> owned = ConcurrentHashMap.newKeySet();
   private final Map<String, Long> written = new LinkedHashMap<>();
-  private final AtomicLong rowsCommitted = new AtomicLong();
-  private volatile long batchesCommitted;
-  private volatile long lag = -1;
-  private volatile boolean stopRequested;
-  private volatile boolean drainRequested;
-  private volatile Map<TopicPartition, Long> drainAtLeast = Map.of();
+  private final SinkLoop loop;
   private boolean failed;
   private long lastFlush;
   private long lastCompaction;
-  private long batches;
+  private long lastProgress;
   private long undecodable;
 
   private KafkaToLake(
@@ -101,6 +94,7 @@ public final class KafkaToLake implements LiveSink {
     this.maxPollRecords =
         Integer.parseInt(
             kafka.consumerProperties().get(ConsumerConfig.MAX_POLL_RECORDS_CONFIG).toString());
+    this.loop = new SinkLoop("lake sink", consumer, settings.pollTimeout(), new Target());
   }
 
   /**
@@ -160,31 +154,27 @@ public final class KafkaToLake implements LiveSink {
 
   /** Consumes until its partitions reach the end offsets they have now (batch mode). */
   public SinkSummary runUntilCaughtUp() {
-    drainRequested = true;
-    return run();
+    return loop.runUntilCaughtUp(settings.lake());
   }
 
   @Override
   public SinkSummary runUntilStopped() {
-    return run();
+    return loop.run(settings.lake());
   }
 
   @Override
   public void stop() {
-    stopRequested = true;
-    consumer.wakeup();
+    loop.stop();
   }
 
   @Override
   public void stopWhenCaughtUp(Map<TopicPartition, Long> atLeast) {
-    drainAtLeast = Map.copyOf(atLeast);
-    drainRequested = true;
-    consumer.wakeup();
+    loop.stopWhenCaughtUp(atLeast);
   }
 
   @Override
   public SinkProgress progress() {
-    return new SinkProgress(System.nanoTime(), rowsCommitted.get(), batchesCommitted, lag);
+    return loop.progress();
   }
 
   @Override
@@ -228,51 +218,64 @@ public final class KafkaToLake implements LiveSink {
     }
   }
 
-  private SinkSummary run() {
-    long started = System.nanoTime();
-    lastFlush = started;
-    lastCompaction = started;
-    resetCounts();
-    long lastProgress = started;
-    try {
-      while (!stopRequested) {
-        try {
-          ConsumerRecords<String, byte[]> polled = consumer.poll(settings.pollTimeout());
-          if (!polled.isEmpty()) {
-            append(polled);
-            lastProgress = System.nanoTime();
-          }
-          lag = currentLag();
-          long now = System.nanoTime();
-          if (flushDue(now, polled.count())) {
-            flush(owned, false);
-            lastFlush = System.nanoTime();
-          }
-          if (!settings.compactInterval().isZero()
-              && !stopRequested
-              && now - lastCompaction >= settings.compactInterval().toNanos()) {
-            compact();
-            lastCompaction = System.nanoTime();
-          }
-          if (drainRequested && polled.isEmpty() && caughtUp(lastProgress)) {
-            break;
-          }
-        } catch (WakeupException e) {
-          log.debug("lake sink: woken up");
-        }
-      }
-      flush(owned, true); // stopped or caught up: everything consumed is committed
-    } catch (RuntimeException e) {
-      failed = true; // the revocation on close must not commit a half-appended poll
-      throw e;
-    } finally {
-      stopRequested = false;
-      drainRequested = false;
-      drainAtLeast = Map.of();
+  /**
+   * The lake as the consume loop's target: rows are staged per partition and each partition's files
+   * committed every flush interval; the partitions are those the group assigned.
+   */
+  private final class Target implements SinkLoop.Target {
+    @Override
+    public void runStarts(long startedNanos) {
+      lastFlush = startedNanos;
+      lastCompaction = startedNanos;
+      lastProgress = startedNanos;
+      resetCounts();
     }
-    SinkSummary summary = summary(Duration.ofNanos(System.nanoTime() - started));
-    log.info("lake sink {}: {}", settings.lake(), summary.describe());
-    return summary;
+
+    @Override
+    public boolean caughtUp(Map<TopicPartition, Long> atLeast, boolean lastPollEmpty) {
+      return lastPollEmpty && KafkaToLake.this.caughtUp(lastProgress, atLeast);
+    }
+
+    @Override
+    public void append(ConsumerRecords<String, byte[]> records) {
+      KafkaToLake.this.append(records);
+      lastProgress = System.nanoTime();
+    }
+
+    @Override
+    public Collection<TopicPartition> lagPartitions() {
+      return owned;
+    }
+
+    @Override
+    public void afterPoll(int polled, long lag) {
+      long now = System.nanoTime();
+      if (flushDue(now, polled)) {
+        flush(owned, false);
+        lastFlush = System.nanoTime();
+      }
+      if (!settings.compactInterval().isZero()
+          && !loop.stopRequested()
+          && now - lastCompaction >= settings.compactInterval().toNanos()) {
+        compact();
+        lastCompaction = System.nanoTime();
+      }
+    }
+
+    @Override
+    public void finish() {
+      flush(owned, true); // stopped or caught up: everything consumed is committed
+    }
+
+    @Override
+    public void failed() {
+      failed = true; // the revocation on close must not commit a half-appended poll
+    }
+
+    @Override
+    public SinkSummary summary(Duration elapsed, long batches) {
+      return KafkaToLake.this.summary(elapsed, batches);
+    }
   }
 
   /**
@@ -326,9 +329,7 @@ public final class KafkaToLake implements LiveSink {
           "lake " + settings.lake() + ": writing a flush failed: " + e.getMessage(), e);
     }
     if (!flushed.committed().isEmpty()) {
-      batches++;
-      batchesCommitted++;
-      rowsCommitted.addAndGet(flushed.rows());
+      loop.committed(flushed.rows());
       Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
       for (Map.Entry<LakePartition, Map<String, Long>> entry : flushed.committed().entrySet()) {
         entry.getValue().forEach((table, rows) -> written.merge(table, rows, Long::sum));
@@ -369,7 +370,7 @@ public final class KafkaToLake implements LiveSink {
             settings.compaction(),
             mine::contains,
             Instant.now(),
-            () -> stopRequested);
+            loop::stopRequested);
     if (!result.overlapping().isEmpty()) {
       log.warn("lake {}: compaction: {}", settings.lake(), result.describe());
     } else if (result.written() > 0 || result.deleted() > 0) {
@@ -405,7 +406,7 @@ public final class KafkaToLake implements LiveSink {
         next.isPresent() ? next.getAsLong() : "beginning");
   }
 
-  private boolean caughtUp(long lastProgress) {
+  private boolean caughtUp(long lastProgress, Map<TopicPartition, Long> drainAtLeast) {
     Set<TopicPartition> assignment = consumer.assignment();
     if (assignment.isEmpty()) {
       checkStall(lastProgress, "no partition assigned");
@@ -431,17 +432,6 @@ public final class KafkaToLake implements LiveSink {
     }
   }
 
-  private long currentLag() {
-    long total = -1;
-    for (TopicPartition partition : owned) {
-      OptionalLong behind = consumer.currentLag(partition);
-      if (behind.isPresent()) {
-        total = Math.max(total, 0) + behind.getAsLong();
-      }
-    }
-    return total;
-  }
-
   private LakePartition lakePartition(TopicPartition partition) {
     return partitions.computeIfAbsent(
         partition, key -> new LakePartition(key.topic(), key.partition()));
@@ -456,11 +446,10 @@ public final class KafkaToLake implements LiveSink {
     for (TableSchema<?> table : LakeTables.ALL) {
       written.put(table.name(), 0L);
     }
-    batches = 0;
     undecodable = 0;
   }
 
-  private SinkSummary summary(Duration elapsed) {
+  private SinkSummary summary(Duration elapsed, long batches) {
     Map<String, Long> events = new LinkedHashMap<>(written);
     Long rejects = events.remove(RejectRow.TABLE.name());
     return new SinkSummary(events, rejects == null ? 0 : rejects, undecodable, batches, elapsed);

@@ -111,6 +111,11 @@ public final class MetricsLineParser implements LineParser {
       reject(position, "metrics: " + name + " is " + value, line, sink);
       return;
     }
+    String range = outOfRange(name, gauge, histogram, value);
+    if (range != null) {
+      reject(position, "metrics: " + name + " is " + value + ", " + range, line, sink);
+      return;
+    }
     if (histogram && name.endsWith("_bucket") && Scrape.bound(sample.label("le")) == null) {
       reject(position, "metrics: " + name + ": bad or missing le label", line, sink);
       return;
@@ -118,6 +123,14 @@ public final class MetricsLineParser implements LineParser {
     String key = name + sample.labels();
     if (scrape != null && scrape.seen.contains(key)) {
       flush(sink);
+    }
+    if (gauge && scrape != null && !scrape.fits(name, value)) {
+      reject(
+          position,
+          "metrics: " + name + " is " + value + ", its scrape's sum passes " + Integer.MAX_VALUE,
+          line,
+          sink);
+      return;
     }
     Scrape current = start(position);
     current.seen.add(key);
@@ -131,6 +144,32 @@ public final class MetricsLineParser implements LineParser {
     }
     report(position, gauge || histogram ? FOLDED : UNUSED, sink);
   }
+
+  /**
+   * Why a finite, non-negative value cannot be taken (docs/formats/metrics.md#hostile-values), or
+   * null: a request count must fit the events' 32-bit integer, a KV fraction must stay finite as a
+   * percentage, and a histogram's counts must be integers a double holds exactly (below 2^53) and
+   * its sum finite in milliseconds.
+   */
+  private static @Nullable String outOfRange(
+      String name, boolean gauge, boolean histogram, double value) {
+    if (gauge && !EngineMetrics.KV_FRACTION.contains(name)) {
+      return value > Integer.MAX_VALUE ? "more than a request count holds (2147483647)" : null;
+    }
+    if (gauge) {
+      return Double.isFinite(value * 100) ? null : "out of range for a KV-cache fraction";
+    }
+    if (histogram && name.endsWith("_sum")) {
+      return Double.isFinite(value * 1000) ? null : "out of range for a sum of seconds";
+    }
+    if (histogram && value >= EXACT_COUNT) {
+      return "more than a double counts exactly (2^53)";
+    }
+    return null;
+  }
+
+  /** 2^53: every integer below it is exact in a double. */
+  private static final double EXACT_COUNT = 9007199254740992.0;
 
   /** The current scrape, started at {@code position} if none is open. */
   private Scrape start(SourcePosition position) {
@@ -254,7 +293,19 @@ public final class MetricsLineParser implements LineParser {
       this.ts = ts;
     }
 
-    /** Sums running and waiting over the series (data-parallel engines), keeps the fullest KV. */
+    /** Whether a request-count gauge of {@code value} keeps the scrape's sum in an int. */
+    boolean fits(String name, double value) {
+      Integer sum =
+          EngineMetrics.RUNNING.contains(name)
+              ? running
+              : EngineMetrics.WAITING.contains(name) ? waiting : null;
+      return sum == null || (long) sum + Math.round(value) <= Integer.MAX_VALUE;
+    }
+
+    /**
+     * Sums running and waiting over the series (data-parallel engines), keeps the fullest KV; the
+     * caller checked the value ({@code outOfRange}, {@link #fits}).
+     */
     void gauge(String name, double value) {
       gauges = true;
       if (EngineMetrics.RUNNING.contains(name)) {

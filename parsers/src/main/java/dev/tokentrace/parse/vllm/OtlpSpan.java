@@ -17,8 +17,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Reads one {@code llm_request} span (attribute names: docs/formats/vllm.md#otlp-spans). OTLP/JSON
  * writes 64-bit integers as decimal strings and NaN/infinities as strings
- * (docs/formats/vllm.md#otlp-json-export); both forms and plain JSON numbers are accepted, and
- * non-finite values become nulls. The first malformed value makes the span a rejection. Single use.
+ * (docs/formats/vllm.md#otlp-json-export); both forms and plain JSON numbers are accepted. The
+ * first malformed value, a non-finite latency among them, makes the span a rejection naming the
+ * field and the value. Single use.
  */
 final class OtlpSpan {
   private static final String REQUEST_ID = "gen_ai.request.id";
@@ -142,14 +143,14 @@ final class OtlpSpan {
     if (number.isNumber()) {
       seconds = number.doubleValue();
     } else if (number.isTextual() && isNonFinite(number.asText())) {
-      return null;
+      return nonFinite(key, number.asText());
     } else if (number.isTextual() && isDecimal(number.asText())) {
       seconds = Double.parseDouble(number.asText());
     } else {
       return fail(key);
     }
     if (!Double.isFinite(seconds)) {
-      return null;
+      return nonFinite(key, number.asText());
     }
     double micros = seconds * 1e6;
     if (!Double.isFinite(micros)) {
@@ -238,6 +239,14 @@ final class OtlpSpan {
     } else if (ms > MAX_SPAN.toMillis()) {
       problem = "otlp: implausible '" + key + "' value (longer than 7 days)";
     }
+  }
+
+  /** A latency of NaN or an infinity: no duration, so the span is rejected, never read as null. */
+  private <T> @Nullable T nonFinite(String field, String value) {
+    if (problem == null) {
+      problem = "otlp: '" + field + "' is " + value + ", not a finite number of seconds";
+    }
+    return null;
   }
 
   private <T> @Nullable T fail(String field) {

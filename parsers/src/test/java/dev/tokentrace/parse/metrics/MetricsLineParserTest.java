@@ -183,6 +183,54 @@ final class MetricsLineParserTest {
     assertThat(out.byLine).hasSize(lines.size());
   }
 
+  /**
+   * Hostile numbers (docs/formats/metrics.md#hostile-values): a gauge of 2^63, a KV fraction of
+   * 1e308 and histogram values beyond what a double counts are each rejected with their line; the
+   * rest of the scrape and the next scrape are parsed, dated by their markers, and every line has
+   * one outcome.
+   */
+  @Test
+  void valuesOutOfRangeAreRejectedByLineAndTheRestIsParsed() {
+    List<String> lines = new ArrayList<>();
+    lines.addAll(
+        vllmScrape("2026-12-01T10:00:00Z", 0, "vllm:kv_cache_usage_perc", new int[] {0, 0, 0, 0}));
+    lines.set(3, "vllm:num_requests_running" + M + " 9223372036854775808");
+    lines.set(5, "vllm:kv_cache_usage_perc" + M + " 1e308");
+    lines.add("vllm:num_requests_waiting{model_name=\"n\"} 2147483647"); // sum passes an int
+    List<String> second =
+        new ArrayList<>(
+            vllmScrape(
+                "2026-12-01T10:00:01Z", 5, "vllm:kv_cache_usage_perc", new int[] {2, 8, 10, 3}));
+    second.set(12, "vllm:time_to_first_token_seconds_count" + M + " 1e300");
+    second.set(11, "vllm:time_to_first_token_seconds_sum" + M + " 1e308");
+    lines.addAll(second);
+    Outcomes out = run(Engine.VLLM, lines);
+
+    assertThat(out.byLine).hasSize(lines.size());
+    assertThat(out.byLine.get(4L))
+        .isEqualTo(
+            "rejected: metrics: vllm:num_requests_running is 9.223372036854776E18, more than a"
+                + " request count holds (2147483647)");
+    assertThat(out.byLine.get(6L)).contains("rejected:").contains("KV-cache fraction");
+    assertThat(out.byLine.get(14L)).contains("rejected:").contains("sum passes 2147483647");
+    assertThat(out.byLine.get(26L)).contains("rejected:").contains("sum of seconds");
+    assertThat(out.byLine.get(27L)).contains("rejected:").contains("2^53");
+    assertThat(out.byLine.values().stream().filter(o -> o.startsWith("rejected")).count())
+        .isEqualTo(5);
+    List<EngineStats> stats =
+        out.events.stream()
+            .filter(EngineStats.class::isInstance)
+            .map(EngineStats.class::cast)
+            .toList();
+    assertThat(stats).hasSize(2);
+    assertThat(stats.get(0).running()).isNull();
+    assertThat(stats.get(0).waiting()).isEqualTo(4);
+    assertThat(stats.get(0).kvUsagePct()).isNull();
+    assertThat(stats.get(1).ts()).isEqualTo(Instant.parse("2026-12-01T10:00:01Z"));
+    assertThat(stats.get(1).running()).isEqualTo(5);
+    assertThat(stats.get(1).kvUsagePct()).isEqualTo(25.0);
+  }
+
   private static Outcomes run(Engine engine, List<String> lines) {
     MetricsLineParser parser = new MetricsLineParser(engine, SETTINGS);
     Outcomes out = new Outcomes();

@@ -29,7 +29,10 @@ final class OtlpLines {
           + "'prefill_ms':70.3,'decode_ms':2239.1,'server_ttft_ms':84.1,'e2e_ms':2333.2,"
           + "'prompt_tokens':38,'output_tokens':23,'source_kind':'otlp'}";
 
-  /** V0 (2024-06 → 2025-10): no prefill/decode; numbers as JSON numbers, NaN as a string. */
+  /**
+   * V0 (2024-06 → 2025-10): no prefill/decode; numbers as JSON numbers or decimal strings (a NaN
+   * latency rejects the span: {@code OtlpTraceLineTest}).
+   */
   static final String V0_LINE =
       line(
           span(
@@ -40,14 +43,14 @@ final class OtlpLines {
                   + "{\"key\":\"gen_ai.usage.completion_tokens\",\"value\":{\"intValue\":\"64\"}},"
                   + "{\"key\":\"gen_ai.latency.time_in_queue\",\"value\":{\"doubleValue\":0.5}},"
                   + "{\"key\":\"gen_ai.latency.time_to_first_token\","
-                  + "\"value\":{\"doubleValue\":\"NaN\"}},"
-                  + "{\"key\":\"gen_ai.latency.e2e\",\"value\":{\"doubleValue\":\"Infinity\"}},"
+                  + "\"value\":{\"doubleValue\":\"0.75\"}},"
+                  + "{\"key\":\"gen_ai.latency.e2e\",\"value\":{\"doubleValue\":2.333}},"
                   + "{\"key\":\"gen_ai.latency.time_in_scheduler\",\"value\":{\"doubleValue\":0.01}}"));
 
   static final String V0_BODY =
       "{'type':'request_timing','ts':'2026-05-19T10:13:13.456Z','request_id':'cmpl-bench-7-0',"
           + "'request_key':'bench-7','arrival_ts':'2026-05-19T10:13:11.123Z','queue_ms':500.0,"
-          + "'prompt_tokens':512,'output_tokens':64,'source_kind':'otlp'}";
+          + "'server_ttft_ms':750.0,'e2e_ms':2333.0,'prompt_tokens':512,'output_tokens':64,'source_kind':'otlp'}";
 
   static final String STARTUP_SPANS_ONLY =
       line(

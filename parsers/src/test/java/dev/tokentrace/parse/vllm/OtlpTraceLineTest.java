@@ -59,23 +59,33 @@ final class OtlpTraceLineTest {
     assertThat(sink.eventBodies()).containsExactly(RecordingSink.json(OtlpLines.V1_BODY));
   }
 
+  /**
+   * Hostile numbers: a latency of NaN or an infinity (string or bare) is no duration; its span is
+   * rejected naming the field and value, never read as null without a count, and the line's other
+   * spans are read.
+   */
   @Test
-  void readsBareNonFiniteNumbersAsNull() {
+  void rejectsASpanWithANonFiniteLatencyAndKeepsTheOthers() {
     String line =
         OtlpLines.line(
             OtlpLines.span(
                 "llm_request",
                 OtlpLines.V1_ATTRIBUTES
                     .replace("0.0841", "NaN")
-                    .replace("2.3332", "-Infinity")
-                    .replace("{\"intValue\":\"23\"}", "{\"intValue\":23}")));
+                    .replace("{\"intValue\":\"23\"}", "{\"intValue\":23}")),
+            OtlpLines.span(
+                "llm_request", OtlpLines.V1_ATTRIBUTES.replace("2.3332", "\"-Infinity\"")),
+            OtlpLines.span("llm_request", OtlpLines.V1_ATTRIBUTES.replace("2.3332", "\"1e400\"")),
+            OtlpLines.span("llm_request", OtlpLines.V1_ATTRIBUTES));
 
-    RequestTiming timing = (RequestTiming) RecordingSink.parse(line).events.get(0);
+    RecordingSink sink = RecordingSink.parse(line);
 
-    assertThat(timing.serverTtftMs()).isNull();
-    assertThat(timing.e2eMs()).isNull();
-    assertThat(timing.outputTokens()).isEqualTo(23);
-    assertThat(timing.prefillMs()).isEqualTo(70.3);
+    assertThat(sink.events).hasSize(1);
+    assertThat(sink.reasons())
+        .containsExactly(
+            "otlp: 'gen_ai.latency.time_to_first_token' is NaN, not a finite number of seconds",
+            "otlp: 'gen_ai.latency.e2e' is -Infinity, not a finite number of seconds",
+            "otlp: 'gen_ai.latency.e2e' is 1e400, not a finite number of seconds");
   }
 
   @Test

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.DatabaseSettings;
 import dev.tokentrace.table.TableSchema;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -73,17 +74,44 @@ public final class Lake {
   public static LakeSnapshot attachViews(Connection connection, Path dir) throws SQLException {
     requireNonNull(connection, "connection is null");
     LakeSnapshot snapshot = LakeSnapshot.scan(dir);
-    try (Statement statement = connection.createStatement()) {
-      for (TableSchema<?> table : LakeTables.ALL) {
-        statement.execute(
-            "CREATE OR REPLACE VIEW "
-                + table.name()
-                + " AS "
-                + select(table, snapshot.files(table.name())));
+    for (TableSchema<?> table : LakeTables.ALL) {
+      String view = "CREATE OR REPLACE VIEW " + table.name() + " AS ";
+      try (Statement statement = connection.createStatement()) {
+        statement.execute(view + select(table, snapshot.files(table.name())));
+      } catch (SQLException e) {
+        // a truncated or corrupt file fails only its table's queries
+        // (docs/storage.md#a-file-that-cannot-be-read); a file merged away since the listing is
+        // no such file: the caller reads again
+        for (LakeFile file : snapshot.files(table.name())) {
+          if (!Files.exists(file.path())) {
+            throw e;
+          }
+        }
+        try (Statement statement = connection.createStatement()) {
+          statement.execute(
+              view + LakeTables.unreadableSelect(table, unreadable(dir, table.name(), e)));
+        }
       }
     }
     LakeTableVersions.attachViews(connection, dir);
     return snapshot;
+  }
+
+  /** In the error of every read of a table whose files cannot be read. */
+  public static final String UNREADABLE = " cannot be read: ";
+
+  /**
+   * Why a lake table's files cannot be read: the table and DuckDB's first line (naming the file).
+   */
+  static String unreadable(Path dir, String table, SQLException e) {
+    String message = String.valueOf(e.getMessage());
+    int newline = message.indexOf('\n');
+    return "lake "
+        + dir
+        + ": table "
+        + table
+        + UNREADABLE
+        + (newline < 0 ? message : message.substring(0, newline));
   }
 
   /**

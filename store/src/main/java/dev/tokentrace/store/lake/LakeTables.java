@@ -63,6 +63,25 @@ public final class LakeTables {
     return sql.append(String.join(", ", columns)).append(" WHERE false").toString();
   }
 
+  /**
+   * A select with the table's columns whose every read fails with {@code reason}: the view of a
+   * table one of whose files cannot be read (docs/storage.md#a-file-that-cannot-be-read). Each
+   * column and the filter call DuckDB's {@code error()}, so a count, a filter on any column and a
+   * projection all raise it (a constant column would let the optimizer answer without reading).
+   */
+  static String unreadableSelect(TableSchema<?> table, String reason) {
+    String error = "error(" + literal(reason) + ")";
+    List<String> columns = new ArrayList<>();
+    for (Column<?> column : table.columns()) {
+      columns.add("CAST(" + error + " AS " + column.type().sql() + ") AS " + column.name());
+    }
+    return "SELECT " + String.join(", ", columns) + " FROM range(1) WHERE " + error + " IS NULL";
+  }
+
+  private static String literal(String text) {
+    return "'" + text.replace("'", "''") + "'";
+  }
+
   private static List<TableSchema<?>> all() {
     List<TableSchema<?>> tables = new ArrayList<>(EventTables.ALL);
     tables.add(RejectRow.TABLE);
