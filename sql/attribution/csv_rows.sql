@@ -5,7 +5,9 @@
 --          server_output_tokens, run_id, request_id, concurrency, engine, instance, server_source,
 --          join_status, confidence, warmup, status, suspect, suspect_reason, token_mismatch,
 --          server_derived, included, exclusion, match_method, duplicate_reason, clock_offset_ms,
---          vantage, timing_view, network_client_gateway_ms, network_gateway_engine_ms
+--          vantage, timing_view, network_client_gateway_ms, network_gateway_engine_ms,
+--          kv_transfer_ms, decode_queue_ms, decode_instance, kv_transfer_source (prefill/decode
+--          disaggregation, docs/formats/pd.md#attribution; empty for a single-server request)
 --
 -- Durations are rounded to 3 decimals (1 us) so the file is stable across floating-point noise;
 -- request_attribution keeps full precision. Order: run, client file, client line.
@@ -45,6 +47,10 @@ SELECT request_key,
        coalesce(vantage, 'client') AS vantage,
        timing_view,
        round(network_client_gateway_ms, 3) AS network_client_gateway_ms,
-       round(network_gateway_engine_ms, 3) AS network_gateway_engine_ms
+       round(network_gateway_engine_ms, 3) AS network_gateway_engine_ms,
+       round(kv_transfer_ms, 3) AS kv_transfer_ms,
+       round(decode_queue_ms, 3) AS decode_queue_ms,
+       decode_instance,
+       kv_transfer_source
 FROM request_attribution
 ORDER BY run_id, client_source_path, client_source_line

@@ -86,6 +86,12 @@ clocks AS (
 client_keys AS (
     SELECT DISTINCT request_key FROM client_timing WHERE coalesce(id_kind, 'sent') <> 'local'
 ),
+pd_decode AS (
+    -- the decode server of each attributed prefill/decode request: its record and arrival there are
+    -- the same request's second half, not a duplicate (docs/formats/pd.md#attribution)
+    SELECT DISTINCT request_key, decode_instance FROM request_attribution
+    WHERE decode_instance IS NOT NULL
+),
 timing_ids AS (
     -- scope NULL: the client's key, one request on every instance; else the engine's own, per instance
     SELECT CASE WHEN t.source_kind NOT IN ('perf_metrics', 'perf_time_events')
@@ -95,12 +101,16 @@ timing_ids AS (
                AS aborted
     FROM request_timing t
     LEFT JOIN client_keys k ON k.request_key = t.request_key
+    WHERE NOT EXISTS (SELECT 1 FROM pd_decode p
+                      WHERE p.request_key = t.request_key AND p.decode_instance = t.instance)
 ),
 arrival_ids AS (
     SELECT CASE WHEN k.request_key IS NOT NULL THEN NULL ELSE a.instance END AS scope,
            a.request_key
     FROM arrivals_once a
     LEFT JOIN client_keys k ON k.request_key = a.request_key
+    WHERE NOT EXISTS (SELECT 1 FROM pd_decode p
+                      WHERE p.request_key = a.request_key AND p.decode_instance = a.instance)
 ),
 timing_keys AS (
     SELECT scope, request_key, max(completed_rows) > 1 AS duplicate

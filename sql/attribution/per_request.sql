@@ -81,6 +81,17 @@
 --   included status ok, not warm-up, matched or heuristic, not an ambiguous heuristic match (no times
 --            and several candidates), every component present, not suspect; otherwise exclusion
 --            names the first failed rule in that order.
+--   P/D      a request prefilled on one server and decoded on another (pd_halves, made first in
+--            the same transaction; docs/formats/pd.md#attribution) is one record, its prefill
+--            half's: queue_ms and prefill_ms are the prefill server's, decode_ms the decode
+--            server's first scheduled → last token, kv_transfer_ms and decode_queue_ms its own
+--            components, and
+--              network_ms      = client_e2e_ms - client_queue_ms
+--                                - (queue_ms + prefill_ms + kv_transfer_ms + decode_queue_ms + decode_ms)
+--              network_ttft_ms = client_ttft_ms - client_queue_ms - (queue_ms + prefill_ms
+--                                + kv_transfer_ms + decode_queue_ms + the decode server's first step)
+--            kv_transfer and decode_queue compete for dominant (after prefill, before decode).
+--            Every other row keeps these four columns NULL and every formula above.
 -- Plan (cost only, the same rows): a key exactly one client row sent, not paired heuristically, with
 -- at most one record of the kinds a client's key names and at most one arrival can be neither a
 -- duplicate nor a retry with several attempts: it is attributed by plain rowid joins (fast_joined),
@@ -193,11 +204,16 @@ fast_joined AS (
            t.request_id AS t_request_id, t.source_path AS t_source_path, t.source_line AS t_source_line,
            t.queue_ms AS t_queue_ms, t.prefill_ms AS t_prefill_ms, t.decode_ms AS t_decode_ms,
            t.server_ttft_ms AS t_ttft_ms, t.e2e_ms AS t_e2e_ms, t.output_tokens AS t_output_tokens,
+           pd.decode_instance AS pd_decode_instance, pd.kv_transfer_ms AS pd_kv_transfer_ms,
+           pd.decode_queue_ms AS pd_decode_queue_ms, pd.decode_first_ms AS pd_decode_first_ms,
+           pd.decode_ms AS pd_decode_ms, pd.decode_output_tokens AS pd_output_tokens,
+           pd.kv_transfer_source AS pd_kv_transfer_source,
            s.tolerance_ms, s.tolerance_pct
     FROM fast f
     CROSS JOIN settings s
     JOIN client_timing c ON c.rowid = f.client_id
     LEFT JOIN request_timing t ON t.rowid = f.record_id
+    LEFT JOIN pd_halves pd ON pd.prefill_record_id = f.record_id
     LEFT JOIN request_arrived a ON a.rowid = f.arrival_id
     LEFT JOIN run_orders o ON o.client_id = f.client_id
 ),
@@ -258,6 +274,7 @@ timing_ids AS NOT MATERIALIZED (
     FROM request_timing t
     LEFT JOIN client_keys k ON k.request_key = t.request_key
     WHERE t.request_key IN (SELECT request_key FROM slow_join_keys)
+      AND t.rowid NOT IN (SELECT decode_record_id FROM pd_halves)
 ),
 arrival AS (
     SELECT CASE WHEN k.request_key IS NOT NULL THEN NULL ELSE a.instance END AS scope,
@@ -266,6 +283,8 @@ arrival AS (
     FROM request_arrived a
     LEFT JOIN client_keys k ON k.request_key = a.request_key
     WHERE a.request_key IN (SELECT request_key FROM slow_join_keys)
+      AND NOT EXISTS (SELECT 1 FROM pd_halves h
+                      WHERE h.request_key = a.request_key AND h.decode_instance = a.instance)
     GROUP BY ALL
 ),
 aborts AS (
@@ -423,6 +442,10 @@ slow_joined AS (
            t.request_id AS t_request_id, t.source_path AS t_source_path, t.source_line AS t_source_line,
            t.queue_ms AS t_queue_ms, t.prefill_ms AS t_prefill_ms, t.decode_ms AS t_decode_ms,
            t.server_ttft_ms AS t_ttft_ms, t.e2e_ms AS t_e2e_ms, t.output_tokens AS t_output_tokens,
+           pd.decode_instance AS pd_decode_instance, pd.kv_transfer_ms AS pd_kv_transfer_ms,
+           pd.decode_queue_ms AS pd_decode_queue_ms, pd.decode_first_ms AS pd_decode_first_ms,
+           pd.decode_ms AS pd_decode_ms, pd.decode_output_tokens AS pd_output_tokens,
+           pd.kv_transfer_source AS pd_kv_transfer_source,
            s.tolerance_ms, s.tolerance_pct
     FROM client c
     CROSS JOIN settings s
@@ -432,6 +455,7 @@ slow_joined AS (
     -- carries the arrival, chosen the resolution, and record_id is request_timing's rowid
     LEFT JOIN chosen ch USING (client_id)
     LEFT JOIN request_timing t ON t.rowid = ch.record_id
+    LEFT JOIN pd_halves pd ON pd.prefill_record_id = ch.record_id
 ),
 joined AS (
     -- the two paths give the same columns; every client row is in exactly one of them
@@ -476,15 +500,37 @@ server AS (
            CASE WHEN join_status IN ('matched', 'heuristic') THEN t_request_id END AS server_request_id,
            CASE WHEN join_status IN ('matched', 'heuristic') THEN t_source_path END AS server_source_path,
            CASE WHEN join_status IN ('matched', 'heuristic') THEN t_source_line END AS server_source_line,
-           CASE WHEN join_status IN ('matched', 'heuristic') THEN t_output_tokens END
-               AS server_output_tokens,
-           CASE WHEN join_status IN ('matched', 'heuristic') THEN t_ttft_ms END AS server_ttft_ms,
-           CASE WHEN join_status IN ('matched', 'heuristic') THEN t_e2e_ms END AS server_e2e_ms,
+           CASE WHEN join_status NOT IN ('matched', 'heuristic') THEN NULL
+                WHEN pd_decode_instance IS NOT NULL THEN pd_output_tokens
+                ELSE t_output_tokens END AS server_output_tokens,
+           -- a P/D request (docs/formats/pd.md#attribution): the servers' first token and end,
+           -- from the prefill server's arrival through the transfer to the decode server's
+           CASE WHEN join_status NOT IN ('matched', 'heuristic') THEN NULL
+                WHEN pd_decode_instance IS NOT NULL
+                THEN t_queue_ms + t_prefill_ms + pd_kv_transfer_ms + pd_decode_queue_ms
+                     + pd_decode_first_ms
+                ELSE t_ttft_ms END AS server_ttft_ms,
+           CASE WHEN join_status NOT IN ('matched', 'heuristic') THEN NULL
+                WHEN pd_decode_instance IS NOT NULL
+                THEN t_queue_ms + t_prefill_ms + pd_kv_transfer_ms + pd_decode_queue_ms
+                     + pd_decode_ms
+                ELSE t_e2e_ms END AS server_e2e_ms,
            CASE WHEN join_status IN ('matched', 'heuristic') THEN t_queue_ms END AS queue_ms,
            CASE WHEN join_status IN ('matched', 'heuristic')
                 THEN coalesce(t_prefill_ms, t_ttft_ms - t_queue_ms) END AS prefill_ms,
-           CASE WHEN join_status IN ('matched', 'heuristic')
-                THEN coalesce(t_decode_ms, t_e2e_ms - t_ttft_ms) END AS decode_ms,
+           CASE WHEN join_status NOT IN ('matched', 'heuristic') THEN NULL
+                WHEN pd_decode_instance IS NOT NULL THEN pd_decode_ms
+                ELSE coalesce(t_decode_ms, t_e2e_ms - t_ttft_ms) END AS decode_ms,
+           CASE WHEN join_status IN ('matched', 'heuristic') THEN pd_kv_transfer_ms END
+               AS kv_transfer_ms,
+           CASE WHEN join_status IN ('matched', 'heuristic') THEN pd_decode_queue_ms END
+               AS decode_queue_ms,
+           CASE WHEN join_status IN ('matched', 'heuristic') THEN pd_decode_instance END
+               AS decode_instance,
+           CASE WHEN join_status IN ('matched', 'heuristic') THEN pd_kv_transfer_source END
+               AS kv_transfer_source,
+           CASE WHEN join_status IN ('matched', 'heuristic') THEN pd_decode_first_ms END
+               AS decode_first_ms,
            join_status IN ('matched', 'heuristic')
                AND ((t_prefill_ms IS NULL AND t_ttft_ms - t_queue_ms IS NOT NULL)
                     OR (t_decode_ms IS NULL AND t_e2e_ms - t_ttft_ms IS NOT NULL)) AS server_derived
@@ -492,14 +538,25 @@ server AS (
 ),
 components AS (
     SELECT s.*,
-           client_ttft_ms - client_queue_ms - (queue_ms + prefill_ms) AS network_ttft_ms,
-           client_e2e_ms - client_queue_ms - (queue_ms + prefill_ms + decode_ms) AS network_ms,
+           CASE WHEN decode_instance IS NULL
+                THEN client_ttft_ms - client_queue_ms - (queue_ms + prefill_ms)
+                ELSE client_ttft_ms - client_queue_ms
+                     - (queue_ms + prefill_ms + kv_transfer_ms + decode_queue_ms + decode_first_ms)
+           END AS network_ttft_ms,
+           CASE WHEN decode_instance IS NULL
+                THEN client_e2e_ms - client_queue_ms - (queue_ms + prefill_ms + decode_ms)
+                ELSE client_e2e_ms - client_queue_ms
+                     - (queue_ms + prefill_ms + kv_transfer_ms + decode_queue_ms + decode_ms)
+           END AS network_ms,
            CASE WHEN vantage = 'client+gateway'
                 THEN client_e2e_ms - client_queue_ms - gateway_e2e_ms END
                AS network_client_gateway_ms,
-           CASE WHEN vantage <> 'client'
-                THEN gateway_e2e_ms - (queue_ms + prefill_ms + decode_ms) END
-               AS network_gateway_engine_ms,
+           CASE WHEN vantage <> 'client' AND decode_instance IS NULL
+                THEN gateway_e2e_ms - (queue_ms + prefill_ms + decode_ms)
+                WHEN vantage <> 'client'
+                THEN gateway_e2e_ms
+                     - (queue_ms + prefill_ms + kv_transfer_ms + decode_queue_ms + decode_ms)
+           END AS network_gateway_engine_ms,
            CASE WHEN output_tokens > 1
                 THEN (client_e2e_ms - client_ttft_ms) / (output_tokens - 1) END AS mlt_ms,
            CASE WHEN coalesce(server_output_tokens, output_tokens) > 1
@@ -511,6 +568,21 @@ components AS (
 flagged AS (
     SELECT c.*,
            CASE WHEN network_ms IS NULL THEN NULL
+                WHEN decode_instance IS NOT NULL THEN
+                    CASE WHEN network_ms >= greatest(client_queue_ms, queue_ms, prefill_ms,
+                                                     kv_transfer_ms, decode_queue_ms, decode_ms)
+                             THEN 'network'
+                         WHEN client_queue_ms >= greatest(queue_ms, prefill_ms, kv_transfer_ms,
+                                                          decode_queue_ms, decode_ms)
+                             THEN 'client_queue'
+                         WHEN queue_ms >= greatest(prefill_ms, kv_transfer_ms, decode_queue_ms,
+                                                   decode_ms) THEN 'queue'
+                         WHEN prefill_ms >= greatest(kv_transfer_ms, decode_queue_ms, decode_ms)
+                             THEN 'prefill'
+                         WHEN kv_transfer_ms >= greatest(decode_queue_ms, decode_ms)
+                             THEN 'kv_transfer'
+                         WHEN decode_queue_ms >= decode_ms THEN 'decode_queue'
+                         ELSE 'decode' END
                 WHEN network_ms >= greatest(client_queue_ms, queue_ms, prefill_ms, decode_ms) THEN 'network'
                 WHEN client_queue_ms >= greatest(queue_ms, prefill_ms, decode_ms) THEN 'client_queue'
                 WHEN queue_ms >= greatest(prefill_ms, decode_ms) THEN 'queue'
@@ -559,5 +631,6 @@ SELECT run_id, client_format, client_source_path, client_source_line, request_id
        vantage,
        CASE WHEN client_ttft_ms IS NOT NULL THEN 'ttft' WHEN client_e2e_ms IS NOT NULL THEN 'e2e'
        END AS timing_view,
-       gateway_rows, gateway_e2e_ms, network_client_gateway_ms, network_gateway_engine_ms
+       gateway_rows, gateway_e2e_ms, network_client_gateway_ms, network_gateway_engine_ms,
+       kv_transfer_ms, decode_queue_ms, decode_instance, kv_transfer_source
 FROM judged

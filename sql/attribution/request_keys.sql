@@ -12,6 +12,10 @@
 -- computed the arrival-echo rule. One aggregate over the union of the inputs gives every count and
 -- the rowid of each one-row case; the statements join the inputs back by rowid (an integer).
 --
+-- P/D requests (docs/formats/pd.md#attribution): the decode half of a pair in pd_halves
+-- (pd_halves.sql, made first) and the decode server's arrivals of its key are left out, so such a
+-- request counts one record and one arrival, those of its prefill server.
+--
 -- Columns (counts are per key over every instance; rowids name the lowest row, the only one when
 -- its count is 1; every aggregate is on integers, the key is the only VARCHAR):
 --   per_request.sql key_stats: client_rows, shadows_gateway, gateway_rows, gateway_id, record_rows,
@@ -33,10 +37,14 @@ arrivals_once AS (
     SELECT a.request_key, a.rowid AS arrival_rowid
     FROM request_arrived a
     WHERE a.instance NOT IN (SELECT instance FROM echo_instances) -- instance is NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM pd_halves h
+                      WHERE h.request_key = a.request_key AND h.decode_instance = a.instance)
     UNION ALL
     SELECT a.request_key, a.rowid AS arrival_rowid
     FROM request_arrived a
     WHERE a.instance IN (SELECT instance FROM echo_instances)
+      AND NOT EXISTS (SELECT 1 FROM pd_halves h
+                      WHERE h.request_key = a.request_key AND h.decode_instance = a.instance)
       AND NOT EXISTS (
         SELECT 1 FROM request_arrived e
         WHERE e.request_key = a.request_key AND e.instance = a.instance
@@ -60,7 +68,8 @@ key_rows AS (
                AS record_id,
            CASE WHEN arrival_ts IS NOT NULL THEN rowid END AS timed_id
     FROM request_timing
-    WHERE source_kind NOT IN ('perf_metrics', 'perf_time_events') OR arrival_ts IS NOT NULL
+    WHERE (source_kind NOT IN ('perf_metrics', 'perf_time_events') OR arrival_ts IS NOT NULL)
+      AND rowid NOT IN (SELECT decode_record_id FROM pd_halves)
     UNION ALL BY NAME
     SELECT request_key, arrival_rowid AS arrival_id FROM arrivals_once
     UNION ALL BY NAME

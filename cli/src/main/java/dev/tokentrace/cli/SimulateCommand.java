@@ -77,6 +77,17 @@ public final class SimulateCommand implements Callable<Integer> {
   private @Nullable Integer serve;
 
   @Option(
+      names = "--pd",
+      paramLabel = "SCENARIO",
+      description =
+          "Prefill/decode disaggregation instead (docs/formats/pd.md#simulator): a proxy, prefill"
+              + " and decode servers in vLLM's formats (OTLP spans, NIXL's KV Transfer metrics"
+              + " lines), the client CSV and truth.csv with the KV transfer and each side's"
+              + " queueing. One of: transfer-bound, decode-saturated, prefill-saturated,"
+              + " slow-link. Not with --serve or --scenario.")
+  private @Nullable String pd;
+
+  @Option(
       names = "--bind",
       paramLabel = "ADDRESS",
       defaultValue = "127.0.0.1",
@@ -86,6 +97,9 @@ public final class SimulateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
+    if (pd != null) {
+      return PdSimulate.run(pd, scenario != null || serve != null, out, err);
+    }
     ScenarioSettings settings;
     try {
       settings = ScenarioSettings.from(Scenarios.effective(scenario, explicitValues()));

@@ -239,8 +239,8 @@ final class LiveMetricsIT {
                     + " quantile_cont(decode_ms, 0.95) / 1000"
                     + " FROM request_attribution WHERE included")) {
       row.next();
-      for (int i = 0; i < MetricsExporter.COMPONENTS.size(); i++) {
-        String component = MetricsExporter.COMPONENTS.get(i);
+      for (int i = 0; i < MetricsExporter.REQUEST_COMPONENTS.size(); i++) {
+        String component = MetricsExporter.REQUEST_COMPONENTS.get(i);
         double exact = row.getDouble(i + 1);
         if (row.wasNull()) {
           continue;

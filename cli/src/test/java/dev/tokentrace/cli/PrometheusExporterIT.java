@@ -93,8 +93,8 @@ final class PrometheusExporterIT {
       prom.awaitValue("count_over_time(tokentrace_exporter_store_up[1m])", v -> v >= 6);
 
       Map<String, Double> sqlP95 = sqlP95(file);
-      assertThat(sqlP95).hasSize(MetricsExporter.COMPONENTS.size());
-      for (String component : MetricsExporter.COMPONENTS) {
+      assertThat(sqlP95).hasSize(MetricsExporter.REQUEST_COMPONENTS.size());
+      for (String component : MetricsExporter.REQUEST_COMPONENTS) {
         String promql =
             "histogram_quantile(0.95, sum by (le) (tokentrace_request_component_seconds_bucket"
                 + "{component=\""

@@ -27,6 +27,7 @@ final class SqlCommandTest {
             "mlt_vs_context",
             "network_outliers",
             "notices_near_slow",
+            "pd_pairs",
             "prefill_vs_prompt",
             "queue_timeline",
             "request_snapshots",

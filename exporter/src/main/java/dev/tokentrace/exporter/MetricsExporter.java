@@ -42,7 +42,22 @@ public final class MetricsExporter {
 
   /** The components of {@code tokentrace_request_component_seconds}, in report order. */
   public static final List<String> COMPONENTS =
-      List.of("network", "client_queue", "server_queue", "prefill", "decode");
+      List.of(
+          "network",
+          "client_queue",
+          "server_queue",
+          "prefill",
+          "decode",
+          // prefill/decode disaggregation only (docs/formats/pd.md#attribution)
+          "kv_transfer",
+          "decode_queue");
+
+  /** The components only a prefill/decode request has (docs/formats/pd.md#attribution). */
+  public static final List<String> PD_COMPONENTS = List.of("kv_transfer", "decode_queue");
+
+  /** The components of every request: {@link #COMPONENTS} without {@link #PD_COMPONENTS}. */
+  public static final List<String> REQUEST_COMPONENTS =
+      COMPONENTS.stream().filter(c -> !PD_COMPONENTS.contains(c)).toList();
 
   /**
    * Bucket upper bounds in seconds: 0 (a small negative network time, kept by the attribution,
@@ -88,7 +103,8 @@ public final class MetricsExporter {
             .name("tokentrace_request_component_seconds")
             .help(
                 "Attributed requests' latency by component (network, client_queue, server_queue,"
-                    + " prefill, decode); one observation per included request")
+                    + " prefill, decode; kv_transfer and decode_queue for prefill/decode"
+                    + " disaggregation); one observation per included request")
             .unit(Unit.SECONDS)
             .labelNames("component", "run", "server_instance")
             .classicUpperBounds(BUCKETS)
@@ -440,6 +456,8 @@ public final class MetricsExporter {
         parts[2] = value(rows, "server_queue_s");
         parts[3] = value(rows, "prefill_s");
         parts[4] = value(rows, "decode_s");
+        parts[5] = value(rows, "kv_transfer_s");
+        parts[6] = value(rows, "decode_queue_s");
         fresh.add(
             new Request(
                 key,

@@ -126,6 +126,45 @@ final class MetricsExporterTest {
     }
   }
 
+  @Test
+  void aPrefillDecodeRequestIsObservedPerPairWithItsTransferAndDecodeQueueing() throws Exception {
+    Path file = dir.resolve("pd.duckdb");
+    try (Database db = Database.open(DatabaseSettings.file(file))) {
+      db.jdbi()
+          .useHandle(
+              h -> {
+                attributed(h, "r1", 1, "gpu0", true, 12.0, 1500.0); // single server: no P/D series
+                attributed(h, "r1", 2, "prefill-0", true, 8.0, 2500.0);
+                h.execute(
+                    "UPDATE request_attribution SET decode_instance = 'decode-0',"
+                        + " kv_transfer_ms = 250.0, decode_queue_ms = 125.0,"
+                        + " kv_transfer_source = 'interval_estimate' WHERE client_source_line = 2");
+              });
+    }
+    MetricsExporter exporter =
+        new MetricsExporter(new DuckDbFileStore(DatabaseSettings.file(file)), Clock.systemUTC());
+    assertThat(exporter.poll().newRequests()).isEqualTo(2);
+    try (HTTPServer server = exporter.serve("127.0.0.1", 0)) {
+      String text = scrape(server);
+      String pair = ",run=\"r1\",server_instance=\"prefill-0/decode-0\"}";
+      assertThat(
+              value(
+                  text,
+                  "tokentrace_request_component_seconds_sum{component=\"kv_transfer\"" + pair))
+          .isEqualTo(0.25);
+      assertThat(
+              value(
+                  text,
+                  "tokentrace_request_component_seconds_sum{component=\"decode_queue\"" + pair))
+          .isEqualTo(0.125);
+      assertThat(
+              value(text, "tokentrace_request_component_seconds_count{component=\"decode\"" + pair))
+          .isEqualTo(1);
+      assertThat(text)
+          .doesNotContain("component=\"kv_transfer\",run=\"r1\",server_instance=\"gpu0\"");
+    }
+  }
+
   private static void attributed(
       Handle h, String run, int line, String instance, boolean included, double net, double dec) {
     h.createUpdate(

@@ -26,7 +26,8 @@ import org.jspecify.annotations.Nullable;
   @JsonSubTypes.Type(value = ServerConfig.class, name = ServerConfig.TYPE),
   @JsonSubTypes.Type(value = GpuSample.class, name = GpuSample.TYPE),
   @JsonSubTypes.Type(value = GpuProcess.class, name = GpuProcess.TYPE),
-  @JsonSubTypes.Type(value = ServerHistogram.class, name = ServerHistogram.TYPE)
+  @JsonSubTypes.Type(value = ServerHistogram.class, name = ServerHistogram.TYPE),
+  @JsonSubTypes.Type(value = KvTransfer.class, name = KvTransfer.TYPE)
 })
 public sealed interface EngineEvent
     permits RequestArrived,
@@ -39,7 +40,8 @@ public sealed interface EngineEvent
         ServerConfig,
         GpuSample,
         GpuProcess,
-        ServerHistogram {
+        ServerHistogram,
+        KvTransfer {
 
   Engine engine();
 

@@ -20,7 +20,8 @@ public final class EventTables {
           ServerConfig.TABLE,
           GpuSample.TABLE,
           GpuProcess.TABLE,
-          ServerHistogram.TABLE);
+          ServerHistogram.TABLE,
+          KvTransfer.TABLE);
 
   private static final Map<Class<?>, EventTable<?>> BY_CLASS = new HashMap<>();
   private static final Map<String, EventTable<?>> BY_NAME = new HashMap<>();

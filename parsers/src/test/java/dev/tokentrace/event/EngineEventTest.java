@@ -196,7 +196,32 @@ final class EngineEventTest {
                 + "\"line\":42,\"offset\":4096},\"component\":\"ttft\","
                 + "\"metric\":\"vllm:time_to_first_token_seconds\",\"interval_s\":1.0,\"count\":10,"
                 + "\"sum_ms\":3000.0,\"p50_ms\":300.0,\"p90_ms\":480.0,\"p99_ms\":500.0,"
-                + "\"buckets\":\"0.1:2,0.5:8,+Inf:10\"}"));
+                + "\"buckets\":\"0.1:2,0.5:8,+Inf:10\"}"),
+        Arguments.of(
+            new KvTransfer(
+                Engine.VLLM,
+                "vllm-decode-0",
+                TS,
+                SOURCE,
+                null,
+                null,
+                "decode",
+                null,
+                10.0,
+                4L,
+                12.25,
+                15.5,
+                32.0,
+                2612.2,
+                0L,
+                0L,
+                KvTransfer.NIXL_INTERVAL),
+            "{\"type\":\"kv_transfer\",\"engine\":\"vllm\",\"instance\":\"vllm-decode-0\","
+                + "\"ts\":\"2026-02-13T11:33:33.000Z\",\"source\":{\"path\":\"samples/x/server.log\","
+                + "\"line\":42,\"offset\":4096},\"side\":\"decode\",\"interval_s\":10.0,"
+                + "\"transfers\":4,\"duration_ms\":12.25,\"p90_ms\":15.5,\"mb_per_transfer\":32.0,"
+                + "\"throughput_mb_s\":2612.2,\"failed\":0,\"expired\":0,"
+                + "\"source_kind\":\"nixl_interval\"}"));
   }
 
   @ParameterizedTest
@@ -229,7 +254,7 @@ final class EngineEventTest {
   }
 
   @Test
-  void typeNamesAreTheElevenOfTheDesign() {
+  void typeNamesAreTheTwelveOfTheDesign() {
     List<String> names =
         Arrays.stream(EngineEvent.class.getAnnotation(JsonSubTypes.class).value())
             .map(JsonSubTypes.Type::name)
@@ -246,7 +271,8 @@ final class EngineEventTest {
             "server_config",
             "gpu_sample",
             "gpu_process",
-            "server_histogram");
+            "server_histogram",
+            "kv_transfer");
   }
 
   @Test

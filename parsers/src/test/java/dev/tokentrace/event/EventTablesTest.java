@@ -109,7 +109,25 @@ final class EventTablesTest {
             1.0,
             2.0,
             3.0,
-            "1:3,+Inf:4"));
+            "1:3,+Inf:4"),
+        new KvTransfer(
+            Engine.VLLM,
+            "i",
+            TS,
+            SOURCE,
+            "cmpl-a-0",
+            "a",
+            "decode",
+            "prefill-0",
+            10.0,
+            3L,
+            12.5,
+            20.5,
+            64.5,
+            5160.0,
+            1L,
+            2L,
+            KvTransfer.NIXL_INTERVAL));
   }
 
   @Test

@@ -41,6 +41,13 @@ public final class Queries {
    */
   public static final String REQUEST_KEYS = "attribution/request_keys";
 
+  /**
+   * Creates the temporary table {@code pd_halves} of requests prefilled on one server and decoded
+   * on another, which {@link #REQUEST_KEYS} and {@link #PER_REQUEST} read
+   * (docs/formats/pd.md#attribution).
+   */
+  public static final String PD_HALVES = "attribution/pd_halves";
+
   /** Recomputes {@code clock_offsets} from requests paired by ID. */
   public static final String CLOCK_OFFSETS = "attribution/clock_offsets";
 

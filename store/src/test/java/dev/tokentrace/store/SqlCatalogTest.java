@@ -105,6 +105,11 @@ final class SqlCatalogTest {
                   Database.execute(script, handle.getConnection());
                 }
               }
+              if ((sql.contains("pd_halves") || sql.contains("attribution_keys"))
+                  && !name.equals(Queries.PD_HALVES)) {
+                // the P/D pairs the key table and per_request.sql read, made first
+                handle.execute(SqlCatalog.get(Queries.PD_HALVES));
+              }
               if (sql.contains("attribution_keys") && !name.equals(Queries.REQUEST_KEYS)) {
                 // the attribution's statements read the per-key table its transaction makes first
                 handle.execute(SqlCatalog.get(Queries.REQUEST_KEYS));

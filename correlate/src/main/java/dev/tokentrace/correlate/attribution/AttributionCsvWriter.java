@@ -63,7 +63,12 @@ public final class AttributionCsvWriter {
           "vantage",
           "timing_view",
           "network_client_gateway_ms",
-          "network_gateway_engine_ms");
+          "network_gateway_engine_ms",
+          // prefill/decode disaggregation (docs/formats/pd.md#attribution)
+          "kv_transfer_ms",
+          "decode_queue_ms",
+          "decode_instance",
+          "kv_transfer_source");
 
   private static final CSVFormat CSV = CSVFormat.RFC4180.builder().setRecordSeparator('\n').get();
 

@@ -214,6 +214,7 @@ public final class Attributor {
     }
     attributeRequests(handle, settings);
     handle.execute("DROP TABLE IF EXISTS temp.attribution_keys");
+    handle.execute("DROP TABLE IF EXISTS temp.pd_halves");
     steps.lap("per_request");
     return record(handle, settings, command, started, inputs);
   }
@@ -224,6 +225,9 @@ public final class Attributor {
    * now (docs/design.md#attribution-key-table).
    */
   private static void keyTable(Handle handle) {
+    // the P/D pairs first: the key table leaves their decode halves out
+    // (docs/formats/pd.md#attribution)
+    handle.execute(SqlCatalog.get(Queries.PD_HALVES));
     handle.execute(SqlCatalog.get(Queries.REQUEST_KEYS));
   }
 
@@ -275,6 +279,11 @@ public final class Attributor {
     }
     if (settings.warmupFirstN() > 0) {
       return " (--warmup-first ranks every request of a run)";
+    }
+    if (handle.createQuery("SELECT count(*) FROM kv_transfer").mapTo(Long.class).one() > 0) {
+      // an interval row moves the estimate of every request of its decode server
+      // (docs/formats/pd.md#estimate): key digests cannot tell which requests changed
+      return " (P/D transfer estimates are per decode server)";
     }
     long kept =
         handle
@@ -336,6 +345,7 @@ public final class Attributor {
       }
     }
     handle.execute("DROP TABLE IF EXISTS temp.attribution_keys");
+    handle.execute("DROP TABLE IF EXISTS temp.pd_halves");
     steps.lap("per_request");
     int realigned = runs == 0 ? 0 : handle.execute(SqlCatalog.get(Queries.REALIGN));
     steps.lap("realign");
@@ -520,6 +530,7 @@ public final class Attributor {
       MessageDigest digest = MessageDigest.getInstance("SHA-256");
       for (String name :
           List.of(
+              Queries.PD_HALVES,
               Queries.REQUEST_KEYS,
               Queries.CLOCK_OFFSETS,
               Queries.STEADY_CLOCK_SERIES,

@@ -45,18 +45,18 @@ final class AttributionCsvWriterTest {
         .isEqualTo(String.join(",", AttributionCsvWriter.COLUMNS));
     assertThat(lines.subList(1, 13))
         .containsExactly(
-            "w1,600,700,0,99,1,500,100,prefill,99,10,10,11,11,bench-1,w1,1,vllm,gpu-0,otlp,matched,high,true,ok,false,,false,false,false,warm-up,id,,3498.5,client,ttft,,",
-            "r1,60,480,3,32,5,40,400,decode,12,4.2,4,101,101,bench-1,r1,1,vllm,gpu-0,otlp,matched,high,false,ok,false,,false,false,true,,id,,3498.5,client,ttft,,",
-            "r2,270,360,0,30,200,50,80,queue,20,1.8,1.6,51,51,bench-1,r2,8,vllm,gpu-0,otlp,matched,high,false,ok,false,,false,false,true,,id,,3498.5,client,ttft,,",
-            "r3,330,440,0,38,2,300,100,prefill,28,5.5,5,21,21,bench-1,r3,8,vllm,gpu-0,otlp,matched,high,false,ok,false,,false,false,true,,id,,3498.5,client,ttft,,",
-            "r4,55,500,0,-60,10,50,500,decode,-5,44.5,50,11,11,bench-1,r4,1,vllm,gpu-0,otlp,matched,high,false,ok,true,negative network_ms beyond tolerance,false,false,false,suspect,id,,3498.5,client,ttft,,",
-            "r5,100,610,0,30,20,60,500,decode,20,21.25,20,25,26,bench-1,r5,1,vllm,gpu-0,otlp,matched,high,false,ok,false,,true,true,true,,id,,3498.5,client,ttft,,",
-            "r6,50,100,0,,,,,,,5.556,,10,,bench-1,r6,1,vllm,gpu-0,otlp,duplicate,,false,ok,false,,false,false,false,duplicate key,id,server records,3498.5,client,ttft,,",
-            "r7,50,200,0,,,,,,,16.667,,10,,bench-1,r7,1,vllm,gpu-0,text_log,arrival_only,low,false,ok,false,,false,false,false,no server durations,id,,3498.5,client,ttft,,",
-            "r8,40,90,0,,,,,,,12.5,,5,,bench-1,r8,8,,,,client_only,,false,ok,false,,false,false,false,no server record,,,3498.5,client,ttft,,",
-            "r11,70,140,0,,,,,,,10,,8,,bench-1,r11,8,vllm,gpu-0,otlp,duplicate,,false,ok,false,,false,false,false,duplicate key,id,client rows,3498.5,client,ttft,,",
-            "r11,75,150,0,,,,,,,10.714,,8,,bench-1,r11,8,vllm,gpu-0,otlp,duplicate,,false,ok,false,,false,false,false,duplicate key,id,client rows,3498.5,client,ttft,,",
-            "f1,,,0,,,,,,,,,,,bench-1,f1,1,,,,client_only,,false,timeout,false,,false,false,false,client error,,,3498.5,client,,,");
+            "w1,600,700,0,99,1,500,100,prefill,99,10,10,11,11,bench-1,w1,1,vllm,gpu-0,otlp,matched,high,true,ok,false,,false,false,false,warm-up,id,,3498.5,client,ttft,,,,,,",
+            "r1,60,480,3,32,5,40,400,decode,12,4.2,4,101,101,bench-1,r1,1,vllm,gpu-0,otlp,matched,high,false,ok,false,,false,false,true,,id,,3498.5,client,ttft,,,,,,",
+            "r2,270,360,0,30,200,50,80,queue,20,1.8,1.6,51,51,bench-1,r2,8,vllm,gpu-0,otlp,matched,high,false,ok,false,,false,false,true,,id,,3498.5,client,ttft,,,,,,",
+            "r3,330,440,0,38,2,300,100,prefill,28,5.5,5,21,21,bench-1,r3,8,vllm,gpu-0,otlp,matched,high,false,ok,false,,false,false,true,,id,,3498.5,client,ttft,,,,,,",
+            "r4,55,500,0,-60,10,50,500,decode,-5,44.5,50,11,11,bench-1,r4,1,vllm,gpu-0,otlp,matched,high,false,ok,true,negative network_ms beyond tolerance,false,false,false,suspect,id,,3498.5,client,ttft,,,,,,",
+            "r5,100,610,0,30,20,60,500,decode,20,21.25,20,25,26,bench-1,r5,1,vllm,gpu-0,otlp,matched,high,false,ok,false,,true,true,true,,id,,3498.5,client,ttft,,,,,,",
+            "r6,50,100,0,,,,,,,5.556,,10,,bench-1,r6,1,vllm,gpu-0,otlp,duplicate,,false,ok,false,,false,false,false,duplicate key,id,server records,3498.5,client,ttft,,,,,,",
+            "r7,50,200,0,,,,,,,16.667,,10,,bench-1,r7,1,vllm,gpu-0,text_log,arrival_only,low,false,ok,false,,false,false,false,no server durations,id,,3498.5,client,ttft,,,,,,",
+            "r8,40,90,0,,,,,,,12.5,,5,,bench-1,r8,8,,,,client_only,,false,ok,false,,false,false,false,no server record,,,3498.5,client,ttft,,,,,,",
+            "r11,70,140,0,,,,,,,10,,8,,bench-1,r11,8,vllm,gpu-0,otlp,duplicate,,false,ok,false,,false,false,false,duplicate key,id,client rows,3498.5,client,ttft,,,,,,",
+            "r11,75,150,0,,,,,,,10.714,,8,,bench-1,r11,8,vllm,gpu-0,otlp,duplicate,,false,ok,false,,false,false,false,duplicate key,id,client rows,3498.5,client,ttft,,,,,,",
+            "f1,,,0,,,,,,,,,,,bench-1,f1,1,,,,client_only,,false,timeout,false,,false,false,false,client error,,,3498.5,client,,,,,,,");
   }
 
   @Test

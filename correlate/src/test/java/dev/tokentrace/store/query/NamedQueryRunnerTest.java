@@ -107,7 +107,7 @@ final class NamedQueryRunnerTest {
             "unknown query 'slowest_request': did you mean 'slowest_requests'? (known:"
                 + " attribution_summary, batch_vs_concurrency, clock_offsets,"
                 + " concurrency_sensitivity, gpu_contention, mlt_vs_context, network_outliers, notices_near_slow,"
-                + " prefill_vs_prompt, queue_timeline, request_snapshots, retried_requests,"
+                + " pd_pairs, prefill_vs_prompt, queue_timeline, request_snapshots, retried_requests,"
                 + " server_config, slowest_requests, unmatched_requests, warmup_effect)");
   }
 
@@ -147,6 +147,7 @@ final class NamedQueryRunnerTest {
             "queries/mlt_vs_context",
             "queries/network_outliers",
             "queries/notices_near_slow",
+            "queries/pd_pairs",
             "queries/prefill_vs_prompt",
             "queries/queue_timeline",
             "queries/request_snapshots",
@@ -155,7 +156,7 @@ final class NamedQueryRunnerTest {
             "queries/slowest_requests",
             "queries/unmatched_requests",
             "queries/warmup_effect");
-    assertThat(NamedQueryRunner.list().get(13).description())
+    assertThat(NamedQueryRunner.list().get(14).description())
         .isEqualTo(
             "which requests were slowest end to end, where did their time go, and what did the"
                 + " server look like when they arrived?");

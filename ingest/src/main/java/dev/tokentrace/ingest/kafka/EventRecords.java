@@ -10,6 +10,7 @@ import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.EngineStats;
 import dev.tokentrace.event.GpuProcess;
 import dev.tokentrace.event.GpuSample;
+import dev.tokentrace.event.KvTransfer;
 import dev.tokentrace.event.RequestAborted;
 import dev.tokentrace.event.RequestArrived;
 import dev.tokentrace.event.RequestFinished;
@@ -65,6 +66,9 @@ final class EventRecords {
       return process.instance();
     } else if (event instanceof ServerHistogram histogram) {
       return histogram.instance();
+    } else if (event instanceof KvTransfer transfer) {
+      // a request's transfer goes with its request, an interval aggregate with its server
+      return transfer.requestKey() == null ? transfer.instance() : transfer.requestKey();
     }
     throw new IllegalArgumentException("unknown event type " + event.getClass().getName());
   }

@@ -6,6 +6,7 @@ import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.EngineStats;
 import dev.tokentrace.event.GpuProcess;
 import dev.tokentrace.event.GpuSample;
+import dev.tokentrace.event.KvTransfer;
 import dev.tokentrace.event.Phase;
 import dev.tokentrace.event.RequestAborted;
 import dev.tokentrace.event.RequestArrived;
@@ -21,12 +22,12 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Events of all eleven types with every nullable field null in some of them, built from an index.
+ * Events of all twelve types with every nullable field null in some of them, built from an index.
  * Timestamps have millisecond precision because that is what the JSON on the topic carries.
  */
 final class TestEvents {
   static final Instant BASE = Instant.parse("2026-02-13T11:33:33.000Z");
-  static final int TYPES = 11;
+  static final int TYPES = 12;
 
   private TestEvents() {}
 
@@ -38,7 +39,7 @@ final class TestEvents {
     return events;
   }
 
-  /** Event {@code i}: type {@code i % 11}, line {@code i + 1}, offset {@code 100 i}. */
+  /** Event {@code i}: type {@code i % 12}, line {@code i + 1}, offset {@code 100 i}. */
   static EngineEvent event(String path, int i) {
     Engine engine = Engine.values()[i % 3];
     String instance = "inst-" + (i % 2);
@@ -182,6 +183,25 @@ final class TestEvents {
             decimal(5, i, 200),
             decimal(6, i, 300),
             "0.1:" + i + ",+Inf:" + (2 * i));
+      case 10:
+        return new KvTransfer(
+            engine,
+            instance,
+            ts,
+            source,
+            i % 2 == 0 ? "chatcmpl-" + key : null,
+            i % 2 == 0 ? key : null,
+            i % 3 == 0 ? "prefill" : "decode",
+            i % 4 == 0 ? null : "peer-" + i,
+            decimal(2, i, 10),
+            i % 2 == 0 ? 1L : (long) i,
+            decimal(3, i, 12.5),
+            decimal(4, i, 20),
+            decimal(5, i, 64),
+            decimal(6, i, 5000),
+            i % 4 == 0 ? null : (long) (i % 3),
+            i % 5 == 0 ? null : (long) (i % 2),
+            KvTransfer.NIXL_INTERVAL);
       default:
         return new ServerNotice(
             engine,

@@ -7,8 +7,8 @@ import dev.tokentrace.parse.ParseOutput;
 /**
  * Records that are neither stats nor request lines nor configuration ({@link StartupConfig}) but
  * are known: startup facts worth a notice (the server starting, the cache-config info line), and
- * periodic side lines that are deliberately ignored by a named rule (speculative decoding, KV
- * transfer, MFU, CUDA-graph tables, batch-size timing).
+ * periodic side lines that are deliberately ignored by a named rule (speculative decoding, MFU,
+ * CUDA-graph tables, batch-size timing).
  */
 final class OtherRecords {
   private static final String[] STARTUP = {
@@ -20,7 +20,6 @@ final class OtherRecords {
   private static final String[][] IGNORED = {
     {"Speculative metrics: ", "vllm: spec decode metrics"},
     {"SpecDecoding metrics: ", "vllm: spec decode metrics"},
-    {"KV Transfer metrics: ", "vllm: kv transfer metrics"},
     {"MFU: ", "vllm: mfu metrics"},
     {"**CUDAGraph ", "vllm: cudagraph metrics"},
     {"Batchsize forward time stats ", "vllm: batchsize forward stats"},

@@ -50,6 +50,7 @@ public final class VllmLineParser implements LineParser, CollectorClock {
   private final UnknownFields unknown = new UnknownFields();
   private final JsonBlock json = new JsonBlock();
   private final TraceFiles traces;
+  private final KvTransferLine kvTransfers = new KvTransferLine();
   private @Nullable Instant collectorTs;
   private @Nullable VllmHeader lastHeader;
   private String lastLine = "";
@@ -222,7 +223,9 @@ public final class VllmLineParser implements LineParser, CollectorClock {
       IterationLine.parse(line, unknown, sink);
     } else if (isPreemption(message)) {
       notice(line, ServerNotice.Kind.PREEMPTION, sink);
-    } else if (StartupConfig.handle(line, sink) || OtherRecords.handle(line, sink)) {
+    } else if (kvTransfers.handle(line, sink)
+        || StartupConfig.handle(line, sink)
+        || OtherRecords.handle(line, sink)) {
       return;
     } else if (line.level() == Level.WARNING || line.level().isError()) {
       String process = line.header().process(line.text());

@@ -1,0 +1,271 @@
+package dev.tokentrace.simulator.pd;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import dev.tokentrace.measure.ClientCsv;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.TreeMap;
+
+/**
+ * Writes a P/D run (docs/formats/pd.md#simulator) in vLLM's formats: per server its OTLP span
+ * export ({@code prefill-N/otlp.jsonl}, {@code decode-N/otlp.jsonl}, one {@code llm_request} span
+ * per request, attributes of vLLM V1 from v0.16, docs/formats/vllm.md#otlp-spans), per decode
+ * server a log with NIXL's {@code KV Transfer metrics} line every 10 s
+ * (docs/formats/pd.md#vllm-kv-transfer-metrics), the client CSV ({@code client_timings.csv}) and
+ * {@code truth.csv} (docs/formats/pd.md#truth). The proxy forwards the client's ID as {@code
+ * X-Request-Id}, so both servers name the request {@code chatcmpl-<client id>}.
+ */
+public final class PdFiles {
+  /** The simulated clock's zero. */
+  public static final Instant START = Instant.parse("2026-03-02T10:00:00Z");
+
+  /** vLLM's stats-log interval ({@code VLLM_LOG_STATS_INTERVAL}, 10 s by default). */
+  static final long LOG_INTERVAL_US = 10_000_000;
+
+  private static final int SPANS_PER_LINE = 64;
+  private static final DateTimeFormatter LOG_TIME =
+      DateTimeFormatter.ofPattern("MM-dd HH:mm:ss", Locale.ROOT);
+  private static final DateTimeFormatter ISO_MICROS =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'", Locale.ROOT);
+
+  private PdFiles() {}
+
+  /** Simulates {@code scenario} and writes its files into {@code dir}; the requests written. */
+  public static int write(PdScenario scenario, Path dir) {
+    List<PdRequest> requests = PdSimulation.run(scenario);
+    try {
+      Files.createDirectories(dir);
+      for (int p = 0; p < scenario.prefillServers(); p++) {
+        spans(dir.resolve(prefill(p)).resolve("otlp.jsonl"), requests, p, true);
+      }
+      for (int d = 0; d < scenario.decodeServers(); d++) {
+        spans(dir.resolve(decode(d)).resolve("otlp.jsonl"), requests, d, false);
+        transferLog(dir.resolve(decode(d)).resolve("server.log"), requests, d);
+      }
+      clients(dir.resolve("client_timings.csv"), requests);
+      truth(dir.resolve("truth.csv"), requests);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + dir, e);
+    }
+    return requests.size();
+  }
+
+  /** The instance name of prefill server {@code p}. */
+  public static String prefill(int p) {
+    return "prefill-" + p;
+  }
+
+  /** The instance name of decode server {@code d}. */
+  public static String decode(int d) {
+    return "decode-" + d;
+  }
+
+  private static void spans(Path file, List<PdRequest> requests, int server, boolean prefill)
+      throws IOException {
+    Files.createDirectories(file.getParent());
+    List<PdRequest> mine = new ArrayList<>();
+    for (PdRequest r : requests) {
+      if ((prefill ? r.prefillServer() : r.decodeServer()) == server) {
+        mine.add(r);
+      }
+    }
+    // exported in order of the span's end, as the SDK's batch processor does
+    mine.sort(
+        (a, b) ->
+            Long.compare(
+                prefill ? a.prefillFirstTokenUs() : a.decodeLastTokenUs(),
+                prefill ? b.prefillFirstTokenUs() : b.decodeLastTokenUs()));
+    try (BufferedWriter out = Files.newBufferedWriter(file, UTF_8)) {
+      for (int from = 0; from < mine.size(); from += SPANS_PER_LINE) {
+        StringBuilder line = new StringBuilder(1 << 14);
+        line.append("{\"resourceSpans\":[{\"resource\":{\"attributes\":[");
+        line.append(text("telemetry.sdk.language", "python")).append(',');
+        line.append(text("telemetry.sdk.name", "opentelemetry")).append(',');
+        line.append(text("telemetry.sdk.version", "1.33.1")).append(',');
+        line.append(text("vllm.instrumenting_module_name", "vllm.llm_engine")).append(',');
+        line.append(text("service.name", "vllm-server"));
+        line.append("]},\"scopeSpans\":[{\"scope\":{\"name\":\"vllm.tracing.otel\"},\"spans\":[");
+        for (int i = from; i < Math.min(mine.size(), from + SPANS_PER_LINE); i++) {
+          if (i > from) {
+            line.append(',');
+          }
+          span(line, mine.get(i), prefill);
+        }
+        line.append("]}]}]}\n");
+        out.write(line.toString());
+      }
+    }
+  }
+
+  private static void span(StringBuilder json, PdRequest r, boolean prefill) {
+    long arrival = prefill ? r.prefillArrivalUs() : r.decodeArrivalUs();
+    long scheduled = prefill ? r.prefillStartUs() : r.decodeStartUs();
+    long first = prefill ? r.prefillFirstTokenUs() : r.decodeFirstTokenUs();
+    long last = prefill ? r.prefillFirstTokenUs() : r.decodeLastTokenUs();
+    long seed = r.index() * 2L + (prefill ? 0 : 1);
+    json.append("{\"traceId\":\"").append(String.format("%032x", seed + 0x7ace0000L));
+    json.append("\",\"spanId\":\"").append(String.format("%016x", seed + 0x5ba40000L));
+    json.append("\",\"name\":\"llm_request\",\"kind\":2,\"startTimeUnixNano\":\"");
+    json.append(epochUs(arrival)).append("000\",\"endTimeUnixNano\":\"");
+    json.append(epochUs(last)).append("000\",\"attributes\":[");
+    seconds(json, "gen_ai.latency.time_to_first_token", first - arrival);
+    seconds(json, "gen_ai.latency.e2e", last - arrival);
+    seconds(json, "gen_ai.latency.time_in_queue", scheduled - arrival);
+    integer(json, "gen_ai.usage.prompt_tokens", r.promptTokens());
+    integer(json, "gen_ai.usage.completion_tokens", prefill ? 1 : r.outputTokens());
+    seconds(json, "gen_ai.latency.time_in_model_prefill", first - scheduled);
+    seconds(json, "gen_ai.latency.time_in_model_decode", last - first);
+    seconds(json, "gen_ai.latency.time_in_model_inference", last - scheduled);
+    json.append(text("gen_ai.request.id", "chatcmpl-" + r.id())).append(',');
+    integer(json, "gen_ai.request.max_tokens", prefill ? 1 : r.outputTokens());
+    json.append("{\"key\":\"gen_ai.request.n\",\"value\":{\"intValue\":\"1\"}}");
+    json.append("],\"status\":{}}");
+  }
+
+  /** NIXL's interval line on the decode server: the transfers that ended in each 10 s. */
+  private static void transferLog(Path file, List<PdRequest> requests, int server)
+      throws IOException {
+    TreeMap<Long, List<PdRequest>> byLine = new TreeMap<>();
+    for (PdRequest r : requests) {
+      if (r.decodeServer() == server) {
+        long line = Math.floorDiv(r.kvReadyUs() + LOG_INTERVAL_US - 1, LOG_INTERVAL_US);
+        byLine.computeIfAbsent(line * LOG_INTERVAL_US, k -> new ArrayList<>()).add(r);
+      }
+    }
+    try (BufferedWriter out = Files.newBufferedWriter(file, UTF_8)) {
+      for (var entry : byLine.entrySet()) {
+        List<PdRequest> done = entry.getValue();
+        double[] ms = new double[done.size()];
+        double totalMb = 0;
+        for (int i = 0; i < ms.length; i++) {
+          ms[i] = done.get(i).kvTransferUs() / 1e3;
+          totalMb += done.get(i).kvBytes() / (double) (1 << 20);
+        }
+        double totalMs = 0;
+        for (double v : ms) {
+          totalMs += v;
+        }
+        StringBuilder line = new StringBuilder(256);
+        line.append("(APIServer pid=4242) INFO ");
+        line.append(
+            LocalDateTime.ofInstant(instant(entry.getKey()), ZoneOffset.UTC).format(LOG_TIME));
+        line.append(" [metrics.py:149] KV Transfer metrics: Num successful transfers=");
+        line.append(ms.length);
+        line.append(", Avg xfer time (ms)=").append(python(totalMs / ms.length));
+        line.append(", P90 xfer time (ms)=").append(python(percentile(ms, 0.9)));
+        line.append(", Avg post time (ms)=").append(python(0.05));
+        line.append(", P90 post time (ms)=").append(python(0.08));
+        line.append(", Avg MB per transfer=").append(python(totalMb / ms.length));
+        line.append(", Throughput (MB/s)=").append(python(totalMb / (totalMs / 1e3)));
+        line.append(", Avg number of descriptors=").append(python(32.0));
+        line.append(", Num failed transfers=0, Num KV expired reqs=0\n");
+        out.write(line.toString());
+      }
+    }
+  }
+
+  private static void clients(Path file, List<PdRequest> requests) throws IOException {
+    try (BufferedWriter out = Files.newBufferedWriter(file, UTF_8)) {
+      out.write(ClientCsv.HEADER + "\n");
+      for (PdRequest r : requests) {
+        StringBuilder row = new StringBuilder(160);
+        ClientCsv.appendRow(
+            row,
+            r.id(),
+            LocalDateTime.ofInstant(instant(r.issuedUs()), ZoneOffset.UTC).format(ISO_MICROS),
+            millis(r.clientFirstTokenUs() - r.issuedUs()),
+            millis(r.e2eUs()),
+            r.outputTokens(),
+            millis(r.clientQueueUs()),
+            r.promptTokens(),
+            null,
+            "ok",
+            false);
+        out.write(row.append('\n').toString());
+      }
+    }
+  }
+
+  /** The true components of every request (docs/formats/pd.md#truth). */
+  private static void truth(Path file, List<PdRequest> requests) throws IOException {
+    try (BufferedWriter out = Files.newBufferedWriter(file, UTF_8)) {
+      out.write(
+          "request_id,prefill_instance,decode_instance,client_queue_ms,network_ms,"
+              + "prefill_queue_ms,prefill_ms,kv_transfer_ms,decode_queue_ms,decode_ms,"
+              + "client_e2e_ms\n");
+      for (PdRequest r : requests) {
+        out.write(
+            String.join(
+                    ",",
+                    r.id(),
+                    prefill(r.prefillServer()),
+                    decode(r.decodeServer()),
+                    millis(r.clientQueueUs()),
+                    millis(r.networkUs()),
+                    millis(r.prefillQueueUs()),
+                    millis(r.prefillUs()),
+                    millis(r.kvTransferUs()),
+                    millis(r.decodeQueueUs()),
+                    millis(r.decodeUs()),
+                    millis(r.e2eUs()))
+                + "\n");
+      }
+    }
+  }
+
+  /** numpy's default (linear) percentile, as vLLM's {@code np.percentile}. */
+  private static double percentile(double[] values, double q) {
+    double[] sorted = values.clone();
+    java.util.Arrays.sort(sorted);
+    double rank = (sorted.length - 1) * q;
+    int low = (int) Math.floor(rank);
+    int high = Math.min(low + 1, sorted.length - 1);
+    return sorted[low] + (sorted[high] - sorted[low]) * (rank - low);
+  }
+
+  /** Python's {@code str(round(x, 3))}: the shortest form, at least one decimal. */
+  private static String python(double value) {
+    BigDecimal rounded = BigDecimal.valueOf(value).setScale(3, RoundingMode.HALF_EVEN);
+    String text = rounded.stripTrailingZeros().toPlainString();
+    return text.contains(".") ? text : text + ".0";
+  }
+
+  private static String millis(long us) {
+    return BigDecimal.valueOf(us, 3).toPlainString();
+  }
+
+  private static Instant instant(long simUs) {
+    return START.plusNanos(simUs * 1000);
+  }
+
+  private static long epochUs(long simUs) {
+    return START.getEpochSecond() * 1_000_000 + simUs;
+  }
+
+  private static void seconds(StringBuilder json, String key, long us) {
+    json.append("{\"key\":\"").append(key).append("\",\"value\":{\"doubleValue\":");
+    json.append(BigDecimal.valueOf(us, 6).toPlainString()).append("}},");
+  }
+
+  private static void integer(StringBuilder json, String key, long value) {
+    json.append("{\"key\":\"").append(key).append("\",\"value\":{\"intValue\":\"");
+    json.append(value).append("\"}},");
+  }
+
+  private static String text(String key, String value) {
+    return "{\"key\":\"" + key + "\",\"value\":{\"stringValue\":\"" + value + "\"}}";
+  }
+}
