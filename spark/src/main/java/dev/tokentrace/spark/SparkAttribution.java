@@ -13,15 +13,15 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * The attribution on Spark SQL (docs/scale.md): the statements of {@code sql/attribution/} that
- * batch {@code correlate} runs with {@code --match id} (request_keys, clock_offsets, per_request),
- * read from the same files, put into Spark's dialect by {@link SparkDialect}, over the views {@link
- * SparkLake#register} made. Heuristic matching ({@code --match heuristic}) is Java and is not run
- * here: {@code request_matches} is empty, as without it.
+ * batch {@code correlate} runs with {@code --match id} (pd_halves, request_keys, clock_offsets,
+ * per_request), read from the same files, put into Spark's dialect by {@link SparkDialect}, over
+ * the views {@link SparkLake#register} made. Heuristic matching ({@code --match heuristic}) is Java
+ * and is not run here: {@code request_matches} is empty, as without it.
  */
 public final class SparkAttribution {
   /** The statements, in the order {@code Attributor} runs them. */
   public static final List<String> STATEMENTS =
-      List.of(Queries.REQUEST_KEYS, Queries.CLOCK_OFFSETS, Queries.PER_REQUEST);
+      List.of(Queries.PD_HALVES, Queries.REQUEST_KEYS, Queries.CLOCK_OFFSETS, Queries.PER_REQUEST);
 
   private SparkAttribution() {}
 

@@ -51,6 +51,7 @@ public final class SparkLake {
           "request_timing",
           "request_arrived",
           "request_aborted",
+          "kv_transfer",
           "request_matches");
 
   /**

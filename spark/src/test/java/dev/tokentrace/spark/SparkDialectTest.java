@@ -144,6 +144,6 @@ class SparkDialectTest {
         }
       }
     }
-    assertThat(SparkAttribution.STATEMENTS).hasSize(3);
+    assertThat(SparkAttribution.STATEMENTS).hasSize(4);
   }
 }
