@@ -104,6 +104,9 @@ public final class CorrelationRounds {
           copyNanos = System.nanoTime() - copyStarted;
           lakeSeen = copied.fingerprint();
           lastCopy = copied;
+          for (String skipped : copied.skipped()) {
+            err.println("correlate: " + skipped);
+          }
           copiedNote =
               copied.appended()
                   ? " (lake: "

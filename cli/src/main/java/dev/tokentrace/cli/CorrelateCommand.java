@@ -127,6 +127,9 @@ final class CorrelateCommand implements Callable<Integer> {
                 + " rows from "
                 + copied.files()
                 + " files");
+        for (String skipped : copied.skipped()) {
+          err.println("correlate: " + skipped);
+        }
       }
       // the report's percentiles and evidence, computed once with the attribution and read by
       // every report while it is current (docs/design.md#stored-report-results)

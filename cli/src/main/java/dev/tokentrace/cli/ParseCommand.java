@@ -35,7 +35,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Parse server logs and exports into events, one JSON object per line on standard output."
           + " Rejected lines are reported on standard error as 'path:line: engine: reason', and a"
-          + " summary 'parsed=N ignored=N rejected=N' ends the run.",
+          + " summary 'lines=N parsed=N ignored=N rejected=N (x%%), events=N' ends the run: each"
+          + " line counted once, parsed when it gave an event.",
       "Nothing goes to Kafka or DuckDB: use it to check what tokentrace makes of a log."
     })
 final class ParseCommand implements Callable<Integer> {

@@ -106,6 +106,9 @@ final class ReportCommand implements Callable<Integer> {
                     + " files) in place of "
                     + db.name()
                     + "'s, in memory: the file is not written");
+        for (String skipped : copied.skipped()) {
+          spec.commandLine().getErr().println("report: " + skipped);
+        }
       }
       // without --lake the messages were printed when the file was read as it is
       return write(db, rules(db, lake != null));

@@ -4,7 +4,10 @@ import dev.tokentrace.ingest.tail.ParseCounts;
 import java.io.PrintWriter;
 import java.util.Locale;
 
-/** The end-of-run summary and the {@code --max-reject-ratio} verdict (exit 3 when exceeded). */
+/**
+ * The end-of-run summary, printed once per run, each line in one bucket (docs/design.md#bad-input),
+ * and the {@code --max-reject-ratio} verdict (exit 3 when exceeded).
+ */
 final class Tolerance {
   private Tolerance() {}
 
@@ -16,12 +19,13 @@ final class Tolerance {
     err.println(
         String.format(
             Locale.ROOT,
-            "lines=%d parsed=%d ignored=%d rejected=%d (%.2f%%)",
+            "lines=%d parsed=%d ignored=%d rejected=%d (%.2f%%), events=%d",
             counts.lines(),
-            counts.events(),
+            counts.parsed(),
             counts.ignored(),
             counts.rejected(),
-            100 * ratio));
+            100 * ratio,
+            counts.events()));
     if (ratio > maxRatio) {
       err.println(
           String.format(

@@ -118,8 +118,9 @@ final class ChildJvm implements AutoCloseable {
 
   /**
    * Waits until a following command ({@code sink}, {@code ship}, ... with {@code --follow}) printed
-   * its {@code "<command>: following"} line, just before it installs its SIGTERM hook. A JVM
-   * stopped before that exits 143 with empty stderr; so a test that stops such a command and judges
+   * its {@code "<command>: following"} line; its SIGTERM hook is installed by then (a {@code sink
+   * --follow} installs it before it waits for Kafka). A JVM stopped before its hook exits 143 with
+   * empty stderr; so a test that stops such a command and judges
    * its exit code waits for this first. Returns that line.
    */
   String awaitStarted(String command) throws Exception {

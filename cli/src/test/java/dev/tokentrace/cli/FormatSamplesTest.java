@@ -141,7 +141,7 @@ final class FormatSamplesTest {
         Locale.ROOT,
         "lines=%d parsed=%d ignored=%d rejected=%d",
         counts.lines(),
-        counts.events(),
+        counts.parsed(),
         counts.ignored(),
         counts.rejected());
   }

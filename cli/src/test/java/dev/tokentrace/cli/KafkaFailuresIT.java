@@ -3,6 +3,7 @@ package dev.tokentrace.cli;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tokentrace.ingest.kafka.EmbeddedBroker;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -125,6 +126,76 @@ final class KafkaFailuresIT {
       Duration took = Duration.ofNanos(System.nanoTime() - started);
       assertThat(took).as(ship.output()).isLessThan(Duration.ofSeconds(8));
       assertThat(ship.stderr()).doesNotContain("\tat ");
+    }
+  }
+
+  /**
+   * Issue [3.2] item 6: a long-running sink started before its broker waits for it, says so once,
+   * and follows once the broker is up on that port (docs/live.md#start-order).
+   */
+  @Test
+  void sinkFollowWaitsForAClusterThatStartsLater() throws Exception {
+    int port = closedPort();
+    Path lake = dir.resolve("lake");
+    try (ChildJvm sink =
+        ChildJvm.start(
+            dir,
+            "sink-waits",
+            "256m",
+            "sink",
+            "--follow",
+            "--bootstrap-servers",
+            "127.0.0.1:" + port,
+            "--connect-timeout",
+            "2s",
+            "--lake",
+            lake.toString())) {
+      sink.await(
+          line -> line.startsWith("sink: waiting for kafka at 127.0.0.1:" + port),
+          ChildJvm.START_TIMEOUT,
+          "waiting for kafka");
+      // past --connect-timeout: a sink that gave up would have exited by now
+      Thread.sleep(3000);
+      assertThat(sink.alive()).as(sink.output()).isTrue();
+      try (EmbeddedBroker broker = EmbeddedBroker.start(port, null)) {
+        sink.awaitSinkStarted();
+        assertThat(sink.stderr())
+            .as(sink.output())
+            .contains("sink: kafka at 127.0.0.1:" + port + " answered after");
+        assertThat(sink.stopSink()).isIn(0, 143);
+      }
+      assertThat(sink.stderr().lines().filter(line -> line.contains("waiting for kafka")))
+          .as("said once")
+          .hasSize(1);
+      assertThat(sink.stderr()).doesNotContain("\tat ");
+    }
+  }
+
+  @Test
+  void sigtermStopsASinkWaitingForAnUnreachableClusterWithinFiveSeconds() throws Exception {
+    try (ChildJvm sink =
+        ChildJvm.start(
+            dir,
+            "sink-sigterm",
+            "256m",
+            "sink",
+            "--follow",
+            "--bootstrap-servers",
+            "127.0.0.1:" + closedPort(),
+            "--db",
+            dir.resolve("sink.duckdb").toString())) {
+      sink.await(
+          line -> line.startsWith("sink: waiting for kafka at"),
+          ChildJvm.START_TIMEOUT,
+          "waiting for kafka");
+      long started = System.nanoTime();
+      int code = sink.stop();
+      Duration took = Duration.ofNanos(System.nanoTime() - started);
+      assertThat(took).as(sink.output()).isLessThan(Duration.ofSeconds(8));
+      assertThat(code).as(sink.output()).isEqualTo(ExitCodes.OK);
+      assertThat(sink.stderr())
+          .contains("sink: stopped before kafka answered; nothing was written");
+      assertThat(dir.resolve("sink.duckdb")).doesNotExist();
     }
   }
 

@@ -17,7 +17,12 @@ public record IngestSummary(ShipSummary ship, SinkSummary sink, Duration elapsed
     return ship.counts().lines();
   }
 
+  /** Lines that gave at least one event. */
   public long parsed() {
+    return ship.counts().parsed();
+  }
+
+  public long events() {
     return ship.counts().events();
   }
 
@@ -37,7 +42,7 @@ public record IngestSummary(ShipSummary ship, SinkSummary sink, Duration elapsed
     return sink.rejectRows();
   }
 
-  /** {@code files=N lines=N parsed=N ignored=N rejected=N -> events=N rejects=N in N ms}. */
+  /** {@code files=N -> events=N rejects=N in N ms}. */
   public String describe() {
     return ship.describe()
         + " -> events="

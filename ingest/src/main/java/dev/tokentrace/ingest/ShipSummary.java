@@ -34,8 +34,11 @@ public record ShipSummary(
     this(files, failedFiles, counts, records, elapsed, List.of());
   }
 
-  /** {@code files=N lines=N parsed=N ignored=N rejected=N}. */
+  /**
+   * {@code files=N}: the line counts are the commands' one summary line ({@code lines=N parsed=N
+   * ...}, docs/design.md#bad-input), printed once.
+   */
   public String describe() {
-    return "files=" + files + " lines=" + counts.lines() + " " + counts.summary();
+    return "files=" + files;
   }
 }

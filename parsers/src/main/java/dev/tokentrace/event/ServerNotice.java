@@ -13,8 +13,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Something the server said that explains slowness or failure: a preemption, an OOM, an error with
  * its traceback folded into one record, a warning, a startup or config fact. The message is capped
- * at {@value #MAX_MESSAGE} characters and never holds prompt text: user-text values are replaced
- * here, whichever parser built it ({@link UserText}).
+ * at {@value #MAX_MESSAGE} characters and never holds prompt text: user-text values and secrets are
+ * replaced here, whichever parser built it ({@link Redaction}).
  */
 public record ServerNotice(
     Engine engine,
@@ -56,7 +56,12 @@ public record ServerNotice(
     ERROR,
     WARNING,
     STARTUP,
-    CONFIG;
+    CONFIG,
+    /**
+     * A known message printed an impossible value (a negative count); the event it made leaves the
+     * field empty (docs/formats/layouts.md#odd-values).
+     */
+    DATA_QUALITY;
 
     @JsonValue
     public String id() {
@@ -76,7 +81,7 @@ public record ServerNotice(
     requireNonNull(level, "level is null");
     requireNonNull(kind, "kind is null");
     requireNonNull(message, "message is null");
-    message = EventChecks.cap(UserText.redact(message), MAX_MESSAGE);
+    message = EventChecks.cap(Redaction.apply(message), MAX_MESSAGE);
   }
 
   @Override

@@ -41,6 +41,13 @@ final class MetricsRouter implements LineParser, CollectorClock {
   }
 
   @Override
+  public void wrapperLevel(@Nullable String level) {
+    if (log instanceof CollectorClock clock) {
+      clock.wrapperLevel(level);
+    }
+  }
+
+  @Override
   public void finish(ParseOutput sink) {
     metrics.finish(sink);
     log.finish(sink);

@@ -4,7 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.SourcePosition;
+import java.util.HashSet;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Removes the collectors' envelopes ({@link CollectorWrappers}) in front of an engine's parser and
@@ -17,6 +21,8 @@ import org.jspecify.annotations.Nullable;
 final class UnwrappingParser implements LineParser {
   static final String PARTIAL_RULE = "collector: partial line, joined with the next";
 
+  private static final Logger log = LoggerFactory.getLogger(UnwrappingParser.class);
+
   /** Joined parts longer than this (characters) are rejected: a writer that never ends a line. */
   static final int MAX_JOINED_CHARS = 8 << 20;
 
@@ -24,6 +30,11 @@ final class UnwrappingParser implements LineParser {
   private final LineParser parser;
   private final @Nullable CollectorClock clock;
   private final CollectorWrappers wrappers;
+  private final Layouts layouts;
+
+  /** Layout combinations already named in the log for this source. */
+  private final Set<String> layoutsNoted = new HashSet<>();
+
   private final Parts stdout = new Parts();
   private final Parts stderr = new Parts();
 
@@ -34,10 +45,15 @@ final class UnwrappingParser implements LineParser {
         parser instanceof GuardedParser ? ((GuardedParser) parser).inner() : parser;
     this.clock = engineParser instanceof CollectorClock ? (CollectorClock) engineParser : null;
     this.wrappers = new CollectorWrappers(settings.zone());
+    // vLLM and SGLang read process tags themselves, GPU telemetry has none
+    // (docs/formats/layouts.md#process-tags)
+    this.layouts = new Layouts(settings.zone(), engine == Engine.TRTLLM);
   }
 
   @Override
-  public void parse(String line, SourcePosition position, ParseOutput sink) {
+  public void parse(String raw, SourcePosition position, ParseOutput sink) {
+    // colour codes around a collector's time would hide it (docs/formats/layouts.md#ansi)
+    String line = Layouts.withoutAnsi(raw);
     if (!wrappers.unwrap(line)) {
       // an unwrapped line between parts: the parts were all the writer gave
       stdout.flush(sink);
@@ -61,12 +77,30 @@ final class UnwrappingParser implements LineParser {
     parser.finish(sink);
   }
 
+  /**
+   * The one layout-stripping stage (docs/formats/layouts.md): the engine parser gets the line
+   * without the layouts around its body, with the wrapper's time and level.
+   */
   private void engineParse(
       String text, java.time.@Nullable Instant ts, SourcePosition position, ParseOutput sink) {
-    if (clock != null) {
-      clock.collectorTime(ts);
+    if (layouts.strip(text, ts) && layoutsNoted.add(layouts.layouts())) {
+      // which layout, and so whose time, once per source (docs/formats/layouts.md#which-time)
+      log.info(
+          "{}: {}: layout '{}' removed from line {} on; {}",
+          position.path(),
+          engine.id(),
+          layouts.layouts(),
+          position.line(),
+          layouts.level() == null
+              ? "the engine's own header, where the line keeps one, dates it"
+              : "its message bodies are read without the engine's header and take the"
+                  + " layout's time");
     }
-    parser.parse(text, position, sink);
+    if (clock != null) {
+      clock.collectorTime(layouts.ts());
+      clock.wrapperLevel(layouts.level());
+    }
+    parser.parse(layouts.text(), position, sink);
   }
 
   /** The parts of one stream's line, so far. */

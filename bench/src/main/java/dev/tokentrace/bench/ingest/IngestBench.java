@@ -36,7 +36,9 @@ public final class IngestBench {
   /** Events per simulated request with --iteration-log true (measured: 43099 for 2000). */
   private static final double EVENTS_PER_REQUEST = 21.2;
 
-  private static final Pattern PARSED = Pattern.compile("parsed=(\\d+)");
+  /** The summary's event count (its {@code parsed=} counts lines since each line counts once). */
+  private static final Pattern PARSED = Pattern.compile("events=(\\d+)");
+
   private static final String MAIN = TokentraceMain.class.getName();
 
   private final long targetEvents;
@@ -149,7 +151,7 @@ public final class IngestBench {
     String summary = Files.readString(dir.resolve("run-" + targetEvents).resolve("parse.err"));
     Matcher matcher = PARSED.matcher(summary);
     if (!matcher.find()) {
-      throw new IllegalStateException("no parsed= in parse.err: " + summary);
+      throw new IllegalStateException("no events= in parse.err: " + summary);
     }
     return Long.parseLong(matcher.group(1));
   }

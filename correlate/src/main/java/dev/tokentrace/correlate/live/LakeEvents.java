@@ -9,6 +9,7 @@ import dev.tokentrace.store.lake.LakeFile;
 import dev.tokentrace.store.lake.LakeSnapshot;
 import dev.tokentrace.store.lake.LakeTables;
 import dev.tokentrace.table.TableSchema;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -102,7 +103,12 @@ public final class LakeEvents {
       boolean appended,
       int newFiles,
       Map<String, Set<String>> copiedFiles,
-      String tables) {}
+      String tables,
+      List<String> skipped) {
+    public Copied {
+      skipped = List.copyOf(skipped);
+    }
+  }
 
   /**
    * Replaces the event tables and rejects of {@code database} with the lake's current snapshot.
@@ -129,11 +135,96 @@ public final class LakeEvents {
     requireNonNull(lake, "lake is null");
     requireNonNull(database, "database is null");
     LakeSnapshot snapshot = LakeSnapshot.scan(lake);
+    try {
+      return copy(lake, database, previous, snapshot, Map.of());
+    } catch (IllegalStateException e) {
+      // A table whose file cannot be read (a truncated file) fails only what needs it
+      // (docs/storage.md#a-file-that-cannot-be-read): found after a failed copy, so that a good
+      // copy costs nothing more.
+      Map<String, String> unreadable = unreadable(lake, database, snapshot);
+      if (unreadable.isEmpty()) {
+        throw e;
+      }
+      for (Map.Entry<String, String> table : unreadable.entrySet()) {
+        if (REQUIRED.contains(table.getKey())) {
+          IllegalStateException failure =
+              new IllegalStateException(
+                  table.getValue()
+                      + "; the attribution needs this table: nothing was copied"
+                      + " (docs/storage.md#a-file-that-cannot-be-read)");
+          failure.addSuppressed(e);
+          throw failure;
+        }
+      }
+      Map<String, String> skipped = new TreeMap<>();
+      unreadable.forEach((table, why) -> skipped.put(table, why + "; its queries are skipped"));
+      // said by the caller, once per copy (correlate, report)
+      return copy(lake, database, null, snapshot, skipped);
+    }
+  }
+
+  /**
+   * The tables the attribution cannot do without: a request table or the client rows that cannot be
+   * read fails the copy; any other table that cannot be read is left empty and said so
+   * (docs/storage.md#a-file-that-cannot-be-read).
+   */
+  private static final Set<String> REQUIRED =
+      Set.of(
+          "request_arrived",
+          "request_timing",
+          "request_finished",
+          "request_aborted",
+          // the prefill-to-decode hand-over of a disaggregated request: per-request components
+          "kv_transfer",
+          CLIENT_TIMING);
+
+  /**
+   * Each lake table whose files DuckDB cannot read (their footers), with the line naming table and
+   * file; empty when every table reads, or when a file is gone (merged away by compaction since the
+   * listing: the next copy reads again).
+   */
+  private static Map<String, String> unreadable(
+      Path lake, Database database, LakeSnapshot snapshot) {
+    Map<String, String> unreadable = new TreeMap<>();
+    try (Connection connection = database.newConnection();
+        Statement statement = connection.createStatement()) {
+      for (TableSchema<?> table : LakeTables.ALL) {
+        List<LakeFile> files = snapshot.files(table.name());
+        if (files.isEmpty()) {
+          continue;
+        }
+        // a count reads every file's footer (its row counts), not the data
+        try (ResultSet rows =
+            statement.executeQuery("SELECT count(*) FROM (" + Lake.select(table, files) + ")")) {
+          rows.next();
+        } catch (SQLException e) {
+          for (LakeFile file : files) {
+            if (!Files.exists(file.path())) {
+              return Map.of();
+            }
+          }
+          unreadable.put(table.name(), Lake.unreadable(lake, table.name(), e));
+        }
+      }
+    } catch (SQLException e) {
+      return Map.of();
+    }
+    return unreadable;
+  }
+
+  private static Copied copy(
+      Path lake,
+      Database database,
+      @Nullable Copied previous,
+      LakeSnapshot snapshot,
+      Map<String, String> skipped) {
     Map<String, Set<String>> copiedFiles = new TreeMap<>();
     for (TableSchema<?> table : LakeTables.ALL) {
       Set<String> names = new TreeSet<>();
-      for (LakeFile file : snapshot.files(table.name())) {
-        names.add(file.path().toString());
+      if (!skipped.containsKey(table.name())) {
+        for (LakeFile file : snapshot.files(table.name())) {
+          names.add(file.path().toString());
+        }
       }
       copiedFiles.put(table.name(), names);
     }
@@ -154,6 +245,11 @@ public final class LakeEvents {
       try {
         for (TableSchema<?> table : LakeTables.ALL) {
           current = table.name();
+          if (skipped.containsKey(table.name())) {
+            // never a required table, so never client_timing: emptied, not left stale
+            statement.execute("DELETE FROM " + table.name());
+            continue;
+          }
           List<LakeFile> files = snapshot.files(table.name());
           if (append) {
             Set<String> before = previous.copiedFiles().get(table.name());
@@ -208,7 +304,8 @@ public final class LakeEvents {
         append,
         append ? newFiles : snapshot.fileCount(),
         copiedFiles,
-        tables);
+        tables,
+        List.copyOf(skipped.values()));
   }
 
   /** Rows and last row id of each lake table of the file: what tells whether it was rewritten. */

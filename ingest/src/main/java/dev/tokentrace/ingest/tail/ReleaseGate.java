@@ -24,7 +24,9 @@ import java.util.TreeSet;
  * <p>Usage per line: {@link #beginLine}, feed the parser (which reports into this sink), {@link
  * #endLine}. Most lines are reported while they are parsed and pass straight through with no
  * bookkeeping beyond a flag. Counts of released lines and their outcomes are kept here, since only
- * they are final. Not thread-safe.
+ * they are final: each line counts once, by what its first report(s) said (an event makes it
+ * parsed, else a rejection rejected, else it is ignored; docs/design.md#bad-input). Not
+ * thread-safe.
  */
 public final class ReleaseGate implements TailOutput {
   private final TailOutput downstream;
@@ -32,13 +34,15 @@ public final class ReleaseGate implements TailOutput {
   private final TreeSet<Long> pending = new TreeSet<>();
   private long current;
   private boolean currentReported;
+  private boolean currentEvent;
+  private boolean currentRejected;
   private long heldLines;
   private long heldEvents;
-  private long heldIgnored;
+  private long heldParsed;
   private long heldRejected;
   private long releasedLines;
   private long releasedEvents;
-  private long releasedIgnored;
+  private long releasedParsed;
   private long releasedRejected;
 
   /**
@@ -48,7 +52,7 @@ public final class ReleaseGate implements TailOutput {
     this.downstream = requireNonNull(downstream, "downstream is null");
     releasedLines = released.lines();
     releasedEvents = released.events();
-    releasedIgnored = released.ignored();
+    releasedParsed = released.parsed();
     releasedRejected = released.rejected();
   }
 
@@ -56,6 +60,8 @@ public final class ReleaseGate implements TailOutput {
   public void beginLine(long number) {
     current = number;
     currentReported = false;
+    currentEvent = false;
+    currentRejected = false;
   }
 
   /**
@@ -67,6 +73,10 @@ public final class ReleaseGate implements TailOutput {
   public boolean endLine() {
     if (!currentReported) {
       pending.add(current);
+    } else if (currentEvent) {
+      heldParsed++;
+    } else if (currentRejected) {
+      heldRejected++;
     }
     current = 0;
     heldLines++;
@@ -100,49 +110,68 @@ public final class ReleaseGate implements TailOutput {
 
   /** Lines released so far, with their events, ignored lines and rejections. */
   public ParseCounts released() {
-    return new ParseCounts(releasedLines, releasedEvents, releasedIgnored, releasedRejected);
+    return new ParseCounts(
+        releasedLines,
+        releasedParsed,
+        releasedLines - releasedParsed - releasedRejected,
+        releasedRejected,
+        releasedEvents);
   }
 
   @Override
   public void event(EngineEvent event) {
-    reported(event.source());
+    reported(event.source(), Outcome.EVENT);
     heldEvents++;
     held.add(event);
   }
 
   @Override
   public void rejected(Rejection rejection, byte[] rawLine) {
-    reported(rejection.position());
-    heldRejected++;
+    reported(rejection.position(), Outcome.REJECTED);
     held.add(new HeldRejection(rejection, rawLine));
   }
 
   @Override
   public void client(ClientTiming.Stored row) {
-    reported(row.timing().source());
+    reported(row.timing().source(), Outcome.EVENT);
     heldEvents++;
     held.add(row);
   }
 
   @Override
   public void clientRejected(ClientRejection rejection, byte[] rawLine) {
-    reported(rejection.position());
-    heldRejected++;
+    reported(rejection.position(), Outcome.REJECTED);
     held.add(new HeldClientRejection(rejection, rawLine));
   }
 
   @Override
   public void ignored(SourcePosition position, String rule) {
-    reported(position);
-    heldIgnored++;
+    reported(position, Outcome.IGNORED);
   }
 
-  private void reported(SourcePosition position) {
+  /** What a report says of its line. */
+  private enum Outcome {
+    EVENT,
+    REJECTED,
+    IGNORED
+  }
+
+  /**
+   * The current line collects every report; a line reported after later lines (a grouped record) is
+   * counted by its first report.
+   */
+  private void reported(SourcePosition position, Outcome outcome) {
     long line = position.line();
     if (line == current) {
       currentReported = true;
-    } else if (!pending.isEmpty()) {
-      pending.remove(line);
+      currentEvent |= outcome == Outcome.EVENT;
+      currentRejected |= outcome == Outcome.REJECTED;
+    } else if (!pending.isEmpty() && pending.remove(line)) {
+      if (outcome == Outcome.EVENT) {
+        heldParsed++;
+      } else if (outcome == Outcome.REJECTED) {
+        heldRejected++;
+      }
     }
   }
 
@@ -162,11 +191,11 @@ public final class ReleaseGate implements TailOutput {
     held.clear();
     releasedLines += heldLines;
     releasedEvents += heldEvents;
-    releasedIgnored += heldIgnored;
+    releasedParsed += heldParsed;
     releasedRejected += heldRejected;
     heldLines = 0;
     heldEvents = 0;
-    heldIgnored = 0;
+    heldParsed = 0;
     heldRejected = 0;
   }
 

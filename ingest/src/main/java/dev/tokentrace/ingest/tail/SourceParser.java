@@ -14,12 +14,16 @@ import dev.tokentrace.parse.Rejection;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.BitSet;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Runs one engine's {@link LineParser} over the lines of one source and passes what it makes of
- * them to an {@link TailOutput}, counting events, ignored lines and rejections. Lines the {@link
- * LineSplitter} already rejected (too long, invalid UTF-8, binary) never reach the parser.
+ * them to an {@link TailOutput}, counting each physical line once: parsed (an event came from it),
+ * rejected (a rejection and no event) or ignored (docs/design.md#bad-input), and the events. A
+ * line's outcomes are told apart by the line number events and rejections carry, since a grouped
+ * record is reported after later lines. Lines the {@link LineSplitter} already rejected (too long,
+ * invalid UTF-8, binary) never reach the parser.
  *
  * <p>One instance per source; not thread-safe.
  */
@@ -30,6 +34,7 @@ public final class SourceParser implements SourceLines {
   private final TailOutput sink;
   private final Outcomes outcomes = new Outcomes();
   private long lines;
+  private long firstLine;
   private long brokenAt;
   private @Nullable String currentLine;
   private @Nullable SourcePosition currentPosition;
@@ -64,7 +69,7 @@ public final class SourceParser implements SourceLines {
 
   @Override
   public void line(String text, long number, long offset) {
-    lines++;
+    counted(number);
     SourcePosition position = new SourcePosition(path, number, offset);
     currentLine = text;
     currentPosition = position;
@@ -74,12 +79,12 @@ public final class SourceParser implements SourceLines {
 
   @Override
   public void invalid(long number, long offset, String reason, byte[] raw) {
-    lines++;
+    counted(number);
     if (LogFileReader.CORRUPT_GZIP.equals(reason) && brokenAt == 0) {
       brokenAt = number;
     }
     SourcePosition position = new SourcePosition(path, number, offset);
-    outcomes.rejected++;
+    outcomes.mark(outcomes.rejectedLines, position);
     // a line of a prompt printed over several lines (too long, or not UTF-8): none of it is kept
     String excerpt = parser.insideUserText() ? UserText.marker(raw.length) : excerptOf(raw);
     Rejection rejection = Rejection.of(position, engine, reason, excerpt);
@@ -102,8 +107,20 @@ public final class SourceParser implements SourceLines {
     return brokenAt;
   }
 
+  /** Each line in one bucket: parsed, else rejected, else ignored (docs/design.md#bad-input). */
   public ParseCounts counts() {
-    return new ParseCounts(lines, outcomes.events, outcomes.ignored, outcomes.rejected);
+    long parsed = outcomes.eventLines.cardinality();
+    BitSet rejectedOnly = (BitSet) outcomes.rejectedLines.clone();
+    rejectedOnly.andNot(outcomes.eventLines);
+    long rejected = rejectedOnly.cardinality();
+    long ignored = Math.max(0, lines - parsed - rejected);
+    return new ParseCounts(lines, parsed, ignored, rejected, outcomes.events);
+  }
+
+  private void counted(long number) {
+    if (lines++ == 0) {
+      firstLine = number;
+    }
   }
 
   /** Lenient text of raw bytes for an excerpt: bad UTF-8 and NUL become U+FFFD. */
@@ -139,25 +156,37 @@ public final class SourceParser implements SourceLines {
 
   private final class Outcomes implements ParseOutput {
     private long events;
-    private long ignored;
-    private long rejected;
+
+    /** Lines (from the first line read) that gave at least one event. */
+    private final BitSet eventLines = new BitSet();
+
+    /** Lines that gave a rejection. */
+    private final BitSet rejectedLines = new BitSet();
 
     @Override
     public void event(EngineEvent event) {
       events++;
+      mark(eventLines, event.source());
       sink.event(event);
     }
 
     @Override
     public void ignored(SourcePosition position, String rule) {
-      ignored++;
       sink.ignored(position, rule);
     }
 
     @Override
     public void rejected(Rejection rejection) {
-      rejected++;
+      mark(rejectedLines, rejection.position());
       sink.rejected(rejection, rawOf(rejection));
+    }
+
+    /** A line of this source; a parser's own positions ({@code <finish>}) are no line of it. */
+    void mark(BitSet lines, SourcePosition position) {
+      long index = position.line() - firstLine;
+      if (position.path().equals(path) && index >= 0 && index < Integer.MAX_VALUE) {
+        lines.set((int) index);
+      }
     }
   }
 }

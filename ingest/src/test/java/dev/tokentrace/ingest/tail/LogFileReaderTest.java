@@ -31,7 +31,7 @@ final class LogFileReaderTest {
     ParseCounts counts = parse(file);
 
     assertThat(sink.eventPositions()).containsExactly("1@0", "2@5");
-    assertThat(counts).isEqualTo(new ParseCounts(2, 2, 0, 0));
+    assertThat(counts).isEqualTo(new ParseCounts(2, 2, 0, 0, 2));
   }
 
   @Test
@@ -47,7 +47,7 @@ final class LogFileReaderTest {
         .containsExactly(path + ":2: vllm: invalid utf-8 at byte 4 @5");
     assertThat(sink.raws.get(0)).containsExactly(Arrays.copyOf(bad, 5));
     assertThat(sink.rejections.get(0).excerpt()).isEqualTo("A r\uFFFD(");
-    assertThat(counts.summary()).isEqualTo("parsed=2 ignored=0 rejected=1");
+    assertThat(counts.summary()).isEqualTo("parsed=2 ignored=0 rejected=1 events=2");
   }
 
   @Test
@@ -64,7 +64,7 @@ final class LogFileReaderTest {
     assertThat(sink.rejectionMessages())
         .containsExactly(file + ":2: vllm: line too long (10485760 bytes > 8388608) @5");
     assertThat(sink.raws.get(0)).hasSize(LineSplitter.MAX_RAW_BYTES);
-    assertThat(counts).isEqualTo(new ParseCounts(4, 3, 0, 1));
+    assertThat(counts).isEqualTo(new ParseCounts(4, 3, 0, 1, 3));
   }
 
   @Test
@@ -88,7 +88,7 @@ final class LogFileReaderTest {
     ParseCounts counts = parse(file);
 
     assertThat(sink.eventPositions()).containsExactly("1@0", "3@15", "4@20");
-    assertThat(counts).isEqualTo(new ParseCounts(4, 3, 1, 0));
+    assertThat(counts).isEqualTo(new ParseCounts(4, 3, 1, 0, 3));
   }
 
   @Test

@@ -25,7 +25,7 @@ final class ReleaseGateTest {
     assertThat(line(2, "A r2")).isTrue();
 
     assertThat(downstream.eventPositions()).containsExactly("1@0", "2@5");
-    assertThat(gate.released()).isEqualTo(new ParseCounts(2, 2, 0, 0));
+    assertThat(gate.released()).isEqualTo(new ParseCounts(2, 2, 0, 0, 2));
     assertThat(gate.pendingLines()).isZero();
   }
 
@@ -37,14 +37,14 @@ final class ReleaseGateTest {
     assertThat(line(3, "  continued")).isFalse();
     assertThat(gate.oldestPending()).isEqualTo(2);
     assertThat(downstream.events).hasSize(1);
-    assertThat(gate.released()).isEqualTo(new ParseCounts(1, 1, 0, 0));
+    assertThat(gate.released()).isEqualTo(new ParseCounts(1, 1, 0, 0, 1));
 
     assertThat(line(4, "A r2")).isTrue();
     assertThat(downstream.events)
         .extracting(event -> event.source().line())
         .containsExactly(1L, 2L, 4L);
     assertThat(downstream.events.get(1)).isInstanceOf(ServerNotice.class);
-    assertThat(gate.released()).isEqualTo(new ParseCounts(4, 3, 1, 0));
+    assertThat(gate.released()).isEqualTo(new ParseCounts(4, 3, 1, 0, 3));
   }
 
   @Test
@@ -70,7 +70,7 @@ final class ReleaseGateTest {
 
     assertThat(downstream.events).hasSize(1);
     assertThat(gate.pendingLines()).isZero();
-    assertThat(gate.released()).isEqualTo(new ParseCounts(1, 1, 0, 0));
+    assertThat(gate.released()).isEqualTo(new ParseCounts(1, 1, 0, 0, 1));
   }
 
   @Test
@@ -81,17 +81,17 @@ final class ReleaseGateTest {
     assertThat(downstream.rejections).isEmpty();
     line(3, "A r1");
     assertThat(downstream.rejections).hasSize(1);
-    assertThat(gate.released()).isEqualTo(new ParseCounts(3, 2, 0, 1));
+    assertThat(gate.released()).isEqualTo(new ParseCounts(3, 2, 0, 1, 2));
   }
 
   @Test
   void startsFromTheCountsOfAResumedSource() {
-    ReleaseGate resumed = new ReleaseGate(downstream, new ParseCounts(10, 8, 1, 1));
+    ReleaseGate resumed = new ReleaseGate(downstream, new ParseCounts(10, 8, 1, 1, 8));
     resumed.beginLine(11);
     resumed.ignored(new SourcePosition("server.log", 11, 0), "banner");
     resumed.endLine();
 
-    assertThat(resumed.released()).isEqualTo(new ParseCounts(11, 8, 2, 1));
+    assertThat(resumed.released()).isEqualTo(new ParseCounts(11, 8, 2, 1, 8));
   }
 
   private boolean line(long number, String text) {

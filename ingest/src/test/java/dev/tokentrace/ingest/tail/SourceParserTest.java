@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tokentrace.event.Engine;
+import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.ingest.TinyParser;
 import dev.tokentrace.parse.LineParser;
@@ -25,8 +26,8 @@ final class SourceParserTest {
     source.invalid(4, 22, "invalid utf-8 at byte 1", new byte[] {(byte) 0xff});
     source.finish();
 
-    assertThat(source.counts()).isEqualTo(new ParseCounts(4, 1, 1, 2));
-    assertThat(source.counts().summary()).isEqualTo("parsed=1 ignored=1 rejected=2");
+    assertThat(source.counts()).isEqualTo(new ParseCounts(4, 1, 1, 2, 1));
+    assertThat(source.counts().summary()).isEqualTo("parsed=1 ignored=1 rejected=2 events=1");
     assertThat(sink.rejectionMessages())
         .containsExactly(
             "logs/a.log:3: sglang: unrecognized line @14",
@@ -89,5 +90,55 @@ final class SourceParserTest {
                 assertThat(new String(raw, UTF_8))
                     .doesNotContain("secret")
                     .contains("text=<redacted "));
+  }
+
+  /**
+   * Each line is counted once (docs/design.md#bad-input): a line with several events is one parsed
+   * line, a line with an event and a rejection is parsed, a grouped record's line reported after
+   * later lines still counts once, and events are counted apart.
+   */
+  @Test
+  void countsEachLineOnceWhateverItGave() {
+    LineParser parser =
+        new LineParser() {
+          private SourcePosition open;
+
+          @Override
+          public void parse(String line, SourcePosition position, ParseOutput out) {
+            if (line.equals("three")) {
+              for (int i = 0; i < 3; i++) {
+                out.event(notice(position));
+              }
+            } else if (line.equals("both")) {
+              out.event(notice(position));
+              out.rejected(Rejection.of(position, Engine.SGLANG, "half bad", line));
+            } else if (line.equals("group")) {
+              open = position;
+            } else if (line.equals("  more")) {
+              out.ignored(position, "continuation");
+            } else {
+              if (open != null) {
+                out.event(notice(open));
+                open = null;
+              }
+              out.rejected(Rejection.of(position, Engine.SGLANG, "bad", line));
+            }
+          }
+        };
+    SourceParser counted = new SourceParser("logs/b.log", Engine.SGLANG, parser, sink);
+    String[] lines = {"three", "both", "group", "  more", "junk"};
+    for (int i = 0; i < lines.length; i++) {
+      counted.line(lines[i], i + 1, 0);
+    }
+    counted.finish();
+
+    assertThat(counted.counts()).isEqualTo(new ParseCounts(5, 3, 1, 1, 5));
+    ParseCounts counts = counted.counts();
+    assertThat(counts.parsed() + counts.ignored() + counts.rejected()).isEqualTo(counts.lines());
+  }
+
+  private static ServerNotice notice(SourcePosition position) {
+    return new ServerNotice(
+        Engine.SGLANG, "sg-0", null, position, "INFO", ServerNotice.Kind.STARTUP, "x");
   }
 }

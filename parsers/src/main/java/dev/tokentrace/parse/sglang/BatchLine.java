@@ -45,6 +45,16 @@ final class BatchLine {
   private @Nullable String headerProblem;
 
   /**
+   * The first count of the line that was negative ({@code #running-req: -1}), as {@code key:
+   * value}, or null: the field is left empty and the step still made
+   * (docs/formats/layouts.md#odd-values).
+   */
+  @Nullable String oddValue;
+
+  /** The last count read was a negative integer. */
+  private boolean lastWasOdd;
+
+  /**
    * True when a batch header (or the header-less ≤ v0.1.16 decode body) starts at {@code p}; the
    * scratch is then reset and positioned on the body.
    */
@@ -126,6 +136,7 @@ final class BatchLine {
     timestampEnd = UNSET;
     bodyStart = start;
     headerProblem = null;
+    oddValue = null;
   }
 
   /** {@code (mixed #running-req: N)}, {@code [N]}, then {@code .} or {@code ,} and a space. */
@@ -137,9 +148,9 @@ final class BatchLine {
       if (close < 0) {
         return false;
       }
-      running = Numbers.count(line, digitsStart, close);
+      running = count(BatchKeys.RUNNING_REQ, line, digitsStart, close);
       phase = Phase.MIXED;
-      if (running < 0) {
+      if (running < 0 && !lastWasOdd) {
         headerProblem = "batch line: bad '#running-req' value";
       }
       q = close + 1;
@@ -170,15 +181,15 @@ final class BatchLine {
   private boolean accept(int field, String line, int start, int end) {
     switch (field) {
       case BatchKeys.NEW_SEQ:
-        return (newSeqs = Numbers.count(line, start, end)) >= 0;
+        return (newSeqs = count(field, line, start, end)) >= 0 || lastWasOdd;
       case BatchKeys.NEW_TOKEN:
-        return (newTokens = Numbers.count(line, start, end)) >= 0;
+        return (newTokens = count(field, line, start, end)) >= 0 || lastWasOdd;
       case BatchKeys.CACHED_TOKEN:
-        return (cachedTokens = Numbers.count(line, start, end)) >= 0;
+        return (cachedTokens = count(field, line, start, end)) >= 0 || lastWasOdd;
       case BatchKeys.RUNNING_REQ:
-        return (running = Numbers.count(line, start, end)) >= 0;
+        return (running = count(field, line, start, end)) >= 0 || lastWasOdd;
       case BatchKeys.QUEUE_REQ:
-        return (queued = Numbers.count(line, start, end)) >= 0;
+        return (queued = count(field, line, start, end)) >= 0 || lastWasOdd;
       case BatchKeys.TOKEN_USAGE:
         // v0.4.9 hybrid SWA logs "token usage: full=0.10, swa=0.20"
         // (docs/formats/sglang.md#prefill-batch-line): the full pool counts
@@ -207,6 +218,26 @@ final class BatchLine {
       default:
         return true;
     }
+  }
+
+  /**
+   * A count, or -1; a negative integer ({@code -1}: a counter bug of some builds,
+   * docs/formats/sglang-wild.md#negative-running-req) is remembered as the line's odd value.
+   */
+  private int count(int field, String line, int start, int end) {
+    int value = Numbers.count(line, start, end);
+    lastWasOdd = false;
+    if (value < 0
+        && end - start > 1
+        && line.charAt(start) == '-'
+        && Numbers.count(line, start + 1, end) >= 0) {
+      if (oddValue == null) {
+        oddValue = BatchKeys.name(field) + ": " + line.substring(start, end);
+      }
+      lastWasOdd = true;
+      return UNSET;
+    }
+    return value;
   }
 
   private boolean usage(double value) {

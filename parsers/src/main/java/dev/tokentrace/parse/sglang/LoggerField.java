@@ -26,6 +26,11 @@ final class LoggerField {
       return null;
     }
     int q = from + 1;
+    // deployments pad the field: [ DP15 TP15 EP15 file.py:222] (docs/formats/layouts.md#rank-field)
+    while (q < length && q - from < 4 && line.charAt(q) == ' ') {
+      q++;
+    }
+    int tagsStart = q;
     int tagsEnd = -1;
     while (q < length) {
       int tagEnd = tagEnd(line, q);
@@ -52,7 +57,7 @@ final class LoggerField {
       return null;
     }
     int end = q + 1 < length && line.charAt(q + 1) == ' ' ? q + 2 : q + 1;
-    return new Field(end, tagsEnd < 0 ? null : line.substring(from + 1, tagsEnd));
+    return new Field(end, tagsEnd < 0 ? null : line.substring(tagsStart, tagsEnd));
   }
 
   /** The field whose {@code ] } ends right before {@code bodyStart}, or null. */

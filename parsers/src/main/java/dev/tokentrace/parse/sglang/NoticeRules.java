@@ -45,7 +45,7 @@ final class NoticeRules {
     if (own != null) {
       return own;
     }
-    if (line.startsWith("ERROR:", start)) {
+    if (line.startsWith("ERROR:", start) || isCppTerminate(line, start)) {
       return mentionsOom(line, start) ? OOM : ERROR;
     }
     if (line.startsWith("WARNING:", start) || startsWithIgnoreCase(line, start, "warning")) {
@@ -88,10 +88,20 @@ final class NoticeRules {
    * null; such lines are SGLang's only in an SGLang log, which the caller decides.
    */
   static @Nullable Rule traceback(String line) {
-    if (line.startsWith(TRACEBACK_START) || isExceptionLine(line, 0)) {
+    if (line.startsWith(TRACEBACK_START) || isExceptionLine(line, 0) || isCppTerminate(line, 0)) {
       return mentionsOom(line, 0) ? OOM : ERROR;
     }
     return null;
+  }
+
+  /**
+   * {@code terminate called after throwing an instance of 'T'} (or {@code recursively}): a C++
+   * exception; its {@code what(): …} line follows and is folded in
+   * (docs/formats/layouts.md#cpp-what).
+   */
+  static boolean isCppTerminate(String line, int start) {
+    return line.startsWith("terminate called after throwing", start)
+        || line.startsWith("terminate called recursively", start);
   }
 
   static boolean isExceptionLine(String line, int start) {

@@ -22,8 +22,18 @@ final class RequestEvents {
 
   private final String instance;
 
+  /**
+   * The current line's time is a wrapper's (a collector or layout printed it, not SGLang): the
+   * record's own finish time then wins (docs/formats/layouts.md#which-time).
+   */
+  private boolean wrapperTime;
+
   RequestEvents(String instance) {
     this.instance = instance;
+  }
+
+  void wrapperTime(boolean fromWrapper) {
+    wrapperTime = fromWrapper;
   }
 
   void arrived(
@@ -49,7 +59,8 @@ final class RequestEvents {
       String kind,
       ParseOutput sink) {
     String key = RequestKeys.normalize(rid);
-    Instant when = ts != null || meta == null ? ts : meta.finishedAt();
+    Instant own = meta == null ? null : meta.finishedAt();
+    Instant when = ts == null || (wrapperTime && own != null) ? own : ts;
     Integer output = meta == null ? null : meta.count(MetaInfo.Key.COMPLETION_TOKENS);
     String reason = meta == null ? null : meta.finishReason();
     sink.event(

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.ServerNotice;
 import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.parse.CollectorClock;
 import dev.tokentrace.parse.ConfigFacts;
 import dev.tokentrace.parse.LineParser;
 import dev.tokentrace.parse.ParseOutput;
@@ -36,7 +37,7 @@ import org.jspecify.annotations.Nullable;
  * traceback is one notice, emitted when a line that does not continue it arrives or at {@link
  * #finish}), the last Decode time per rank ({@link DecodeStepTimer}) and the date anchor.
  */
-public final class SglangLineParser implements LineParser {
+public final class SglangLineParser implements LineParser, CollectorClock {
   private final ParseSettings settings;
   private final Timestamps.Local clock;
   private final Envelope envelope;
@@ -46,25 +47,54 @@ public final class SglangLineParser implements LineParser {
   private final TimeStatsLine timeStatsLine;
   private final JsonLine jsonLine;
   private final PendingNotice notice;
+  private final RequestEvents requestEvents;
+
+  /** Batch line fields whose odd value was already noted in this source. */
+  private final java.util.Set<String> oddValuesNoted = new java.util.HashSet<>();
 
   /** An SGLang line was seen: unprefixed tracebacks and indented lines are then SGLang's too. */
   private boolean sawSglang;
+
+  /** The time a collector or wrapper layout printed before the current line, or null. */
+  private @Nullable Instant wrapperTs;
+
+  /** The level a wrapper layout printed before the current line's body, or null. */
+  private @Nullable String wrapperLevel;
 
   public SglangLineParser(ParseSettings settings) {
     this.settings = requireNonNull(settings, "settings is null");
     this.clock = new Timestamps.Local(settings.zone(), settings.startYear());
     this.envelope = new Envelope(clock);
-    RequestEvents requestEvents = new RequestEvents(settings.instance());
+    this.requestEvents = new RequestEvents(settings.instance());
     this.requests = new RequestJoiner(new RequestLine(requestEvents));
     this.timeStatsLine = new TimeStatsLine(settings.instance());
     this.jsonLine = new JsonLine(requestEvents, clock);
     this.notice = new PendingNotice(settings.instance());
   }
 
+  /**
+   * The collector's or wrapper's time of the next line: lines without SGLang's own prefix take it
+   * (docs/formats/layouts.md#which-time).
+   */
+  @Override
+  public void collectorTime(@Nullable Instant ts) {
+    wrapperTs = ts;
+  }
+
+  /**
+   * A wrapper layout printed a level before the body: the body is a logger message, read as after
+   * SGLang's own prefix (docs/formats/layouts.md).
+   */
+  @Override
+  public void wrapperLevel(@Nullable String level) {
+    wrapperLevel = level;
+  }
+
   @Override
   public void parse(String line, SourcePosition position, ParseOutput sink) {
     String text = TransportPrefix.strip(line);
     envelope.parse(text);
+    requestEvents.wrapperTime(!envelope.prefixed && wrapperTs != null);
     if (requests.isPending()) {
       if (!envelope.prefixed && !BodyMarkers.isKnownUnprefixed(body(text))) {
         requests.continueWith(text, position, sink);
@@ -78,8 +108,13 @@ public final class SglangLineParser implements LineParser {
       if (envelope.badTimestamp) {
         reject(text, "bad timestamp", position, sink);
       } else {
-        prefixed(text, position, sink);
+        prefixed(text, envelope.bodyStart, envelope.ts, envelope.millisPrecise, position, sink);
       }
+    } else if (wrapperLevel != null && isLoggerMessage(body(text))) {
+      // a message body under a wrapper layout with a level (docs/formats/layouts.md)
+      notice.emit(sink);
+      sawSglang = true;
+      prefixed(text, envelope.bodyStart, wrapperTs, false, position, sink);
     } else {
       unprefixed(text, position, sink);
     }
@@ -106,11 +141,14 @@ public final class SglangLineParser implements LineParser {
     return envelope.prefixed ? -1 : 0;
   }
 
-  private void prefixed(String line, SourcePosition position, ParseOutput sink) {
-    int start = envelope.bodyStart;
-    Instant ts = envelope.ts;
-    if (body(
-        line, start, new LineStamp(ts, envelope.millisPrecise, envelope.rank, position), sink)) {
+  private void prefixed(
+      String line,
+      int start,
+      @Nullable Instant ts,
+      boolean millisPrecise,
+      SourcePosition position,
+      ParseOutput sink) {
+    if (body(line, start, new LineStamp(ts, millisPrecise, envelope.rank, position), sink)) {
       return;
     }
     if (line.startsWith(NoiseRules.READY, start)) {
@@ -164,6 +202,8 @@ public final class SglangLineParser implements LineParser {
 
   private boolean known(String body, SourcePosition position, ParseOutput sink) {
     if (body.startsWith("{")) {
+      // a JSON record's own timestamp is SGLang's (docs/formats/layouts.md#which-time)
+      requestEvents.wrapperTime(false);
       jsonLine.parse(body, position, sink);
       return true;
     }
@@ -177,7 +217,7 @@ public final class SglangLineParser implements LineParser {
       sink.ignored(position, JsonLine.OPENAI_ECHO);
       return true;
     }
-    if (body(body, 0, new LineStamp(null, false, envelope.rank, position), sink)) {
+    if (body(body, 0, new LineStamp(wrapperTs, false, envelope.rank, position), sink)) {
       sawSglang = true;
       return true;
     }
@@ -198,9 +238,9 @@ public final class SglangLineParser implements LineParser {
     NoticeRules.Rule traceback = NoticeRules.traceback(line);
     if (own != null) {
       sawSglang = true;
-      notice.open(own, null, position, line);
+      notice.open(own, wrapperTs, position, line);
     } else if (traceback != null && sawSglang) {
-      notice.open(traceback, null, position, line);
+      notice.open(traceback, wrapperTs, position, line);
     } else if (traceback != null) {
       sink.ignored(position, NoiseRules.TRACEBACK_WITHOUT_CONTEXT);
     } else if (sawSglang && isIndented(line)) {
@@ -221,14 +261,14 @@ public final class SglangLineParser implements LineParser {
     if (line.startsWith(NoiseRules.READY)) {
       sawSglang = true;
       stepTimer.reset();
-      sink.event(startupNotice(null, position, NoiseRules.READY));
+      sink.event(startupNotice(wrapperTs, position, NoiseRules.READY));
       return true;
     }
     if (!NoiseRules.isStartup(line, 0)) {
       return false;
     }
     sawSglang = true;
-    if (!startupConfig(line, 0, null, position, sink)) {
+    if (!startupConfig(line, 0, wrapperTs, position, sink)) {
       if (line.startsWith("server_args=")) {
         stepTimer.reset();
       }
@@ -273,8 +313,8 @@ public final class SglangLineParser implements LineParser {
       return false;
     }
     int length = Timestamps.isoLocalLength(line, 0);
-    Instant ts = length < 0 ? null : clock.isoLocal(line, 0, length);
-    boolean precise = ts != null && Timestamps.isoFractionDigits(length) >= 3;
+    Instant ts = length < 0 ? wrapperTs : clock.isoLocal(line, 0, length);
+    boolean precise = length >= 0 && ts != null && Timestamps.isoFractionDigits(length) >= 3;
     String rank = envelope.rank;
     LoggerField.Field field = LoggerField.before(line, at);
     if (rank == null && field != null) {
@@ -319,11 +359,34 @@ public final class SglangLineParser implements LineParser {
     }
     LineStamp exact = new LineStamp(when, millis, stamp.rank(), stamp.position());
     sink.event(BatchSteps.of(batch, settings.instance(), exact, stepTimer));
+    String odd = batch.oddValue;
+    if (odd != null && oddValuesNoted.add(odd.substring(0, odd.indexOf(':')))) {
+      // once per source and field (docs/formats/layouts.md#odd-values)
+      sink.event(
+          new ServerNotice(
+              Engine.SGLANG,
+              settings.instance(),
+              exact.ts(),
+              stamp.position(),
+              "WARNING",
+              ServerNotice.Kind.DATA_QUALITY,
+              "batch line: '"
+                  + odd
+                  + "' is not a count; the field is left empty (noted once per source)"));
+    }
   }
 
   private ServerNotice startupNotice(@Nullable Instant ts, SourcePosition position, String text) {
     return new ServerNotice(
         Engine.SGLANG, settings.instance(), ts, position, "INFO", ServerNotice.Kind.STARTUP, text);
+  }
+
+  /** A wrapped body read as a logger message: not JSON, uvicorn's own line or indented text. */
+  private static boolean isLoggerMessage(String body) {
+    return !body.isBlank()
+        && !isIndented(body)
+        && !body.startsWith("{")
+        && !body.startsWith("INFO:");
   }
 
   private static boolean isIndented(String line) {

@@ -40,6 +40,7 @@ public final class TrtLlmLineParser implements LineParser, CollectorClock {
 
   private final String instance;
   private final LineCleaner cleaner = new LineCleaner();
+  private @Nullable String wrapperLevel;
   private final LogHeaders headers;
   private final LogMessages messages;
   private final JsonSplitter splitter;
@@ -67,6 +68,15 @@ public final class TrtLlmLineParser implements LineParser, CollectorClock {
   @Override
   public void collectorTime(@Nullable Instant ts) {
     cleaner.collectorTime(ts);
+  }
+
+  /**
+   * A wrapper layout's level: a line without TensorRT-LLM's own header is then a logger message
+   * body, read as one with the wrapper's time (docs/formats/layouts.md).
+   */
+  @Override
+  public void wrapperLevel(@Nullable String level) {
+    wrapperLevel = level == null ? null : level.equals("CRITICAL") ? "FATAL" : level;
   }
 
   @Override
@@ -113,6 +123,8 @@ public final class TrtLlmLineParser implements LineParser, CollectorClock {
     String failure = headers.failure();
     if (failure != null) {
       reject(sink, position, failure, line);
+    } else if (wrapperLevel != null && !NoticeGrouper.isContinuation(line)) {
+      logLine(new LogHeader(wrapperLevel, null, null, line, LogHeader.Origin.TRT), position, sink);
     } else if (JsonSplitter.beginsValue(line)) {
       splitter.feed(line, position, sink);
     } else if (PrometheusBlock.isOurs(line)) {

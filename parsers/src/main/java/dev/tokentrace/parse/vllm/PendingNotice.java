@@ -69,8 +69,9 @@ final class PendingNotice {
     }
     boolean oom = error && Tracebacks.mentionsOutOfMemory(text);
     outOfMemory |= oom;
-    if (Tracebacks.isExceptionLine(text)) {
-      lastException = cap(text);
+    String what = Tracebacks.cppWhat(text);
+    if (Tracebacks.isExceptionLine(text) || what != null) {
+      lastException = cap(what != null ? what : text);
       if (oom) {
         oomException = lastException;
       }

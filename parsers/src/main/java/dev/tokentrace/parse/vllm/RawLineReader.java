@@ -148,7 +148,10 @@ final class RawLineReader {
       sink.ignored(origin.position(), VllmLineParser.TRACEBACK);
       return;
     }
-    String label = Tracebacks.isProcessLine(body) ? body.substring(0, body.length() - 1) : "";
+    String label =
+        Tracebacks.isProcessLine(body)
+            ? body.substring(0, body.length() - 1)
+            : Tracebacks.isCppTerminate(body) ? body : "";
     PendingNotice started =
         new PendingNotice(origin.position(), origin.ts(), Level.ERROR, origin.process(), label);
     started.add(body);

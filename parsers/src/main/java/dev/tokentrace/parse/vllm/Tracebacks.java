@@ -2,6 +2,7 @@ package dev.tokentrace.parse.vllm;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The shapes of Python traceback text, whether it arrives as continuation lines of a {@code
@@ -33,6 +34,7 @@ final class Tracebacks {
   static boolean isTracebackLine(String text) {
     return text.startsWith(START)
         || isIndented(text)
+        || cppWhat(text) != null
         || text.startsWith("During handling of the above exception")
         || text.startsWith("The above exception was the direct cause")
         || isExceptionLine(text)
@@ -45,7 +47,23 @@ final class Tracebacks {
 
   /** A line that starts a traceback printed without a vLLM header. */
   static boolean startsTraceback(String text) {
-    return text.startsWith(START) || isProcessLine(text);
+    return text.startsWith(START) || isProcessLine(text) || isCppTerminate(text);
+  }
+
+  /**
+   * {@code terminate called after throwing an instance of 'T'} (or {@code recursively}): a C++
+   * exception escaping into Python; the {@code what(): …} line after it is its message
+   * (docs/formats/layouts.md#cpp-what).
+   */
+  static boolean isCppTerminate(String text) {
+    return text.startsWith("terminate called after throwing")
+        || text.startsWith("terminate called recursively");
+  }
+
+  /** {@code what(): <message>} of a C++ exception, indented or not; null when not one. */
+  static @Nullable String cppWhat(String text) {
+    String stripped = text.strip();
+    return stripped.startsWith("what():") ? stripped.substring("what():".length()).strip() : null;
   }
 
   /** {@code Process EngineCore_DP0:}, printed by multiprocessing before a child's traceback. */

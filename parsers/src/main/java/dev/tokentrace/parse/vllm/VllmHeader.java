@@ -167,6 +167,17 @@ record VllmHeader(
     return leadingEnd > 0 ? withProcess(header, 0, leadingEnd) : header;
   }
 
+  /**
+   * The stand-in header of a message body that a wrapper layout printed with its own level
+   * (docs/formats/layouts.md): no time of its own, the message starting at {@code bodyStart}, after
+   * the process prefixes before it.
+   */
+  static VllmHeader bodyOnly(Level level, int bodyStart) {
+    int procEnd = bodyStart > 0 ? bodyStart : -1;
+    int procStart = bodyStart > 0 ? 0 : -1;
+    return new VllmHeader(procStart, procEnd, bodyStart, level, 0, 0, 0, 0, 0, bodyStart, null);
+  }
+
   private static VllmHeader withProcess(VllmHeader header, int procStart, int procEnd) {
     return new VllmHeader(
         procStart,

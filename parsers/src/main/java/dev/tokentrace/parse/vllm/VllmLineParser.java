@@ -52,6 +52,7 @@ public final class VllmLineParser implements LineParser, CollectorClock {
   private final TraceFiles traces;
   private final KvTransferLine kvTransfers = new KvTransferLine();
   private @Nullable Instant collectorTs;
+  private @Nullable Level wrapperLevel;
   private @Nullable VllmHeader lastHeader;
   private String lastLine = "";
   private boolean lastEndedWithCr;
@@ -70,6 +71,12 @@ public final class VllmLineParser implements LineParser, CollectorClock {
   @Override
   public void collectorTime(@Nullable Instant ts) {
     collectorTs = ts;
+  }
+
+  /** A wrapper layout's level: the line is then a message body (docs/formats/layouts.md). */
+  @Override
+  public void wrapperLevel(@Nullable String level) {
+    wrapperLevel = level == null ? null : Level.valueOf(level);
   }
 
   @Override
@@ -98,7 +105,9 @@ public final class VllmLineParser implements LineParser, CollectorClock {
     }
     int bodyStart = ProcessPrefix.skipAll(text, 0);
     VllmHeader header = VllmHeader.find(text, bodyStart);
-    if (header == null) {
+    if (header == null && wrapperLevel != null) {
+      layoutRecord(text, bodyStart, wrapperLevel, position, sink);
+    } else if (header == null) {
       rawLines.read(text, bodyStart, position, lastTs, collectorTs, sink);
     } else {
       record(text, header, endedWithCr, position, sink);
@@ -171,6 +180,31 @@ public final class VllmLineParser implements LineParser, CollectorClock {
     }
     notices.flush(sink);
     dispatch(new RecordLine(text, header, message, position, ts, settings.instance()), sink);
+  }
+
+  /**
+   * A message body that a wrapper layout printed with its own level and time instead of vLLM's
+   * header (Dynamo, a deployment's {@code [date][file:line][LEVEL]:};
+   * docs/formats/layouts.md#which-time): a record of its own, read by the same message grammar as a
+   * record line, timed by the wrapper (or, when it printed none, the last logged time). Lines
+   * without a layout after it (a multi-line message's rest) keep the raw-line rules and fold into
+   * its notice.
+   */
+  private void layoutRecord(
+      String text, int bodyStart, Level level, SourcePosition position, ParseOutput sink) {
+    Instant ts = collectorTs != null ? collectorTs : lastTs;
+    lastHeader = null;
+    lastLine = text;
+    lastEndedWithCr = false;
+    if (ts != null) {
+      lastTs = ts;
+    }
+    rawLines.recordSeen();
+    notices.flush(sink);
+    VllmHeader header = VllmHeader.bodyOnly(level, bodyStart);
+    dispatch(
+        new RecordLine(text, header, text.substring(bodyStart), position, ts, settings.instance()),
+        sink);
   }
 
   /**

@@ -460,12 +460,8 @@ final class SglangLineParserTest {
         bad("[2025-03-01 25:00:00 TP0] " + decode, "bad timestamp"),
         bad(p + "Decode batch. nothing to see", BatchLine.NO_FIELDS),
         bad(p + "Decode batch [x], #running-req: 1", "batch line: bad iteration"),
-        bad(
-            p + "Prefill batch(mixed #running-req: -3). #new-seq: 1",
-            "batch line: bad '#running-req' value"),
         bad(p + "Prefill batch. #new-seq: one, #new-token: 1", "batch line: bad '#new-seq' value"),
         bad(p + "Prefill batch. #new-token: 1e9", "batch line: bad '#new-token' value"),
-        bad(p + "Prefill batch. #cached-token: -1", "batch line: bad '#cached-token' value"),
         bad(p + "Decode batch. #running-req: 99999999999", "batch line: bad '#running-req' value"),
         bad(p + "Decode batch. #queue-req: NaN", "batch line: bad '#queue-req' value"),
         bad(p + "Decode batch. token usage: inf", "batch line: bad 'token usage' value"),

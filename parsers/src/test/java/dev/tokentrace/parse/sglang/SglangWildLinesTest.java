@@ -2,6 +2,8 @@ package dev.tokentrace.parse.sglang;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tokentrace.event.BatchStep;
+import dev.tokentrace.event.ServerNotice;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -63,13 +65,50 @@ final class SglangWildLinesTest {
     assertThat(EventDescriptions.of(sink.events.get(0))).isEqualTo(expected);
   }
 
-  /** A known SGLang bug logs a negative count: kept as a rejection with its reason. */
+  /**
+   * A known SGLang bug logs a negative count: the step is still made with the field empty, and one
+   * data-quality notice per source and field says so (docs/formats/layouts.md#odd-values).
+   */
   @Test
-  void aNegativeRunningCountStaysARejectionWithItsReason() {
+  void aNegativeCountMakesTheStepAndOneDataQualityNotice() {
+    String line =
+        "[2026-01-02 15:04:05] [DP9 TP9 EP9 scheduler.py:860] "
+            + DECODE.replace("#running-req: 1", "#running-req: -1");
+    RecordingSink sink = SglangLineParserTest.parse(line, line);
+
+    assertThat(sink.reasons()).isEmpty();
+    assertThat(sink.events).hasSize(3);
+    assertThat(EventDescriptions.of(sink.events.get(0)))
+        .isEqualTo(
+            "batch_step ts=2026-01-02T15:04:05.000Z rank='DP9 TP9 EP9'"
+                + TAIL.replace(" batch_size=1", ""));
+    assertThat(sink.events.get(1)).isInstanceOf(ServerNotice.class);
+    ServerNotice notice = (ServerNotice) sink.events.get(1);
+    assertThat(notice.kind()).isEqualTo(ServerNotice.Kind.DATA_QUALITY);
+    assertThat(notice.message()).contains("'#running-req: -1' is not a count");
+    assertThat(sink.events.get(2)).isInstanceOf(BatchStep.class);
+  }
+
+  /** The mixed-chunk header and the other counts follow the same rule. */
+  @Test
+  void negativeCountsElsewhereAreOddValuesToo() {
     RecordingSink sink =
         SglangLineParserTest.parse(
-            "[2026-01-02 15:04:05] [DP9 TP9 EP9 scheduler.py:860] "
-                + DECODE.replace("#running-req: 1", "#running-req: -1"));
+            "[2026-01-02 15:04:05] Prefill batch(mixed #running-req: -3). #new-seq: 1",
+            "[2026-01-02 15:04:06] Prefill batch. #new-seq: 1, #cached-token: -1");
+
+    assertThat(sink.reasons()).isEmpty();
+    assertThat(sink.events)
+        .extracting(event -> event.getClass().getSimpleName())
+        .containsExactly("BatchStep", "ServerNotice", "BatchStep", "ServerNotice");
+  }
+
+  /** A non-numeric or huge count stays a rejection. */
+  @Test
+  void aBrokenCountStaysARejection() {
+    RecordingSink sink =
+        SglangLineParserTest.parse(
+            "[2026-01-02 15:04:05] " + DECODE.replace("#running-req: 1", "#running-req: -x"));
 
     assertThat(sink.events).isEmpty();
     assertThat(sink.reasons()).containsExactly("batch line: bad '#running-req' value");

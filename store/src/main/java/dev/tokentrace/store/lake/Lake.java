@@ -103,7 +103,7 @@ public final class Lake {
   /**
    * Why a lake table's files cannot be read: the table and DuckDB's first line (naming the file).
    */
-  static String unreadable(Path dir, String table, SQLException e) {
+  public static String unreadable(Path dir, String table, SQLException e) {
     String message = String.valueOf(e.getMessage());
     int newline = message.indexOf('\n');
     return "lake "
