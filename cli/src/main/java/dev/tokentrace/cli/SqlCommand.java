@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code tokentrace sql}: runs a named root-cause query of {@code sql/queries/}, a {@code .sql}
- * file, or SQL given with {@code -e}; all read-only.
+ * file, or SQL given with {@code -e}; all read-only, and reading no file but the database, the lake
+ * and {@code --allow-path} paths.
  */
 @Command(
     name = "sql",
@@ -38,7 +39,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Run a named root-cause query against the analysis database ('sql --list' shows the library"
           + " with the question each query answers), a .sql file, or SQL given with -e. Only one"
-          + " read-only statement runs, in a read-only transaction: nothing changes the database."
+          + " read-only statement runs, in a read-only transaction: nothing changes the database. The"
+          + " SQL reads no file but the database, the lake and --allow-path paths."
     })
 final class SqlCommand implements Callable<Integer> {
   /** DuckDB's message for a file in a read_parquet list that does not exist (any more). */
@@ -72,6 +74,14 @@ final class SqlCommand implements Callable<Integer> {
               + " read now (the safe path for another engine; globbing the folder may count rows"
               + " twice during a compaction) and exit")
   boolean views;
+
+  @Option(
+      names = "--allow-path",
+      paramLabel = "PATH",
+      description =
+          "let the SQL read this file or directory too (repeatable); by default it reads only the"
+              + " database and the lake, never another file (docs/privacy.md#sql-file-access)")
+  List<Path> allowPaths = new ArrayList<>();
 
   @Option(names = "--list", description = "list the named queries with their questions and params")
   boolean list;
@@ -157,6 +167,7 @@ final class SqlCommand implements Callable<Integer> {
       return queryLake(lake, outputFormat, values, out);
     }
     try (Database db = Database.openReadOnly(database.settings())) {
+      db.confineFileAccess(allowPaths);
       query(db, outputFormat, values, out);
       out.flush();
       return ExitCodes.OK;
@@ -175,6 +186,7 @@ final class SqlCommand implements Callable<Integer> {
       StringWriter buffer = new StringWriter();
       try (Database db = Lake.openReader(dir, database.settings());
           PrintWriter rows = new PrintWriter(buffer)) {
+        db.confineFileAccess(concat(dir, allowPaths));
         query(db, outputFormat, values, rows);
         rows.flush();
         out.print(buffer);
@@ -220,6 +232,12 @@ final class SqlCommand implements Callable<Integer> {
               + ")");
     }
     return String.join(", ", described);
+  }
+
+  private static List<Path> concat(Path first, List<Path> rest) {
+    List<Path> all = new ArrayList<>(rest);
+    all.add(0, first);
+    return all;
   }
 
   /** A NAME that is an existing .sql file is run as a file, else looked up in the library. */

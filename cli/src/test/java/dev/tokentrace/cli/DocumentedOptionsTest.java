@@ -32,6 +32,8 @@ final class DocumentedOptionsTest {
           "--enable-request-id-headers", // vLLM serve
           "--enable-log-requests", // vLLM serve
           "--otlp-traces-endpoint", // vLLM serve
+          "--api-key", // vLLM serve, SGLang server (a secret: docs/privacy.md#secrets)
+          "--hf-token", // vLLM serve
           "--collect-detailed-traces", // vLLM serve
           "--save-detailed", // vllm bench serve
           "--log-requests", // SGLang server

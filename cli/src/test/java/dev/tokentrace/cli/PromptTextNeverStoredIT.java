@@ -25,6 +25,12 @@ import org.junit.jupiter.api.io.TempDir;
 final class PromptTextNeverStoredIT {
   static final String MARKER = "zebracorn";
 
+  /**
+   * Part of every planted secret (issue [3.2] item 2, docs/privacy.md#secrets); compared without
+   * case, since an AWS key ID is upper case.
+   */
+  static final String SECRET = "kiwisecret";
+
   @TempDir Path dir;
 
   @Test
@@ -37,6 +43,8 @@ final class PromptTextNeverStoredIT {
     append(textLog(vllm), VLLM_LINES);
     append(textLog(sglang), SGLANG_LINES);
     append(textLog(trtllm), TRTLLM_LINES);
+    append(textLog(vllm), SECRET_LINES);
+    appendBytes(textLog(vllm), secretBytes());
     List<String> outputs = new ArrayList<>();
     Path db = dir.resolve("leak.duckdb");
 
@@ -74,8 +82,19 @@ final class PromptTextNeverStoredIT {
     }
 
     assertThat(outputs).allSatisfy(output -> assertThat(output).doesNotContain(MARKER));
+    assertThat(outputs).allSatisfy(output -> assertThat(output).doesNotContainIgnoringCase(SECRET));
     try (Database database = Database.open(DatabaseSettings.from(db, null, 1))) {
-      assertThat(cellsWithMarker(database)).isEmpty();
+      assertThat(cellsWithMarker(database, MARKER)).isEmpty();
+      assertThat(cellsWithMarker(database, SECRET)).isEmpty();
+      assertThat(count(database, "SELECT count(*) FROM rejects WHERE excerpt LIKE '%[redacted]%'"))
+          .as("the secret lines were rejected and stored redacted")
+          .isGreaterThanOrEqualTo(3);
+      assertThat(
+              count(
+                  database,
+                  "SELECT count(*) FROM server_config WHERE key = 'api_key' AND value ="
+                      + " '[redacted]'"))
+          .isPositive();
       assertThat(count(database, "SELECT count(*) FROM server_notice")).isPositive();
       assertThat(count(database, "SELECT count(*) FROM rejects")).isPositive();
       assertThat(
@@ -129,8 +148,35 @@ final class PromptTextNeverStoredIT {
               + MARKER
               + "'}]}");
 
-  /** Every VARCHAR cell of every table that holds the marker, as {@code table.column}. */
-  private static List<String> cellsWithMarker(Database database) {
+  /**
+   * Secrets the way servers and clients print them: a launch-arguments line, an error quoting a
+   * header, an unreadable line with a flag and an AWS key ID, one with a NUL byte.
+   */
+  static final List<String> SECRET_LINES =
+      List.of(
+          "INFO 03-02 09:00:05 [api_server.py:1] non-default args: {'model': 'm', 'api_key':"
+              + " '"
+              + SECRET
+              + "1Ab3'}",
+          "ERROR 03-02 09:00:06 [serving.py:9] request failed: Authorization: Bearer "
+              + SECRET
+              + "2Zq7",
+          "a line nobody can read: --api-key " + SECRET + "3x key AKIAKIWISECRET000001",
+          "\0 HF_TOKEN=" + SECRET + "4 and more");
+
+  /** A line that is not UTF-8 (a lone lead byte) with a header secret. */
+  private static byte[] secretBytes() {
+    byte[] text = ("x-api-key: " + SECRET + "5 ok\n").getBytes(UTF_8);
+    byte[] line = new byte[text.length + 1];
+    line[0] = (byte) 0xC3;
+    System.arraycopy(text, 0, line, 1, text.length);
+    return line;
+  }
+
+  /**
+   * Every VARCHAR cell of every table that holds the marker (any case), as {@code table.column}.
+   */
+  private static List<String> cellsWithMarker(Database database, String marker) {
     List<String[]> columns =
         database
             .jdbi()
@@ -152,8 +198,8 @@ final class PromptTextNeverStoredIT {
                   + column[0]
                   + "\" WHERE \""
                   + column[1]
-                  + "\" LIKE '%"
-                  + MARKER
+                  + "\" ILIKE '%"
+                  + marker
                   + "%'");
       if (hits > 0) {
         found.add(column[0] + "." + column[1]);
@@ -182,6 +228,10 @@ final class PromptTextNeverStoredIT {
         .orElseThrow();
   }
 
+  private static void appendBytes(Path file, byte[] bytes) throws IOException {
+    Files.write(file, bytes, StandardOpenOption.APPEND);
+  }
+
   private static void append(Path file, List<String> lines) throws IOException {
     Files.writeString(file, String.join("\n", lines) + "\n", UTF_8, StandardOpenOption.APPEND);
   }
@@ -197,7 +247,10 @@ final class PromptTextNeverStoredIT {
             + "'}\"\n"
             + "e3,2026-03-02T09:00:03Z,abc,20,5,\"input text '"
             + MARKER
-            + "'\"\n");
+            + "'\"\n"
+            + "e4,2026-03-02T09:00:04Z,,,,\"error: 401 Authorization: Basic "
+            + SECRET
+            + "6Q==\"\n");
   }
 
   /** LLMPerf responses, one failed with the request in its message. */

@@ -1,6 +1,6 @@
 package dev.tokentrace.clients;
 
-import dev.tokentrace.event.UserText;
+import dev.tokentrace.event.Redaction;
 import java.util.Locale;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -98,7 +98,7 @@ final class ClientFields {
   static String errorStatus(String text) {
     String last = "";
     // redacted as a whole first: a prompt quoted in the error may span its lines
-    for (String line : UserText.redact(text).split("\\R")) {
+    for (String line : Redaction.apply(text).split("\\R")) {
       if (!line.isBlank()) {
         last = line.strip();
       }

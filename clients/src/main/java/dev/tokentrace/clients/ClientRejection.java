@@ -2,6 +2,7 @@ package dev.tokentrace.clients;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tokentrace.event.Redaction;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.Rejection;
 
@@ -21,6 +22,7 @@ public record ClientRejection(SourcePosition position, String reason, String exc
     if (reason.isBlank()) {
       throw new IllegalArgumentException("reason is blank");
     }
+    reason = Redaction.apply(reason); // docs/privacy.md#secrets
     excerpt = Rejection.excerptOf(excerpt);
   }
 

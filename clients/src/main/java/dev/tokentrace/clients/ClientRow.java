@@ -2,9 +2,9 @@ package dev.tokentrace.clients;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tokentrace.event.Redaction;
 import dev.tokentrace.event.RequestKeys;
 import dev.tokentrace.event.SourcePosition;
-import dev.tokentrace.event.UserText;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -103,7 +103,7 @@ final class ClientRow {
 
   /** {@value ClientTiming#STATUS_OK}, or the client's error text (see {@link ClientFields}). */
   ClientRow status(String text) {
-    this.status = UserText.redact(text); // an error text may quote the request (docs/privacy.md)
+    this.status = Redaction.apply(text); // an error text may quote the request (docs/privacy.md)
     return this;
   }
 

@@ -8,8 +8,8 @@ import static dev.tokentrace.table.ColumnType.TIMESTAMP;
 import static dev.tokentrace.table.ColumnType.VARCHAR;
 import static java.util.Objects.requireNonNull;
 
+import dev.tokentrace.event.Redaction;
 import dev.tokentrace.event.SourcePosition;
-import dev.tokentrace.event.UserText;
 import dev.tokentrace.table.Column;
 import dev.tokentrace.table.TableSchema;
 import java.time.Instant;
@@ -204,7 +204,7 @@ public record ClientTiming(
     requireNonNull(requestId, "requestId is null");
     requireNonNull(requestKey, "requestKey is null");
     requireNonNull(status, "status is null");
-    status = UserText.redact(status); // a client's error text may quote the request
+    status = Redaction.apply(status); // a client's error text may quote the request
     requireNonNull(idKind, "idKind is null");
     requireNonNull(detail, "detail is null");
     if (requestId.isBlank()) {

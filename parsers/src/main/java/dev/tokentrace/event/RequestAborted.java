@@ -42,7 +42,7 @@ public record RequestAborted(
     requireNonNull(requestId, "requestId is null");
     requireNonNull(requestKey, "requestKey is null");
     EventChecks.notBlank("requestId", requestId);
-    reason = reason == null ? null : EventChecks.cap(UserText.redact(reason), MAX_REASON);
+    reason = reason == null ? null : EventChecks.cap(Redaction.apply(reason), MAX_REASON);
   }
 
   @Override

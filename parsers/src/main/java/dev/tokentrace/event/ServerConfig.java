@@ -20,8 +20,8 @@ import org.jspecify.annotations.Nullable;
  * docs/formats/vllm.md#startup-configuration-lines and its SGLang and TensorRT-LLM counterparts
  * list them.
  *
- * <p>Secrets never get in: the constructor passes every value through {@link ConfigSecrets} (API
- * keys, tokens, passwords by key name; credentials in URLs and known token shapes anywhere), so an
+ * <p>Secrets never get in: the constructor passes every value through {@link Redaction} (API keys,
+ * tokens, passwords by key name; secrets anywhere in a value: docs/privacy.md#secrets), so an
  * event, a topic record or a table row cannot carry one whatever the parser did.
  */
 public record ServerConfig(
@@ -62,7 +62,7 @@ public record ServerConfig(
     EventChecks.notBlank("key", key);
     section = EventChecks.cap(section, MAX_KEY);
     key = EventChecks.cap(key, MAX_KEY);
-    value = EventChecks.cap(ConfigSecrets.redact(key, value), MAX_VALUE);
+    value = EventChecks.cap(Redaction.configValue(key, value), MAX_VALUE);
   }
 
   @Override

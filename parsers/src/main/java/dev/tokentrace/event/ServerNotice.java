@@ -13,8 +13,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Something the server said that explains slowness or failure: a preemption, an OOM, an error with
  * its traceback folded into one record, a warning, a startup or config fact. The message is capped
- * at {@value #MAX_MESSAGE} characters and never holds prompt text: user-text values are replaced
- * here, whichever parser built it ({@link UserText}).
+ * at {@value #MAX_MESSAGE} characters and never holds prompt text: user-text values and secrets are
+ * replaced here, whichever parser built it ({@link Redaction}).
  */
 public record ServerNotice(
     Engine engine,
@@ -76,7 +76,7 @@ public record ServerNotice(
     requireNonNull(level, "level is null");
     requireNonNull(kind, "kind is null");
     requireNonNull(message, "message is null");
-    message = EventChecks.cap(UserText.redact(message), MAX_MESSAGE);
+    message = EventChecks.cap(Redaction.apply(message), MAX_MESSAGE);
   }
 
   @Override

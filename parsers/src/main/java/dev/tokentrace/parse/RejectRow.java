@@ -5,6 +5,7 @@ import static dev.tokentrace.table.ColumnType.TIMESTAMP;
 import static dev.tokentrace.table.ColumnType.VARCHAR;
 import static java.util.Objects.requireNonNull;
 
+import dev.tokentrace.event.Redaction;
 import dev.tokentrace.table.TableSchema;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
@@ -12,7 +13,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * One row of {@code rejects}, as the sink and the client loader store a {@link Rejection}: {@code
  * lineNo} and {@code byteOffset} may be 0 where the position is unknown (a Kafka record that was no
- * event), {@code engine} is an engine id, {@code client}, or null (no format recognized).
+ * event), {@code engine} is an engine id, {@code client}, or null (no format recognized). Reason
+ * and excerpt pass through {@link Redaction} whoever built the row (docs/privacy.md#secrets).
  */
 public record RejectRow(
     String sourcePath,
@@ -40,5 +42,8 @@ public record RejectRow(
     requireNonNull(reason, "reason is null");
     requireNonNull(excerpt, "excerpt is null");
     requireNonNull(ingestedTs, "ingestedTs is null");
+    // the store's boundary: a row from another shipper's record is redacted here too
+    reason = Redaction.apply(reason);
+    excerpt = Redaction.apply(excerpt);
   }
 }

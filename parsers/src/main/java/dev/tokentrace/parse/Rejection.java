@@ -1,10 +1,11 @@
 package dev.tokentrace.parse;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.event.Engine;
+import dev.tokentrace.event.Redaction;
 import dev.tokentrace.event.SourcePosition;
-import dev.tokentrace.event.UserText;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,7 +27,8 @@ public record Rejection(
     if (reason.isBlank()) {
       throw new IllegalArgumentException("reason is blank");
     }
-    reason = UserText.redact(reason); // a reason may quote a bad value, which may be a prompt's
+    // a reason may quote a bad value, which may be a prompt's or a secret
+    reason = Redaction.apply(reason);
     excerpt = excerptOf(excerpt);
   }
 
@@ -38,12 +40,23 @@ public record Rejection(
 
   /**
    * The line shortened to {@value #MAX_EXCERPT} characters, without a trailing {@code \r}, with any
-   * prompt or response text removed ({@link UserText}).
+   * prompt or response text and any secret removed ({@link Redaction}).
    */
   public static String excerptOf(String line) {
     String text =
-        UserText.redact(line.endsWith("\r") ? line.substring(0, line.length() - 1) : line);
+        Redaction.apply(line.endsWith("\r") ? line.substring(0, line.length() - 1) : line);
     return text.length() <= MAX_EXCERPT ? text : text.substring(0, MAX_EXCERPT - 1) + "…";
+  }
+
+  /**
+   * What the rejects topic carries for a rejected line: its raw bytes, unless their text (bad UTF-8
+   * read leniently) holds user text or a secret; then that text, redacted ({@link Redaction},
+   * docs/privacy.md#secrets). The topic is one more place a line is stored.
+   */
+  public static byte[] topicValue(byte[] raw) {
+    String text = new String(raw, UTF_8);
+    String redacted = Redaction.apply(text);
+    return redacted.equals(text) ? raw : redacted.getBytes(UTF_8);
   }
 
   /** The house message format: {@code path:line: engine: reason}. */

@@ -318,7 +318,7 @@ final class EngineEventTest {
         new ServerConfig(Engine.VLLM, "i", TS, SOURCE, "args", "max_num_batched_tokens", "8192");
 
     assertThat(long_.value()).hasSize(ServerConfig.MAX_VALUE);
-    assertThat(secret.value()).isEqualTo(ConfigSecrets.REDACTED);
+    assertThat(secret.value()).isEqualTo(Redaction.REDACTED);
     assertThat(url.value()).isEqualTo("redis://[redacted]@h:1/0");
     assertThat(limit.value()).isEqualTo("8192");
   }

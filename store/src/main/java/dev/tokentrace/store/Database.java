@@ -2,6 +2,7 @@ package dev.tokentrace.store;
 
 import static java.util.Objects.requireNonNull;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -10,8 +11,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.duckdb.DuckDBConnection;
@@ -187,6 +190,58 @@ public final class Database implements AutoCloseable {
       throw new IllegalStateException(
           "cannot open DuckDB database " + name + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Confines what SQL on this database may read to the database itself (and what it attached) and
+   * {@code allowed}: DuckDB's {@code allowed_directories} (a directory) and {@code allowed_paths}
+   * (a file), then {@code enable_external_access = false} and {@code lock_configuration = true}, so
+   * no statement can read another file ({@code read_text('/etc/shadow')}, {@code glob('/root/*')}),
+   * write one, attach one, install or load an extension, or lift the confinement. For the SQL a
+   * user gives {@code tokentrace sql} (docs/privacy.md#sql-file-access). Call once, after any views
+   * over files were created; there is no way back for this database.
+   *
+   * @throws IllegalArgumentException naming a path that does not exist
+   */
+  public void confineFileAccess(Collection<Path> allowed) {
+    requireNonNull(allowed, "allowed is null");
+    List<String> directories = new ArrayList<>();
+    List<String> files = new ArrayList<>();
+    for (Path path : allowed) {
+      Path absolute = path.toAbsolutePath().normalize();
+      if (Files.isDirectory(absolute)) {
+        directories.add(absolute + absolute.getFileSystem().getSeparator());
+      } else if (Files.exists(absolute)) {
+        files.add(absolute.toString());
+      } else {
+        throw new IllegalArgumentException(path + ": no such file or directory");
+      }
+    }
+    try (Statement statement = connection.createStatement()) {
+      if (!directories.isEmpty()) {
+        statement.execute("SET allowed_directories = " + listLiteral(directories));
+      }
+      if (!files.isEmpty()) {
+        statement.execute("SET allowed_paths = " + listLiteral(files));
+      }
+      statement.execute("SET enable_external_access = false");
+      statement.execute("SET lock_configuration = true");
+    } catch (SQLException e) {
+      throw new IllegalStateException(name + ": cannot confine file access: " + e.getMessage(), e);
+    }
+    log.debug("{}: file access confined to {}", name, allowed);
+  }
+
+  /** A DuckDB list of string literals (quotes doubled): SET takes no parameters. */
+  private static String listLiteral(List<String> values) {
+    StringBuilder out = new StringBuilder("[");
+    for (String value : values) {
+      out.append(out.length() > 1 ? ", " : "")
+          .append('\'')
+          .append(value.replace("'", "''"))
+          .append('\'');
+    }
+    return out.append(']').toString();
   }
 
   /** Jdbi over this database; each handle has its own connection and transaction. */

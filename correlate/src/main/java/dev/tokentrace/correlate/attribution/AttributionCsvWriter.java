@@ -2,6 +2,7 @@ package dev.tokentrace.correlate.attribution;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tokentrace.store.CsvCells;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.Queries;
 import dev.tokentrace.store.SqlCatalog;
@@ -21,7 +22,8 @@ import org.apache.commons.csv.CSVPrinter;
 /**
  * Writes {@code correlate --out attribution.csv}: one row per client request (matched or not) with
  * the columns of {@link #COLUMNS}, from {@code sql/attribution/csv_rows.sql}. Durations in ms with
- * at most 3 decimals; booleans {@code true}/{@code false}; empty for null. Thread-safe.
+ * at most 3 decimals; booleans {@code true}/{@code false}; empty for null; a text cell a
+ * spreadsheet would read as a formula starts with {@code '} ({@link CsvCells}). Thread-safe.
  */
 public final class AttributionCsvWriter {
   /** The header of the file, in order; the first nine are the contract of issue [1/7]. */
@@ -117,7 +119,9 @@ public final class AttributionCsvWriter {
     Object[] values = new Object[columns];
     while (result.next()) {
       for (int column = 1; column <= columns; column++) {
-        values[column - 1] = SqlValues.text(SqlValues.read(result, column), -1);
+        // a request ID is the client's text: neutralised for spreadsheets
+        // (docs/privacy.md#csv-cells)
+        values[column - 1] = CsvCells.cell(SqlValues.read(result, column));
       }
       try {
         printer.printRecord(values);

@@ -59,6 +59,53 @@ final class AttributionCsvWriterTest {
             "f1,,,0,,,,,,,,,,,bench-1,f1,1,,,,client_only,,false,timeout,false,,false,false,false,client error,,,3498.5,client,,,,,,,");
   }
 
+  /**
+   * Formula injection (docs/privacy.md#csv-cells): a client's request ID that a spreadsheet would
+   * run is written with a leading quote, for each trigger character; negative numbers stay numbers;
+   * the table keeps the raw ID.
+   */
+  @Test
+  void aRequestIdThatASpreadsheetWouldRunIsNeutralisedAndTheTableKeepsItRaw() throws Exception {
+    List<String> hostile =
+        List.of("=cmd|' /C calc'!A0", "@SUM(1+1)", "+1+cmd|' /C calc'!A0", "-2+3");
+    List<String> keys = List.of("r1", "r2", "r3", "r5");
+    for (int i = 0; i < keys.size(); i++) {
+      int index = i;
+      database
+          .jdbi()
+          .useHandle(
+              handle ->
+                  handle
+                      .createUpdate(
+                          "UPDATE request_attribution SET request_key = :id, request_id = :id"
+                              + " WHERE request_key = :key")
+                      .bind("id", hostile.get(index))
+                      .bind("key", keys.get(index))
+                      .execute());
+    }
+    Path out = dir.resolve("attribution.csv");
+    new AttributionCsvWriter(database).write(out);
+
+    List<String> lines = Files.readAllLines(out);
+    assertThat(lines).anySatisfy(line -> assertThat(line).startsWith("'=cmd|' /C calc'!A0,"));
+    assertThat(lines).anySatisfy(line -> assertThat(line).startsWith("'@SUM(1+1),"));
+    assertThat(lines).anySatisfy(line -> assertThat(line).startsWith("'+1+cmd|' /C calc'!A0,"));
+    assertThat(lines).anySatisfy(line -> assertThat(line).startsWith("'-2+3,"));
+    assertThat(lines.subList(1, lines.size()))
+        .allSatisfy(line -> assertThat(line.charAt(0)).isNotIn('=', '+', '-', '@'));
+    assertThat(lines).anySatisfy(line -> assertThat(line).startsWith("r4,55,500,0,-60,"));
+    List<String> stored =
+        database
+            .jdbi()
+            .withHandle(
+                handle ->
+                    handle
+                        .createQuery("SELECT request_id FROM request_attribution ORDER BY 1")
+                        .mapTo(String.class)
+                        .list());
+    assertThat(stored).containsAll(hostile);
+  }
+
   @Test
   void namesTheFileItCannotWrite() {
     Path out = dir.resolve("no/such/dir/attribution.csv");

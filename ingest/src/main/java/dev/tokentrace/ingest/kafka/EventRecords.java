@@ -11,6 +11,7 @@ import dev.tokentrace.event.EngineStats;
 import dev.tokentrace.event.GpuProcess;
 import dev.tokentrace.event.GpuSample;
 import dev.tokentrace.event.KvTransfer;
+import dev.tokentrace.event.Redaction;
 import dev.tokentrace.event.RequestAborted;
 import dev.tokentrace.event.RequestArrived;
 import dev.tokentrace.event.RequestFinished;
@@ -108,7 +109,7 @@ final class EventRecords {
       String reason,
       byte[] rawLine) {
     ProducerRecord<String, byte[]> record =
-        new ProducerRecord<>(topics.rejects(), position.path(), rawLine);
+        new ProducerRecord<>(topics.rejects(), position.path(), Rejection.topicValue(rawLine));
     Headers headers = record.headers();
     headers.add(RejectHeaders.PATH, utf8(position.path()));
     headers.add(RejectHeaders.LINE, utf8(Long.toString(position.line())));
@@ -116,7 +117,7 @@ final class EventRecords {
     if (engine != null) {
       headers.add(RejectHeaders.ENGINE, utf8(engine));
     }
-    headers.add(RejectHeaders.REASON, utf8(reason));
+    headers.add(RejectHeaders.REASON, utf8(Redaction.apply(reason)));
     return record;
   }
 

@@ -6,6 +6,7 @@ import dev.tokentrace.clients.ClientRowJson;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.EventTable;
 import dev.tokentrace.event.EventTables;
+import dev.tokentrace.event.Redaction;
 import dev.tokentrace.event.json.EventJson;
 import dev.tokentrace.ingest.kafka.RejectHeaders;
 import dev.tokentrace.ingest.kafka.Topics;
@@ -125,7 +126,13 @@ final class RecordWriter {
       ConsumerRecord<String, byte[]> record, IllegalArgumentException cause, Instant ingested) {
     undecodable++;
     if (loggedUndecodable++ < LOGGED_UNDECODABLE) {
-      log.warn("{}@{}: {}: {}", origin(record), record.offset(), UNDECODABLE, cause.getMessage());
+      // Jackson's message quotes the bad input, which may hold a secret (docs/privacy.md#secrets)
+      log.warn(
+          "{}@{}: {}: {}",
+          origin(record),
+          record.offset(),
+          UNDECODABLE,
+          Redaction.apply(String.valueOf(cause.getMessage())));
     }
     return new RejectRow(
         origin(record),

@@ -28,6 +28,9 @@ import org.jdbi.v3.core.statement.Query;
 public final class NamedQueryRunner {
   private static final String LIBRARY = "queries";
 
+  /** How DuckDB starts the message of a file access its configuration refuses. */
+  private static final String PERMISSION_ERROR = "Permission Error";
+
   private final Database database;
 
   private ColumnSelection columns = ColumnSelection.ALL;
@@ -140,7 +143,17 @@ public final class NamedQueryRunner {
     } catch (UncheckedIOException | IllegalArgumentException e) {
       throw e;
     } catch (RuntimeException e) {
-      throw new IllegalStateException("query " + name + " failed: " + rootMessage(e), e);
+      String message = rootMessage(e);
+      if (message.startsWith(PERMISSION_ERROR)) {
+        // the user's SQL reached for a file outside what `sql` may read: a usage error
+        throw new IllegalArgumentException(
+            name
+                + ": `sql` reads only the database, the lake and the paths given with"
+                + " --allow-path (docs/privacy.md#sql-file-access): "
+                + message.lines().findFirst().orElse(message),
+            e);
+      }
+      throw new IllegalStateException("query " + name + " failed: " + message, e);
     }
   }
 

@@ -2,6 +2,7 @@ package dev.tokentrace.store.query;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tokentrace.store.CsvCells;
 import dev.tokentrace.store.SqlValues;
 import java.io.IOException;
 import java.sql.ResultSet;
@@ -123,14 +124,18 @@ abstract class QueryPrinter {
     Csv(Columns chosen, Appendable out) throws IOException {
       super(chosen, out);
       printer = new CSVPrinter(out, CSVFormat.RFC4180.builder().setRecordSeparator('\n').get());
-      printer.printRecord(columns);
+      List<String> header = new ArrayList<>();
+      for (String column : columns) {
+        header.add(CsvCells.neutralise(column));
+      }
+      printer.printRecord(header);
     }
 
     @Override
     void row(ResultSet result) throws SQLException, IOException {
       List<String> cells = new ArrayList<>();
       for (Object value : values(result)) {
-        cells.add(SqlValues.text(value, -1));
+        cells.add(CsvCells.cell(value)); // docs/privacy.md#csv-cells
       }
       printer.printRecord(cells);
     }
