@@ -83,7 +83,7 @@ final class PdReportTest {
         .contains("<h3 id=\"pd\">Prefill/decode pairs</h3>")
         .contains("transfers are estimated")
         .contains("decode-0")
-        .doesNotContain("http://")
+        .doesNotContain("<script src")
         .doesNotContain("https://");
 
     JsonNode pd =
