@@ -1,6 +1,7 @@
 package dev.tokentrace.report.load;
 
 import dev.tokentrace.correlate.attribution.AttributionSettings;
+import dev.tokentrace.report.model.PdSection;
 import dev.tokentrace.report.model.ReportData;
 import dev.tokentrace.report.model.Rules;
 import dev.tokentrace.store.Database;
@@ -98,7 +99,8 @@ public final class ReportDataLoader {
                       knownQuality == null ? quality(handle) : knownQuality,
                       QueryRows.list(handle, Queries.CLOCK_OFFSET_LIST, ClockOffset.class),
                       EvidenceLoader.load(handle, command, results),
-                      null);
+                      null,
+                      pd(handle));
               if (storedRun != null) {
                 if (results.read() == 0) {
                   log.info(
@@ -196,6 +198,17 @@ public final class ReportDataLoader {
         Comparator.comparingInt((ReportData.Component row) -> groups.get(row.groupValue()))
             .thenComparingInt(row -> COMPONENT_ORDER.indexOf(row.component())));
     return sorted;
+  }
+
+  /**
+   * The prefill/decode rows: computed by every report, not stored with the attribution
+   * (queries/pd_pairs reads kv_transfer, outside the attribution's input fingerprint; both are one
+   * pass over the P/D columns; docs/design.md#stored-report-results).
+   */
+  static PdSection pd(Handle handle) {
+    return new PdSection(
+        QueryRows.list(handle, ReportQueries.PD_COMPONENTS, PdSection.Part.class),
+        QueryRows.list(handle, ReportQueries.PD_PAIRS, PdSection.Pair.class));
   }
 
   static DataQuality quality(Handle handle) {

@@ -38,6 +38,12 @@ final class ReportQueries {
   /** Every client request with its components, for the request table. */
   static final String REQUEST_ROWS = "report/request_rows";
 
+  /** kv_transfer and decode-side queueing of the P/D requests (docs/formats/pd.md). */
+  static final String PD_COMPONENTS = "report/pd_components";
+
+  /** KV transfer per prefill/decode pair, failed and expired transfers. */
+  static final String PD_PAIRS = "queries/pd_pairs";
+
   /** Notices per instance and kind. */
   static final String NOTICE_COUNTS = "report/notice_counts";
 

@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
  * of the named file); the analysis draws its {@link Report} from them, so that every renderer shows
  * the same numbers. Durations in ms; shares as fractions; timestamps UTC. {@code clocks} are the
  * rows of queries/clock_offsets; {@code evidence} holds the root-cause queries and the appendix,
- * {@code baseline} the same metrics of another database ({@code --baseline}).
+ * {@code baseline} the same metrics of another database ({@code --baseline}), {@code pd} the
+ * prefill/decode rows (empty for a single-server run).
  *
  * <p>(Longer than the house's 200 lines: the row records with their compatibility constructors.)
  */
@@ -31,7 +32,8 @@ public record ReportData(
     DataQuality quality,
     List<ClockOffset> clocks,
     ReportEvidence evidence,
-    @Nullable Baseline baseline) {
+    @Nullable Baseline baseline,
+    PdSection pd) {
   /** One row of attribution/environment_sources. */
   public record Source(
       String engine,
@@ -230,6 +232,37 @@ public record ReportData(
     requireNonNull(quality, "quality is null");
     clocks = List.copyOf(clocks);
     requireNonNull(evidence, "evidence is null");
+    requireNonNull(pd, "pd is null");
+  }
+
+  /** The report data of a run without prefill/decode disaggregation. */
+  public ReportData(
+      String database,
+      Instant generatedAt,
+      Rules settings,
+      List<Source> sources,
+      List<LoadedFile> files,
+      List<Metric> coreMetrics,
+      List<Component> components,
+      List<ConcurrencyLevel> concurrency,
+      DataQuality quality,
+      List<ClockOffset> clocks,
+      ReportEvidence evidence,
+      @Nullable Baseline baseline) {
+    this(
+        database,
+        generatedAt,
+        settings,
+        sources,
+        files,
+        coreMetrics,
+        components,
+        concurrency,
+        quality,
+        clocks,
+        evidence,
+        baseline,
+        PdSection.empty());
   }
 
   /** The report data without root-cause evidence or baseline (the report's core sections). */
@@ -273,7 +306,8 @@ public record ReportData(
         quality,
         clocks,
         evidence,
-        value);
+        value,
+        pd);
   }
 
   /** The component rows of one grouping ({@code all}, {@code run}, {@code concurrency}, ...). */

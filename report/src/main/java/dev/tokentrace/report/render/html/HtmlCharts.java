@@ -1,6 +1,7 @@
 package dev.tokentrace.report.render.html;
 
 import dev.tokentrace.report.model.Numbers;
+import dev.tokentrace.report.model.PdSection;
 import dev.tokentrace.report.model.ReportData;
 import dev.tokentrace.report.model.ReportEvidence;
 import java.util.ArrayList;
@@ -59,6 +60,20 @@ final class HtmlCharts {
             ">share",
             ">dominant in");
     for (ReportData.Component row : overall) {
+      if (row.component().equals("decode")) {
+        // P/D: kv transfer and decode-side queueing sit between prefill and decode
+        // (docs/formats/pd.md#attribution)
+        for (PdSection.Part part : data.pd().parts()) {
+          table.row(
+              HtmlTable.Cell.text(part.label()),
+              HtmlTable.Cell.ms(part.p50Ms()),
+              HtmlTable.Cell.ms(part.p90Ms()),
+              HtmlTable.Cell.ms(part.p95Ms()),
+              HtmlTable.Cell.ms(part.p99Ms()),
+              HtmlTable.Cell.share(part.share()),
+              HtmlTable.Cell.count(part.dominantRequests()));
+        }
+      }
       table.row(
           HtmlTable.Cell.text(row.label()),
           HtmlTable.Cell.ms(row.p50Ms()),
@@ -68,7 +83,50 @@ final class HtmlCharts {
           HtmlTable.Cell.share(row.share()),
           HtmlTable.Cell.count(row.dominantRequests()));
     }
-    return out.append(table.render()).append(vantage(data)).append("</section>\n").toString();
+    return out.append(table.render())
+        .append(pd(data.pd()))
+        .append(vantage(data))
+        .append("</section>\n")
+        .toString();
+  }
+
+  /** The prefill/decode pairs (docs/formats/pd.md#attribution); nothing for a single-server run. */
+  static String pd(PdSection pd) {
+    if (!pd.present()) {
+      return "";
+    }
+    HtmlTable table =
+        new HtmlTable(
+            "t",
+            false,
+            "prefill",
+            "decode",
+            ">requests",
+            ">kv P50 ms",
+            ">kv P95 ms",
+            ">decode q P50 ms",
+            ">estimated",
+            ">failed",
+            ">expired");
+    for (PdSection.Pair pair : pd.pairs()) {
+      table.row(
+          HtmlTable.Cell.text(pair.prefillInstance()),
+          HtmlTable.Cell.text(pair.decodeInstance()),
+          HtmlTable.Cell.count(pair.requests()),
+          HtmlTable.Cell.ms(pair.kvP50Ms()),
+          HtmlTable.Cell.ms(pair.kvP95Ms()),
+          HtmlTable.Cell.ms(pair.decodeQueueP50Ms()),
+          HtmlTable.Cell.count(pair.estimated()),
+          HtmlTable.Cell.count(pair.failedTransfers()),
+          HtmlTable.Cell.count(pair.expiredTransfers()));
+    }
+    StringBuilder out = new StringBuilder("<h3 id=\"pd\">Prefill/decode pairs</h3>");
+    out.append("<p class=\"note\">").append(Html.text(PdSection.INTRO)).append("</p>");
+    String note = pd.estimateNote();
+    if (note != null) {
+      out.append("<p class=\"note\">").append(Html.text(note)).append("</p>");
+    }
+    return out.append(table.render()).toString();
   }
 
   /**

@@ -82,9 +82,23 @@ public final class JsonReportWriter implements ReportRenderer {
             "cells", evidence.matrix(),
             "regressions", MatrixRegressions.of(evidence.matrix())));
     document.put("baseline", baseline(report));
-    document.put(
-        "attribution",
-        map("attributed_requests", data.quality().includedRows(), "components", data.components()));
+    Map<String, Object> attribution =
+        map("attributed_requests", data.quality().includedRows(), "components", data.components());
+    if (data.pd().present()) {
+      // only with P/D requests: a single-server report's JSON stays as it was
+      // (docs/formats/pd.md#attribution)
+      String note = data.pd().estimateNote();
+      attribution.put(
+          "prefill_decode",
+          map(
+              "components",
+              data.pd().parts(),
+              "pairs",
+              data.pd().pairs(),
+              "estimate_note",
+              note == null ? "" : note));
+    }
+    document.put("attribution", attribution);
     document.put(
         "bottleneck",
         map(

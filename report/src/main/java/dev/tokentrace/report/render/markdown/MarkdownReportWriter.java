@@ -3,6 +3,7 @@ package dev.tokentrace.report.render.markdown;
 import dev.tokentrace.report.model.ComponentKind;
 import dev.tokentrace.report.model.Inline;
 import dev.tokentrace.report.model.Numbers;
+import dev.tokentrace.report.model.PdSection;
 import dev.tokentrace.report.model.Report;
 import dev.tokentrace.report.model.ReportData;
 import dev.tokentrace.report.model.ReportRenderer;
@@ -85,13 +86,28 @@ public final class MarkdownReportWriter implements ReportRenderer {
                 Locale.ROOT,
                 "%s attributed (matched to a server record with durations, status ok, warm-up"
                     + " and suspect pairs excluded). client E2E = network + queueing (client) +"
-                    + " queueing (server) + prefill + decode; share = a component's sum / the sum of"
+                    + " queueing (server) + prefill + %sdecode; share = a component's sum / the sum of"
                     + " client E2E.",
-                Numbers.count(data.quality().includedRows(), "request"))));
+                Numbers.count(data.quality().includedRows(), "request"),
+                data.pd().present() ? "kv transfer + queueing (decode) + " : "")));
     MarkdownTable table =
         new MarkdownTable(
             "component", ">P50 ms", ">P90 ms", ">P95 ms", ">P99 ms", ">share", ">dominant in");
     for (ReportData.Component row : overall) {
+      if (row.component().equals("decode")) {
+        // P/D: kv transfer and decode-side queueing sit between prefill and decode
+        // (docs/formats/pd.md#attribution)
+        for (PdSection.Part part : data.pd().parts()) {
+          table.row(
+              part.label(),
+              Numbers.ms(part.p50Ms()),
+              Numbers.ms(part.p90Ms()),
+              Numbers.ms(part.p95Ms()),
+              Numbers.ms(part.p99Ms()),
+              Numbers.share(part.share()),
+              Long.toString(part.dominantRequests()));
+        }
+      }
       table.row(
           row.label(),
           Numbers.ms(row.p50Ms()),
@@ -102,6 +118,7 @@ public final class MarkdownReportWriter implements ReportRenderer {
           Long.toString(row.dominantRequests()));
     }
     out.append(table.render()).append('\n');
+    out.append(MarkdownPd.section(data.pd()));
     out.append(MarkdownVantage.section(data.evidence()));
     // levels are compared within a run only: with several runs, per run and level
     out.append(
