@@ -88,14 +88,29 @@ final class RunSentences {
         Numbers.change(sweep.contended().ftlP50GrowthPct()));
   }
 
-  private static String batch(ReportEvidence.BatchWindow window) {
+  /**
+   * The server batched fewer requests than the client had in flight. Without a recorded level the
+   * sentence names none: "at concurrency n/a" next to "no concurrency level is recorded" would
+   * contradict it (docs/reports.md#no-concurrency-level).
+   */
+  static String batch(ReportEvidence.BatchWindow window) {
+    String queue =
+        window.serverWaitingMax() == null
+            ? "queue length not recorded"
+            : "queue up to " + window.serverWaitingMax();
+    String batch = window.serverBatchMax() == null ? "n/a" : window.serverBatchMax().toString();
+    String inFlight =
+        window.clientInFlightMax() == null ? "n/a" : window.clientInFlightMax().toString();
+    if (window.concurrency() == null) {
+      return format(
+          "The server ran at most %s requests at once while the client had up to %s in flight"
+              + " (%s): the client's requests in flight are not the server's batch.",
+          batch, inFlight, queue);
+    }
     return format(
-        "At concurrency %s the server ran at most %d requests at once while the client had up to"
-            + " %d in flight (queue up to %s): client concurrency is not the server's batch.",
-        window.concurrency() == null ? "n/a" : window.concurrency().toString(),
-        window.serverBatchMax(),
-        window.clientInFlightMax(),
-        window.serverWaitingMax() == null ? "n/a" : window.serverWaitingMax().toString());
+        "At concurrency %d the server ran at most %s requests at once while the client had up to"
+            + " %s in flight (%s): client concurrency is not the server's batch.",
+        window.concurrency(), batch, inFlight, queue);
   }
 
   private static String context(ReportEvidence.ContextBucket row) {

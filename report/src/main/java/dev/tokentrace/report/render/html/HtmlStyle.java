@@ -52,11 +52,15 @@ final class HtmlStyle {
           + "svg .gr{stroke:#e8eaef;stroke-width:1}\n"
           + ".note{color:var(--mute);font-size:12.5px;margin:4px 0 8px}\n"
           + ".grid2{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(520px,100%),1fr));"
-          + "gap:8px 24px}\n"
+          + "gap:8px 24px}.grid2>*{min-width:0}\n"
+          + "section{min-width:0;overflow-x:auto}\n"
           // narrow screens: less padding and larger body text; charts keep their layout (their
-          // labels are placed for their own font size)
+          // labels are placed for their own font size), and a wide chart keeps at least 960 px
+          // so that its 11.5 px text stays at least 11 px on screen: its section scrolls sideways
+          // instead (a grid item or section otherwise clips a wide table or chart)
           + "@media (max-width:900px){main{padding:14px 10px 40px}"
-          + "section{padding:14px 12px}body{font-size:15px}h1{font-size:22px}}\n";
+          + "section{padding:14px 12px}body{font-size:15px}h1{font-size:22px}"
+          + "svg.wide{min-width:960px}}\n";
 
   private HtmlStyle() {}
 }

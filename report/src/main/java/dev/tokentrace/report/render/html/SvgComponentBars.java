@@ -64,17 +64,24 @@ final class SvgComponentBars {
             ReportData.Component::p95Ms,
             ReportData.Component::p99Ms);
     double max = 0;
-    for (Function<ReportData.Component, @Nullable Double> value : values) {
-      max = Math.max(max, stacked(rows, value));
-      max = Math.max(max, value(total(rows), value));
+    List<String> overshoot = new java.util.ArrayList<>();
+    for (int i = 0; i < values.size(); i++) {
+      double stacked = stacked(rows, values.get(i));
+      double total = value(total(rows), values.get(i));
+      max = Math.max(max, stacked);
+      max = Math.max(max, total);
+      if (total > 0 && stacked > total) {
+        overshoot.add(labels.get(i));
+      }
     }
     int left = 60;
     int top = 34;
-    int height = top + labels.size() * (ROW + 12) + 36;
+    int axis = top + labels.size() * (ROW + 12) + 6;
+    int height = axis + 30 + (overshoot.isEmpty() ? 0 : 22);
     SvgAxis.Scale x = SvgAxis.linear(0, max, left, WIDTH - 30);
     StringBuilder svg = open(height, "Component values at each percentile");
     svg.append(legend(left, 8));
-    grid(svg, x, top, height - 30);
+    grid(svg, x, top, axis);
     for (int i = 0; i < labels.size(); i++) {
       int y = top + i * (ROW + 12);
       svg.append(label(left - 10, y + ROW / 2 + 5, labels.get(i), "end"));
@@ -106,7 +113,22 @@ final class SvgComponentBars {
                 Numbers.ms(total)));
       }
     }
+    if (!overshoot.isEmpty()) {
+      svg.append(label(left, height - 6, overshootNote(overshoot), "start"));
+    }
     return svg.append("</svg>").toString();
+  }
+
+  /**
+   * Why a bar passes its total marker: the parts' percentiles come from different requests, so they
+   * need not add up to the total's percentile (docs/reports.md#percentiles-do-not-add).
+   */
+  static String overshootNote(List<String> labels) {
+    String which = String.join(", ", labels);
+    return "At "
+        + which
+        + " the parts add up to more than the total ▼: percentiles do not add (each part's"
+        + " percentile comes from different requests).";
   }
 
   static StringBuilder open(int height, String title) {
