@@ -49,7 +49,16 @@ final class DocumentedOptionsTest {
           "--query-gpu", // nvidia-smi
           "--query-compute-apps", // nvidia-smi
           "--events", // bench/ingest.sh
-          "--sizes"); // bench/correlate.sh
+          "--sizes", // bench/correlate.sh
+          "--master", // spark-correlate (the spark jar, not a cli command: docs/scale.md)
+          "--class", // spark-submit
+          "--jars", // spark-submit
+          "--conf", // spark-submit
+          "--deploy-mode", // spark-submit
+          "--executor-memory", // spark-submit
+          "--num-executors", // spark-submit
+          "--total-executor-cores", // spark-submit
+          "--add-opens"); // java
 
   private static final Pattern OPTION =
       Pattern.compile("(?<![A-Za-z0-9_-])--[a-z][a-z0-9_-]*[a-z0-9]");
