@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 final class CompactionScrapeTest {
   private static final LakePartition P0 = new LakePartition("tokentrace.events", 0);
-  private static final int ROWS = 120;
+  private static final int ROWS = 60;
 
   @TempDir Path dir;
 
