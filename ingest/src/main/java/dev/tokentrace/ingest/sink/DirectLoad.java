@@ -110,9 +110,11 @@ public final class DirectLoad implements AutoCloseable {
     }
 
     /**
-     * Stores the event as the Kafka sink would after its JSON round trip: appending the parser's
-     * object directly gave {@code request_timing} rows that differ from the broker path's
-     * (InProcessIngestIT), and the broker path's rows are the reference.
+     * Stores the event as the Kafka sink would after its JSON round trip: the event contract's
+     * timestamps carry milliseconds (docs/design.md#events) while a parser's object may hold
+     * microseconds (vLLM's OTLP span times), so appending the object directly gave {@code
+     * request_timing} rows whose {@code ts} and {@code arrival_ts} differ from the broker path's
+     * below the millisecond (InProcessIngestIT); the broker path's rows are the reference.
      */
     @Override
     public void event(EngineEvent event) {
