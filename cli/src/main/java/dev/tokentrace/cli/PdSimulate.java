@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
 final class PdSimulate {
   private PdSimulate() {}
 
-  static int run(String name, boolean otherMode, Path out, PrintWriter err) {
+  static int run(String name, String engine, boolean otherMode, Path out, PrintWriter err) {
     PdScenario scenario = PdScenario.named(name);
     if (scenario == null || otherMode) {
       if (scenario == null) {
@@ -26,11 +26,22 @@ final class PdSimulate {
       }
       return ExitCodes.USAGE;
     }
+    if (!PdFiles.ENGINES.contains(engine)) {
+      err.println(
+          "simulate: --pd writes the formats of "
+              + String.join(", ", PdFiles.ENGINES)
+              + ", not --engine "
+              + engine);
+      return ExitCodes.USAGE;
+    }
     try {
-      int requests = PdFiles.write(scenario, out);
+      int requests = PdFiles.write(scenario, out, engine);
       err.println(
           "simulate: P/D scenario "
               + name
+              + " in "
+              + engine
+              + "'s formats"
               + " ("
               + scenario.description()
               + "): "

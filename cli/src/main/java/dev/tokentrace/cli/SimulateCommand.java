@@ -81,8 +81,8 @@ public final class SimulateCommand implements Callable<Integer> {
       paramLabel = "SCENARIO",
       description =
           "Prefill/decode disaggregation instead (docs/formats/pd.md#simulator): a proxy, prefill"
-              + " and decode servers in vLLM's formats (OTLP spans, NIXL's KV Transfer metrics"
-              + " lines), the client CSV and truth.csv with the KV transfer and each side's"
+              + " and decode servers in --engine's formats (vLLM: OTLP spans, NIXL's KV Transfer"
+              + " metrics lines), the client CSV and truth.csv with the KV transfer and each side's"
               + " queueing. One of: transfer-bound, decode-saturated, prefill-saturated,"
               + " slow-link. Not with --serve or --scenario.")
   private @Nullable String pd;
@@ -98,7 +98,12 @@ public final class SimulateCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
     if (pd != null) {
-      return PdSimulate.run(pd, scenario != null || serve != null, out, err);
+      return PdSimulate.run(
+          pd,
+          explicitValues().getOrDefault(Parameters.ENGINE, "vllm"),
+          scenario != null || serve != null,
+          out,
+          err);
     }
     ScenarioSettings settings;
     try {

@@ -43,9 +43,37 @@ public final class PdFiles {
 
   private PdFiles() {}
 
-  /** Simulates {@code scenario} and writes its files into {@code dir}; the requests written. */
+  /** The engines whose P/D outputs {@link #write(PdScenario, Path, String)} can write. */
+  public static final List<String> ENGINES = List.of("vllm");
+
+  /** Simulates {@code scenario} and writes vLLM's files into {@code dir}; the requests written. */
   public static int write(PdScenario scenario, Path dir) {
+    return write(scenario, dir, "vllm");
+  }
+
+  /**
+   * Simulates {@code scenario} and writes {@code engine}'s files into {@code dir} (one of {@link
+   * #ENGINES}); the requests written. Every engine's writer gets the same simulated requests, so
+   * client CSV and truth.csv do not depend on the engine (docs/formats/pd.md#simulator).
+   */
+  public static int write(PdScenario scenario, Path dir, String engine) {
     List<PdRequest> requests = PdSimulation.run(scenario);
+    switch (engine) {
+      case "vllm" -> vllm(scenario, dir, requests);
+      default ->
+          throw new IllegalArgumentException(
+              "--engine " + engine + " has no P/D writer; one of " + String.join(", ", ENGINES));
+    }
+    try {
+      clients(dir.resolve("client_timings.csv"), requests);
+      truth(dir.resolve("truth.csv"), requests);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + dir, e);
+    }
+    return requests.size();
+  }
+
+  private static void vllm(PdScenario scenario, Path dir, List<PdRequest> requests) {
     try {
       Files.createDirectories(dir);
       for (int p = 0; p < scenario.prefillServers(); p++) {
@@ -55,12 +83,9 @@ public final class PdFiles {
         spans(dir.resolve(decode(d)).resolve("otlp.jsonl"), requests, d, false);
         transferLog(dir.resolve(decode(d)).resolve("server.log"), requests, d);
       }
-      clients(dir.resolve("client_timings.csv"), requests);
-      truth(dir.resolve("truth.csv"), requests);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + dir, e);
     }
-    return requests.size();
   }
 
   /** The instance name of prefill server {@code p}. */
