@@ -6,12 +6,22 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
-/** {@code simulate --pd SCENARIO} (docs/formats/pd.md#simulator): kept out of the command. */
+/**
+ * {@code simulate --pd SCENARIO [--engine E] [--requests N]} (docs/formats/pd.md#simulator): kept
+ * out of the command.
+ */
 final class PdSimulate {
   private PdSimulate() {}
 
-  static int run(String name, String engine, boolean otherMode, Path out, PrintWriter err) {
+  static int run(
+      String name,
+      String engine,
+      @Nullable String requests,
+      boolean otherMode,
+      Path out,
+      PrintWriter err) {
     PdScenario scenario = PdScenario.named(name);
     if (scenario == null || otherMode) {
       if (scenario == null) {
@@ -34,8 +44,22 @@ final class PdSimulate {
               + engine);
       return ExitCodes.USAGE;
     }
+    if (requests != null) {
+      int n;
+      try {
+        n = Integer.parseInt(requests.strip());
+      } catch (NumberFormatException e) {
+        n = 0;
+      }
+      if (n < 1) {
+        err.println(
+            "simulate: --requests with --pd takes a whole number >= 1, not '" + requests + "'");
+        return ExitCodes.USAGE;
+      }
+      scenario = scenario.withRequests(n);
+    }
     try {
-      int requests = PdFiles.write(scenario, out, engine);
+      int written = PdFiles.write(scenario, out, engine);
       err.println(
           "simulate: P/D scenario "
               + name
@@ -45,7 +69,7 @@ final class PdSimulate {
               + " ("
               + scenario.description()
               + "): "
-              + requests
+              + written
               + " requests, "
               + scenario.prefillServers()
               + " prefill and "

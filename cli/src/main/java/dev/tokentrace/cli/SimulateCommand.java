@@ -84,7 +84,8 @@ public final class SimulateCommand implements Callable<Integer> {
               + " and decode servers in --engine's formats (vLLM: OTLP spans, NIXL's KV Transfer"
               + " metrics lines), the client CSV and truth.csv with the KV transfer and each side's"
               + " queueing. One of: transfer-bound, decode-saturated, prefill-saturated,"
-              + " slow-link. Not with --serve or --scenario.")
+              + " slow-link; --requests N keeps its first N requests (400). Not with --serve or"
+              + " --scenario.")
   private @Nullable String pd;
 
   @Option(
@@ -101,6 +102,7 @@ public final class SimulateCommand implements Callable<Integer> {
       return PdSimulate.run(
           pd,
           explicitValues().getOrDefault(Parameters.ENGINE, "vllm"),
+          explicitValues().get(Parameters.REQUESTS),
           scenario != null || serve != null,
           out,
           err);
