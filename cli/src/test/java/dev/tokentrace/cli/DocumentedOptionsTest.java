@@ -42,6 +42,8 @@ final class DocumentedOptionsTest {
           "--export-metrics-to-file", // SGLang server
           "--export-metrics-to-file-dir", // SGLang server
           "--enable-request-time-stats-logging", // SGLang server
+          "--disaggregation-mode", // SGLang server, prefill/decode (docs/formats/pd.md)
+          "--pd-disaggregation", // SGLang router, prefill/decode (docs/formats/pd.md)
           "--config", // otelcol, trtllm-serve
           "--extra_llm_api_options", // trtllm-serve
           "--prefix", // kubectl logs
