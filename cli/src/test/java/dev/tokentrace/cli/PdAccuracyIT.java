@@ -60,7 +60,7 @@ final class PdAccuracyIT {
   private static final List<String> ENGINES = List.of("vllm", "sglang");
 
   /** Requests per SGLang scenario: its first ones (vLLM keeps the scenario's 400). */
-  private static final int SGLANG_REQUESTS = 200;
+  private static final int SGLANG_REQUESTS = 120;
 
   private EmbeddedBroker broker;
   private final Map<String, String> figures = new LinkedHashMap<>();
