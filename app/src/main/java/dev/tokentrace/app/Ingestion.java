@@ -25,6 +25,11 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Ingestion {
   /**
+   * {@code --max-reject-ratio}'s default: the share of rejected lines above which a run exits 3.
+   */
+  public static final double DEFAULT_MAX_REJECT_RATIO = 0.01;
+
+  /**
    * One batch ingest.
    *
    * @param sources the resolved server files
@@ -63,6 +68,27 @@ public final class Ingestion {
   }
 
   private Ingestion() {}
+
+  /**
+   * A batch ingest as the command runs it: loads what the ledger says is not loaded yet, then
+   * prints the run's summary line and the verdicts; returns the exit status ({@link ExitStatus}):
+   * {@code REJECTS} over the tolerance, else {@code PARTIAL} when a file was left out or not read
+   * whole, else {@code OK}.
+   *
+   * @param fileProblems files left out while resolving the arguments (printed already); the files
+   *     the run could not read are added
+   * @param maxRejectRatio the share of rejected lines above which the run exits {@code REJECTS}
+   */
+  public static int load(
+      BatchRequest request, List<String> fileProblems, double maxRejectRatio, PrintWriter err) {
+    IngestSummary summary = batch(request, err);
+    if (summary == null) { // every file is loaded already
+      return ExitStatus.batch(ExitStatus.OK, fileProblems, "ingest", err);
+    }
+    fileProblems.addAll(summary.ship().failedFiles());
+    int code = ExitStatus.tolerance(summary.ship().counts(), maxRejectRatio, 0, err);
+    return ExitStatus.batch(code, fileProblems, "ingest", err);
+  }
 
   /**
    * Loads what the ledger says is not loaded yet; returns the run's summary, or null when every

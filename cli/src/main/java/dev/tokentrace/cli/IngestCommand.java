@@ -4,7 +4,6 @@ import dev.tokentrace.app.Ingestion;
 import dev.tokentrace.ingest.FollowIngestSummary;
 import dev.tokentrace.ingest.Ingest;
 import dev.tokentrace.ingest.IngestSettings;
-import dev.tokentrace.ingest.IngestSummary;
 import dev.tokentrace.ingest.SourceFile;
 import dev.tokentrace.ingest.follow.ClientFollowSettings;
 import dev.tokentrace.ingest.follow.FollowSettings;
@@ -107,17 +106,12 @@ final class IngestCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     fileProblems.forEach(problem -> err.println("ingest: " + problem));
     notes.forEach(note -> err.println("ingest: " + note));
-    IngestSummary summary =
-        Ingestion.batch(
-            new Ingestion.BatchRequest(
-                sources, settings(kafka.settings()), database.sinkSettings(), replace, viaBroker),
-            err);
-    if (summary == null) { // every file is loaded already
-      return ExitCodes.batch(ExitCodes.OK, fileProblems, "ingest", err);
-    }
-    fileProblems.addAll(summary.ship().failedFiles());
-    int code = Tolerance.report(summary.ship().counts(), parse.maxRejectRatio, 0, err);
-    return ExitCodes.batch(code, fileProblems, "ingest", err);
+    return Ingestion.load(
+        new Ingestion.BatchRequest(
+            sources, settings(kafka.settings()), database.sinkSettings(), replace, viaBroker),
+        fileProblems,
+        parse.maxRejectRatio,
+        err);
   }
 
   private int follow() {
