@@ -2,14 +2,22 @@ package dev.tokentrace.app;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tokentrace.ingest.FollowIngestSummary;
 import dev.tokentrace.ingest.Ingest;
 import dev.tokentrace.ingest.IngestSettings;
 import dev.tokentrace.ingest.IngestSummary;
 import dev.tokentrace.ingest.Resume;
 import dev.tokentrace.ingest.SourceFile;
+import dev.tokentrace.ingest.follow.ClientFollowSettings;
+import dev.tokentrace.ingest.follow.FollowSettings;
+import dev.tokentrace.ingest.follow.Follower;
+import dev.tokentrace.ingest.sink.LakeSinkSettings;
+import dev.tokentrace.ingest.sink.LiveSink;
 import dev.tokentrace.ingest.sink.LoadedFiles;
 import dev.tokentrace.ingest.sink.SinkSettings;
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -67,7 +75,96 @@ public final class Ingestion {
     }
   }
 
+  /**
+   * One {@code ingest --follow}: ship and sink in one process.
+   *
+   * @param ingest the cluster (none configured: the embedded broker), line limit and timeouts
+   * @param brokerDataDir where the embedded broker keeps its data across runs (ignored with a
+   *     configured cluster)
+   * @param follow the files or globs to follow, the shipper's id and commit interval
+   * @param clients how client and gateway files among them are read
+   * @param connectTimeout how long a run that ends by itself waits for an unreachable cluster
+   * @param file the analysis file the DuckDB sink writes
+   * @param lake the lake to write instead, or null
+   * @param maxRejectRatio the share of rejected lines above which the run exits {@code REJECTS}
+   */
+  public record FollowRequest(
+      IngestSettings ingest,
+      Path brokerDataDir,
+      FollowSettings follow,
+      ClientFollowSettings clients,
+      Duration connectTimeout,
+      SinkSettings file,
+      @Nullable LakeSinkSettings lake,
+      double maxRejectRatio) {
+    public FollowRequest {
+      requireNonNull(ingest, "ingest is null");
+      requireNonNull(brokerDataDir, "brokerDataDir is null");
+      requireNonNull(follow, "follow is null");
+      requireNonNull(clients, "clients is null");
+      requireNonNull(connectTimeout, "connectTimeout is null");
+      requireNonNull(file, "file is null");
+    }
+  }
+
   private Ingestion() {}
+
+  /**
+   * Starts the broker of an {@code ingest --follow} (the embedded one, or connects to the cluster)
+   * and says where it runs; {@link Following#run} then ships and sinks, and closes it.
+   */
+  public static Following following(FollowRequest request, PrintWriter err) {
+    return new Following(request, err);
+  }
+
+  /**
+   * A running {@code ingest --follow}: {@link #run} on one thread until {@link #stop()} from
+   * another (a signal handler), or until the files' ends with {@code --once}.
+   */
+  public static final class Following {
+    private final FollowRequest request;
+    private final Ingest ingest;
+    private final Follower follower;
+
+    private Following(FollowRequest request, PrintWriter err) {
+      this.request = request;
+      this.ingest =
+          request.ingest().kafka().embedded()
+              ? Ingest.open(request.ingest(), request.brokerDataDir())
+              : Ingest.open(request.ingest());
+      printBroker(ingest, err);
+      this.follower =
+          ingest
+              .follower(request.follow(), request.clients())
+              .connectTimeout(request.connectTimeout());
+    }
+
+    /** Asks the follower to commit what it holds and end; the sink drains it. Thread-safe. */
+    public void stop() {
+      follower.stop();
+    }
+
+    /**
+     * Follows and sinks until stopped, then says what was sunk and the follower's summary; closes
+     * the broker. Returns the exit status of the shipping ({@link Shipping#followed}).
+     */
+    public int run(PrintWriter err, ProgressWatch watch) {
+      try (ingest) {
+        LakeSinkSettings lake = request.lake();
+        LiveSink sink = lake != null ? ingest.openLakeSink(lake) : ingest.openSink(request.file());
+        String target = sink.target();
+        FollowIngestSummary summary =
+            ingest.follow(
+                follower,
+                sink,
+                (running, live) -> watch.start(running::progress, live::progress)::close);
+        err.println("ingest: sink " + summary.sunk().describe() + " -> " + target);
+        int code = Shipping.followed(summary.shipped(), request.maxRejectRatio(), err);
+        err.flush();
+        return code;
+      }
+    }
+  }
 
   /**
    * A batch ingest as the command runs it: loads what the ledger says is not loaded yet, then
