@@ -29,7 +29,11 @@ import org.jspecify.annotations.Nullable;
  * (docs/design.md#application-layer, docs/design.md#exactly-once). Through Kafka when brokers are
  * configured; without them in-process, each file's rows and ledger row in one DuckDB transaction,
  * so no broker is started (docs/design.md#embedded-broker). Says on {@code err} what it skips and
- * resumes, the broker it started and what it loaded, as {@code ingest} always did.
+ * resumes, the broker it started and what it loaded, as {@code ingest} always did. {@link
+ * #following} is {@code ingest --follow}: ship and sink in one process.
+ *
+ * <p>Longer than the house's 200 lines: batch and follow share the request's settings and the
+ * broker line, and are the one {@code ingest} command's two modes.
  */
 public final class Ingestion {
   /**
