@@ -27,6 +27,9 @@ import org.jspecify.annotations.Nullable;
  * one folder. Before each step it says the command line that does the same step alone (recorded in
  * {@code runs} as that step's command), so every step prints what that command prints; it stops at
  * the first step that fails (docs/design.md#application-layer).
+ *
+ * <p>Longer than the house's 200 lines: the request's documented fields and the five steps' command
+ * lines belong together, so a step's printed line and its typed request cannot drift apart.
  */
 public final class Analysis {
   /** The analysis file's name in the folder. */
