@@ -101,6 +101,7 @@ public final class SimulateCommand implements Callable<Integer> {
       return PdSimulate.run(
           pd,
           explicitValues().getOrDefault(Parameters.ENGINE, "vllm"),
+          explicitValues().get(Parameters.REQUESTS),
           scenario != null || serve != null,
           out,
           err);
