@@ -106,8 +106,8 @@ final class TransferCsv {
       reject(sink, position, "transfer csv: " + e.getMessage(), line);
       return;
     }
-    if (id.isEmpty() || end == null) {
-      reject(sink, position, "transfer csv: no request id or duration", line);
+    if (end == null) {
+      reject(sink, position, "transfer csv: no duration column", line);
       return;
     }
     sink.event(event(id, side, end, mean(bandwidths), size, position));
