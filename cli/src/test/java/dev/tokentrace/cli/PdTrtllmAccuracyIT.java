@@ -79,6 +79,10 @@ final class PdTrtllmAccuracyIT {
     Map<String, Map<String, String>> truth = truth(work.resolve("sim").resolve("truth.csv"));
     Map<String, Map<String, Object>> attributed = attributed(db);
     assertThat(attributed.keySet()).as("every request attributed").isEqualTo(truth.keySet());
+    // the decode halves are the same requests' second halves, not requests of their own
+    assertThat(Files.readString(work.resolve("correlate.out"), UTF_8))
+        .contains(" heuristic=" + REQUESTS + " ")
+        .contains(" server_only=0 ");
 
     Map<String, Integer> within = new LinkedHashMap<>();
     int joined = 0;
@@ -179,8 +183,9 @@ final class PdTrtllmAccuracyIT {
     run(ingest.toArray(String[]::new));
     run("clients", "--db", db.toString(), dir.resolve("client_timings.csv").toString());
     CommandLine correlate = TokentraceMain.commandLine();
-    correlate.setErr(new PrintWriter(new StringWriter(), true));
-    correlate.setOut(new PrintWriter(new StringWriter(), true));
+    StringWriter output = new StringWriter();
+    correlate.setErr(new PrintWriter(output, true));
+    correlate.setOut(new PrintWriter(output, true));
     correlate.execute(
         "correlate",
         "--db",
@@ -189,6 +194,7 @@ final class PdTrtllmAccuracyIT {
         "heuristic",
         "--out",
         work.resolve("attribution.csv").toString());
+    Files.writeString(work.resolve("correlate.out"), output.toString(), UTF_8);
     return db;
   }
 
