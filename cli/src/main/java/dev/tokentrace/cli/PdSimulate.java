@@ -8,21 +8,32 @@ import java.nio.file.Path;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
-/**
- * {@code simulate --pd SCENARIO [--engine E] [--requests N]} (docs/formats/pd.md#simulator): kept
- * out of the command.
- */
+/** {@code simulate --pd SCENARIO} (docs/formats/pd.md#simulator): kept out of the command. */
 final class PdSimulate {
   private PdSimulate() {}
 
+  static int run(String name, String engine, boolean otherMode, Path out, PrintWriter err) {
+    return run(name, engine, null, otherMode, out, err);
+  }
+
+  /** {@code requestCount}: {@code --requests} when given, else the scenario's own count. */
   static int run(
       String name,
       String engine,
-      @Nullable String requests,
+      @Nullable String requestCount,
       boolean otherMode,
       Path out,
       PrintWriter err) {
-    PdScenario scenario = PdScenario.named(name);
+    PdScenario named = PdScenario.named(name);
+    PdScenario scenario = named;
+    if (named != null && requestCount != null) {
+      try {
+        scenario = named.withRequests(Integer.parseInt(requestCount.strip()));
+      } catch (IllegalArgumentException e) {
+        err.println("simulate: --requests '" + requestCount + "' is not a count >= 1");
+        return ExitCodes.USAGE;
+      }
+    }
     if (scenario == null || otherMode) {
       if (scenario == null) {
         err.println(
@@ -44,22 +55,8 @@ final class PdSimulate {
               + engine);
       return ExitCodes.USAGE;
     }
-    if (requests != null) {
-      int n;
-      try {
-        n = Integer.parseInt(requests.strip());
-      } catch (NumberFormatException e) {
-        n = 0;
-      }
-      if (n < 1) {
-        err.println(
-            "simulate: --requests with --pd takes a whole number >= 1, not '" + requests + "'");
-        return ExitCodes.USAGE;
-      }
-      scenario = scenario.withRequests(n);
-    }
     try {
-      int written = PdFiles.write(scenario, out, engine);
+      int requests = PdFiles.write(scenario, out, engine);
       err.println(
           "simulate: P/D scenario "
               + name
@@ -69,7 +66,7 @@ final class PdSimulate {
               + " ("
               + scenario.description()
               + "): "
-              + written
+              + requests
               + " requests, "
               + scenario.prefillServers()
               + " prefill and "

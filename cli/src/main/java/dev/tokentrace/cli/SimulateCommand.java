@@ -82,10 +82,11 @@ public final class SimulateCommand implements Callable<Integer> {
       description =
           "Prefill/decode disaggregation instead (docs/formats/pd.md#simulator): a proxy, prefill"
               + " and decode servers in --engine's formats (vLLM: OTLP spans, NIXL's KV Transfer"
-              + " metrics lines), the client CSV and truth.csv with the KV transfer and each side's"
-              + " queueing. One of: transfer-bound, decode-saturated, prefill-saturated,"
-              + " slow-link; --requests N keeps its first N requests (400). Not with --serve or"
-              + " --scenario.")
+              + " metrics lines; SGLang: each server's time stats lines; TensorRT-LLM: each"
+              + " server's /perf_metrics and the transfer CSVs),"
+              + " the client CSV and truth.csv with the KV transfer and each side's queueing. One"
+              + " of: transfer-bound, decode-saturated, prefill-saturated, slow-link; --requests"
+              + " runs its first N requests. Not with --serve or --scenario.")
   private @Nullable String pd;
 
   @Option(

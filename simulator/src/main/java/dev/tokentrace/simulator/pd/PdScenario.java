@@ -157,9 +157,9 @@ public record PdScenario(
   }
 
   /**
-   * This scenario with only its first {@code n} requests: the same requests as the first {@code n}
-   * of the whole run (arrivals and draws are sequential, and first come first served means no
-   * request waits for a later one).
+   * This scenario with {@code n} requests (the first {@code n} of the same arrivals: the seed's
+   * random sequence is drawn per request, so a shorter run is a prefix of the longer one's
+   * workload, not of its queues).
    */
   public PdScenario withRequests(int n) {
     if (n < 1) {
