@@ -27,7 +27,7 @@ import picocli.CommandLine;
  * decode server, with its own transfer ({@code kv_transfer_source} {@code request}) on the pair
  * {@code truth.csv} names, and {@code pd_pairs} one row per pair.
  */
-final class PdSamplesTest {
+final class PdSglangSampleTest {
   private static final Path SAMPLE =
       GoldenSamplesTest.SAMPLES.resolve("pd").resolve("sglang").resolve("slow-link");
   private static final List<String> SERVERS =
