@@ -83,8 +83,44 @@ transfers AS (
     FROM paired p
     LEFT JOIN server_means m ON m.instance = p.decode_instance
     LEFT JOIN server_tokens s ON s.decode_instance = p.decode_instance
+),
+-- NVIDIA Dynamo (docs/formats/dynamo.md#attribution): the two halves are the workers'
+-- handle_payload spans (source kinds dynamo_prefill, dynamo_decode) of one key on two instances;
+-- the transfer is the frontend's request_end kv_transfer_estimated_latency_ms (its own upper
+-- bound, which holds the decode worker's queueing and first step too), capped at the decode span
+dynamo_keys AS (
+    SELECT request_key
+    FROM request_timing
+    WHERE source_kind IN ('dynamo_prefill', 'dynamo_decode')
+    GROUP BY request_key
+    HAVING count(*) FILTER (WHERE source_kind = 'dynamo_prefill') = 1
+       AND count(*) FILTER (WHERE source_kind = 'dynamo_decode') = 1
+       AND min(instance) <> max(instance)
+),
+dynamo_transfers AS (
+    SELECT request_key, max(duration_ms) AS kv_ms
+    FROM kv_transfer
+    WHERE source_kind = 'dynamo_request_end' AND request_key IS NOT NULL
+    GROUP BY request_key
+),
+dynamo_pairs AS (
+    SELECT p.request_key, p.rowid AS prefill_record_id, d.rowid AS decode_record_id,
+           d.instance AS decode_instance, least(k.kv_ms, d.e2e_ms) AS kv_transfer_ms,
+           d.e2e_ms AS decode_span_ms
+    FROM request_timing p
+    JOIN request_timing d ON d.request_key = p.request_key AND d.source_kind = 'dynamo_decode'
+    LEFT JOIN dynamo_transfers k ON k.request_key = p.request_key
+    WHERE p.source_kind = 'dynamo_prefill'
+      AND p.request_key IN (SELECT request_key FROM dynamo_keys)
 )
 SELECT request_key, prefill_record_id, decode_record_id, decode_instance, kv_transfer_ms,
        decode_wait_ms - kv_transfer_ms AS decode_queue_ms, decode_first_ms, decode_ms,
        decode_output_tokens, kv_transfer_source
 FROM transfers
+UNION ALL
+SELECT request_key, prefill_record_id, decode_record_id, decode_instance, kv_transfer_ms,
+       CASE WHEN kv_transfer_ms IS NOT NULL THEN 0.0 END AS decode_queue_ms,
+       0.0 AS decode_first_ms, decode_span_ms - kv_transfer_ms AS decode_ms,
+       CAST(NULL AS INTEGER) AS decode_output_tokens,
+       CASE WHEN kv_transfer_ms IS NOT NULL THEN 'request' END AS kv_transfer_source
+FROM dynamo_pairs
