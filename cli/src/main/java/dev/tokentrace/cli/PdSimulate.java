@@ -6,13 +6,36 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /** {@code simulate --pd SCENARIO} (docs/formats/pd.md#simulator): kept out of the command. */
 final class PdSimulate {
   private PdSimulate() {}
 
-  static int run(String name, String engine, boolean otherMode, Path out, PrintWriter err) {
+  /**
+   * @param requests {@code --requests} as given, or null: the scenario's own count otherwise
+   */
+  static int run(
+      String name,
+      String engine,
+      @Nullable String requests,
+      boolean otherMode,
+      Path out,
+      PrintWriter err) {
     PdScenario scenario = PdScenario.named(name);
+    if (scenario != null && requests != null) {
+      int count;
+      try {
+        count = Integer.parseInt(requests.trim());
+      } catch (NumberFormatException e) {
+        count = 0;
+      }
+      if (count < 1) {
+        err.println("simulate: --requests must be a whole number >= 1, not '" + requests + "'");
+        return ExitCodes.USAGE;
+      }
+      scenario = scenario.withRequests(count);
+    }
     if (scenario == null || otherMode) {
       if (scenario == null) {
         err.println(
@@ -35,7 +58,7 @@ final class PdSimulate {
       return ExitCodes.USAGE;
     }
     try {
-      int requests = PdFiles.write(scenario, out, engine);
+      int written = PdFiles.write(scenario, out, engine);
       err.println(
           "simulate: P/D scenario "
               + name
@@ -45,7 +68,7 @@ final class PdSimulate {
               + " ("
               + scenario.description()
               + "): "
-              + requests
+              + written
               + " requests, "
               + scenario.prefillServers()
               + " prefill and "

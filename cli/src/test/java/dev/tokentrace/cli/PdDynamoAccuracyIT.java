@@ -49,6 +49,9 @@ import picocli.CommandLine;
 final class PdDynamoAccuracyIT {
   private static final double SHARE = 0.99;
 
+  /** Requests per scenario: enough for the 99% share to allow one miss, few enough to be quick. */
+  private static final int REQUESTS = 150;
+
   private EmbeddedBroker broker;
   private final Map<String, String> figures = new LinkedHashMap<>();
 
@@ -96,7 +99,16 @@ final class PdDynamoAccuracyIT {
     for (PdScenario scenario : PdScenario.ALL) {
       String name = scenario.name();
       Path dir = work.resolve(name);
-      run("simulate", "--pd", name, "--engine", "dynamo", "--out", dir.toString());
+      run(
+          "simulate",
+          "--pd",
+          name,
+          "--engine",
+          "dynamo",
+          "--requests",
+          String.valueOf(REQUESTS),
+          "--out",
+          dir.toString());
       Path frontend = dir.resolve("frontend");
       ingest.add(name + "-frontend=" + frontend.resolve("request_trace.jsonl"));
       ingest.add(name + "-frontend=" + frontend.resolve("frontend.log"));

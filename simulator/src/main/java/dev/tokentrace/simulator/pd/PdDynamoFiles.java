@@ -6,6 +6,7 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -94,8 +95,10 @@ final class PdDynamoFiles {
         line.append(",\"ttft_ms\":").append(ms(prefillAnswer - received));
         line.append(",\"total_time_ms\":").append(ms(totalUs));
         if (r.outputTokens() >= 2) {
-          double itl = (finished - prefillAnswer) / 1000.0 / (r.outputTokens() - 1);
-          line.append(",\"avg_itl_ms\":").append(BigDecimal.valueOf(itl).toPlainString());
+          BigDecimal itl =
+              BigDecimal.valueOf(finished - prefillAnswer, 3)
+                  .divide(BigDecimal.valueOf(r.outputTokens() - 1), 6, RoundingMode.HALF_EVEN);
+          line.append(",\"avg_itl_ms\":").append(itl.stripTrailingZeros().toPlainString());
         }
         line.append(",\"kv_hit_rate\":0.0,\"kv_transfer_estimated_latency_ms\":");
         line.append(ms(decodeFirst - prefillAnswer));
