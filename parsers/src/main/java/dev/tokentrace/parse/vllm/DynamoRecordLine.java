@@ -31,8 +31,9 @@ import org.jspecify.annotations.Nullable;
  *       holding {@code kv_transfer_estimated_latency_ms}.
  * </ul>
  *
- * Every other Dynamo JSON line (its log records, other spans) is ignored by name. No field that can
- * hold prompt or output text ({@code io_text}, {@code message} of a log record) is read.
+ * Every other Dynamo JSON line (its log records, other spans, a {@code request_payload} record) is
+ * ignored by name. A log record's {@code message} is only compared with {@code SPAN_CLOSED}, and no
+ * field that can hold prompt or output text ({@code payload}, {@code io_text}) is read.
  */
 final class DynamoRecordLine {
   static final String PREFILL = "dynamo_prefill";
