@@ -12,29 +12,27 @@ import org.jspecify.annotations.Nullable;
 final class PdSimulate {
   private PdSimulate() {}
 
-  /**
-   * @param requests {@code --requests} as given, or null: the scenario's own count otherwise
-   */
+  static int run(String name, String engine, boolean otherMode, Path out, PrintWriter err) {
+    return run(name, engine, null, otherMode, out, err);
+  }
+
+  /** {@code requestCount}: {@code --requests} when given, else the scenario's own count. */
   static int run(
       String name,
       String engine,
-      @Nullable String requests,
+      @Nullable String requestCount,
       boolean otherMode,
       Path out,
       PrintWriter err) {
-    PdScenario scenario = PdScenario.named(name);
-    if (scenario != null && requests != null) {
-      int count;
+    PdScenario named = PdScenario.named(name);
+    PdScenario scenario = named;
+    if (named != null && requestCount != null) {
       try {
-        count = Integer.parseInt(requests.trim());
-      } catch (NumberFormatException e) {
-        count = 0;
-      }
-      if (count < 1) {
-        err.println("simulate: --requests must be a whole number >= 1, not '" + requests + "'");
+        scenario = named.withRequests(Integer.parseInt(requestCount.strip()));
+      } catch (IllegalArgumentException e) {
+        err.println("simulate: --requests '" + requestCount + "' is not a count >= 1");
         return ExitCodes.USAGE;
       }
-      scenario = scenario.withRequests(count);
     }
     if (scenario == null || otherMode) {
       if (scenario == null) {
@@ -58,7 +56,7 @@ final class PdSimulate {
       return ExitCodes.USAGE;
     }
     try {
-      int written = PdFiles.write(scenario, out, engine);
+      int requests = PdFiles.write(scenario, out, engine);
       err.println(
           "simulate: P/D scenario "
               + name
@@ -68,7 +66,7 @@ final class PdSimulate {
               + " ("
               + scenario.description()
               + "): "
-              + written
+              + requests
               + " requests, "
               + scenario.prefillServers()
               + " prefill and "

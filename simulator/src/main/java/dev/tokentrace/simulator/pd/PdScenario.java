@@ -156,7 +156,11 @@ public record PdScenario(
     return BY_NAME.get(name);
   }
 
-  /** This scenario with {@code n} requests (a shorter run of the same setting). */
+  /**
+   * This scenario with {@code n} requests (the first {@code n} of the same arrivals: the seed's
+   * random sequence is drawn per request, so a shorter run is a prefix of the longer one's
+   * workload, not of its queues).
+   */
   public PdScenario withRequests(int n) {
     if (n < 1) {
       throw new IllegalArgumentException("requests must be >= 1: " + n);
