@@ -27,6 +27,9 @@
 --   decode    decode_queue_ms = the decode server's queue_ms - kv_transfer_ms (vLLM's decode
 --             server counts the wait for the remote KV cache as queued time);
 --             decode_ms = its prefill_ms + decode_ms (first scheduled → last token).
+--   dynamo    NVIDIA Dynamo's halves (source kinds dynamo_prefill / dynamo_decode, one each, on
+--             two instances) pair without the rules above: the branch after UNION ALL
+--             (docs/formats/pd.md#dynamo).
 CREATE OR REPLACE TEMP TABLE pd_halves AS
 WITH decode_servers AS (
     SELECT DISTINCT instance FROM kv_transfer WHERE side = 'decode'
@@ -144,5 +147,6 @@ SELECT request_key, prefill_record_id, decode_record_id, decode_instance, kv_tra
        CASE WHEN kv_transfer_ms IS NOT NULL THEN 0.0 END AS decode_queue_ms,
        0.0 AS decode_first_ms, decode_span_ms - kv_transfer_ms AS decode_ms,
        CAST(NULL AS INTEGER) AS decode_output_tokens,
-       CASE WHEN kv_transfer_ms IS NOT NULL THEN 'request' END AS kv_transfer_source
+       CASE WHEN kv_transfer_ms IS NOT NULL THEN 'request' END AS kv_transfer_source,
+       kv_transfer_ms AS decode_wait_ms
 FROM dynamo_pairs
