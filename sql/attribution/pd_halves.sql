@@ -36,6 +36,9 @@
 --             server's queue_ms (its waiting queue after the transfer); decode_ms = its decode_ms
 --             (forward time); first step 0 (the prefill server made the first token, the decode
 --             server streams it when first scheduled); decode_wait_ms = kv + decode queue.
+--   dynamo    NVIDIA Dynamo's halves (source kinds dynamo_prefill / dynamo_decode, one each, on
+--             two instances) pair without the rules above: the branch after UNION ALL
+--             (docs/formats/pd.md#dynamo).
 CREATE OR REPLACE TEMP TABLE pd_halves AS
 WITH decode_servers AS (
     SELECT DISTINCT instance FROM kv_transfer WHERE side = 'decode'
@@ -133,6 +136,35 @@ transfers AS (
            ON o.request_key = p.request_key AND o.instance = p.decode_instance
     LEFT JOIN server_means m ON m.instance = p.decode_instance
     LEFT JOIN server_tokens s ON s.decode_instance = p.decode_instance
+),
+-- NVIDIA Dynamo (docs/formats/dynamo.md#attribution): the two halves are the workers'
+-- handle_payload spans (source kinds dynamo_prefill, dynamo_decode) of one key on two instances;
+-- the transfer is the frontend's request_end kv_transfer_estimated_latency_ms (its own upper
+-- bound, which holds the decode worker's queueing and first step too), capped at the decode span
+dynamo_keys AS (
+    SELECT request_key
+    FROM request_timing
+    WHERE source_kind IN ('dynamo_prefill', 'dynamo_decode')
+    GROUP BY request_key
+    HAVING count(*) FILTER (WHERE source_kind = 'dynamo_prefill') = 1
+       AND count(*) FILTER (WHERE source_kind = 'dynamo_decode') = 1
+       AND min(instance) <> max(instance)
+),
+dynamo_transfers AS (
+    SELECT request_key, max(duration_ms) AS kv_ms
+    FROM kv_transfer
+    WHERE source_kind = 'dynamo_request_end' AND request_key IS NOT NULL
+    GROUP BY request_key
+),
+dynamo_pairs AS (
+    SELECT p.request_key, p.rowid AS prefill_record_id, d.rowid AS decode_record_id,
+           d.instance AS decode_instance, least(k.kv_ms, d.e2e_ms) AS kv_transfer_ms,
+           d.e2e_ms AS decode_span_ms
+    FROM request_timing p
+    JOIN request_timing d ON d.request_key = p.request_key AND d.source_kind = 'dynamo_decode'
+    LEFT JOIN dynamo_transfers k ON k.request_key = p.request_key
+    WHERE p.source_kind = 'dynamo_prefill'
+      AND p.request_key IN (SELECT request_key FROM dynamo_keys)
 )
 SELECT request_key, prefill_record_id, decode_record_id, decode_instance, kv_transfer_ms,
        CASE WHEN sglang THEN decode_wait_ms ELSE decode_wait_ms - kv_transfer_ms END
@@ -141,3 +173,11 @@ SELECT request_key, prefill_record_id, decode_record_id, decode_instance, kv_tra
        CASE WHEN sglang THEN decode_wait_ms + kv_transfer_ms ELSE decode_wait_ms END
            AS decode_wait_ms
 FROM transfers
+UNION ALL
+SELECT request_key, prefill_record_id, decode_record_id, decode_instance, kv_transfer_ms,
+       CASE WHEN kv_transfer_ms IS NOT NULL THEN 0.0 END AS decode_queue_ms,
+       0.0 AS decode_first_ms, decode_span_ms - kv_transfer_ms AS decode_ms,
+       CAST(NULL AS INTEGER) AS decode_output_tokens,
+       CASE WHEN kv_transfer_ms IS NOT NULL THEN 'request' END AS kv_transfer_source,
+       kv_transfer_ms AS decode_wait_ms
+FROM dynamo_pairs

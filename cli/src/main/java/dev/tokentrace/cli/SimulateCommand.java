@@ -83,10 +83,11 @@ public final class SimulateCommand implements Callable<Integer> {
           "Prefill/decode disaggregation instead (docs/formats/pd.md#simulator): a proxy, prefill"
               + " and decode servers in --engine's formats (vLLM: OTLP spans, NIXL's KV Transfer"
               + " metrics lines; SGLang: each server's time stats lines; TensorRT-LLM: each"
-              + " server's /perf_metrics and the transfer CSVs),"
-              + " the client CSV and truth.csv with the KV transfer and each side's queueing. One"
-              + " of: transfer-bound, decode-saturated, prefill-saturated, slow-link; --requests"
-              + " runs its first N requests. Not with --serve or --scenario.")
+              + " server's /perf_metrics and the transfer CSVs; dynamo: the workers' JSONL logs and"
+              + " the frontend's request-trace records), the client CSV and truth.csv with the KV"
+              + " transfer and each side's queueing. One of: transfer-bound, decode-saturated,"
+              + " prefill-saturated, slow-link; --requests runs its first N requests. Not with"
+              + " --scenario.")
   private @Nullable String pd;
 
   @Option(
