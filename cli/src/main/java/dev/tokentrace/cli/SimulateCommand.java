@@ -84,8 +84,19 @@ public final class SimulateCommand implements Callable<Integer> {
               + " and decode servers in --engine's formats (vLLM: OTLP spans, NIXL's KV Transfer"
               + " metrics lines), the client CSV and truth.csv with the KV transfer and each side's"
               + " queueing. One of: transfer-bound, decode-saturated, prefill-saturated,"
-              + " slow-link. Not with --serve or --scenario.")
+              + " slow-link. With --serve PORT: a live proxy in front of the scenario's prefill"
+              + " and decode servers, in real time (docs/formats/pd.md#live). Not with"
+              + " --scenario.")
   private @Nullable String pd;
+
+  @Option(
+      names = "--pd-stats-interval",
+      paramLabel = "SECONDS",
+      defaultValue = "10",
+      description =
+          "With --serve and --pd: seconds between the decode servers' KV Transfer metrics lines"
+              + " (vLLM's VLLM_LOG_STATS_INTERVAL).")
+  private long pdStatsInterval = 10;
 
   @Option(
       names = "--bind",
@@ -98,12 +109,21 @@ public final class SimulateCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
     if (pd != null) {
+      Map<String, String> values = explicitValues();
+      if (serve != null) {
+        return PdSimulate.serve(
+            spec.commandLine(),
+            pd,
+            values.getOrDefault(Parameters.ENGINE, "vllm"),
+            values.getOrDefault(Parameters.API, "chat"),
+            scenario != null,
+            out,
+            bind,
+            serve,
+            pdStatsInterval);
+      }
       return PdSimulate.run(
-          pd,
-          explicitValues().getOrDefault(Parameters.ENGINE, "vllm"),
-          scenario != null || serve != null,
-          out,
-          err);
+          pd, values.getOrDefault(Parameters.ENGINE, "vllm"), scenario != null, out, err);
     }
     ScenarioSettings settings;
     try {

@@ -115,27 +115,43 @@ public final class PdFiles {
                 prefill ? b.prefillFirstTokenUs() : b.decodeLastTokenUs()));
     try (BufferedWriter out = Files.newBufferedWriter(file, UTF_8)) {
       for (int from = 0; from < mine.size(); from += SPANS_PER_LINE) {
-        StringBuilder line = new StringBuilder(1 << 14);
-        line.append("{\"resourceSpans\":[{\"resource\":{\"attributes\":[");
-        line.append(text("telemetry.sdk.language", "python")).append(',');
-        line.append(text("telemetry.sdk.name", "opentelemetry")).append(',');
-        line.append(text("telemetry.sdk.version", "1.33.1")).append(',');
-        line.append(text("vllm.instrumenting_module_name", "vllm.llm_engine")).append(',');
-        line.append(text("service.name", "vllm-server"));
-        line.append("]},\"scopeSpans\":[{\"scope\":{\"name\":\"vllm.tracing.otel\"},\"spans\":[");
-        for (int i = from; i < Math.min(mine.size(), from + SPANS_PER_LINE); i++) {
-          if (i > from) {
-            line.append(',');
-          }
-          span(line, mine.get(i), prefill);
-        }
-        line.append("]}]}]}\n");
-        out.write(line.toString());
+        List<PdRequest> batch = mine.subList(from, Math.min(mine.size(), from + SPANS_PER_LINE));
+        out.write(spanLine(batch, prefill, START, r -> "chatcmpl-" + r.id()));
       }
     }
   }
 
-  private static void span(StringBuilder json, PdRequest r, boolean prefill) {
+  /**
+   * One OTLP export line (docs/formats/vllm.md#otlp-spans) with one {@code llm_request} span per
+   * request of {@code batch} as {@code prefill} or decode server, model time 0 at {@code zero},
+   * each named {@code serverId}.
+   */
+  static String spanLine(
+      List<PdRequest> batch,
+      boolean prefill,
+      Instant zero,
+      java.util.function.Function<PdRequest, String> serverId) {
+    StringBuilder line = new StringBuilder(1 << 14);
+    line.append("{\"resourceSpans\":[{\"resource\":{\"attributes\":[");
+    line.append(text("telemetry.sdk.language", "python")).append(',');
+    line.append(text("telemetry.sdk.name", "opentelemetry")).append(',');
+    line.append(text("telemetry.sdk.version", "1.33.1")).append(',');
+    line.append(text("vllm.instrumenting_module_name", "vllm.llm_engine")).append(',');
+    line.append(text("service.name", "vllm-server"));
+    line.append("]},\"scopeSpans\":[{\"scope\":{\"name\":\"vllm.tracing.otel\"},\"spans\":[");
+    for (int i = 0; i < batch.size(); i++) {
+      if (i > 0) {
+        line.append(',');
+      }
+      PdRequest r = batch.get(i);
+      span(line, r, prefill, epochUs(zero), serverId.apply(r));
+    }
+    line.append("]}]}]}\n");
+    return line.toString();
+  }
+
+  private static void span(
+      StringBuilder json, PdRequest r, boolean prefill, long zeroEpochUs, String serverId) {
     long arrival = prefill ? r.prefillArrivalUs() : r.decodeArrivalUs();
     long scheduled = prefill ? r.prefillStartUs() : r.decodeStartUs();
     long first = prefill ? r.prefillFirstTokenUs() : r.decodeFirstTokenUs();
@@ -144,8 +160,8 @@ public final class PdFiles {
     json.append("{\"traceId\":\"").append(String.format("%032x", seed + 0x7ace0000L));
     json.append("\",\"spanId\":\"").append(String.format("%016x", seed + 0x5ba40000L));
     json.append("\",\"name\":\"llm_request\",\"kind\":2,\"startTimeUnixNano\":\"");
-    json.append(epochUs(arrival)).append("000\",\"endTimeUnixNano\":\"");
-    json.append(epochUs(last)).append("000\",\"attributes\":[");
+    json.append(zeroEpochUs + arrival).append("000\",\"endTimeUnixNano\":\"");
+    json.append(zeroEpochUs + last).append("000\",\"attributes\":[");
     seconds(json, "gen_ai.latency.time_to_first_token", first - arrival);
     seconds(json, "gen_ai.latency.e2e", last - arrival);
     seconds(json, "gen_ai.latency.time_in_queue", scheduled - arrival);
@@ -154,7 +170,7 @@ public final class PdFiles {
     seconds(json, "gen_ai.latency.time_in_model_prefill", first - scheduled);
     seconds(json, "gen_ai.latency.time_in_model_decode", last - first);
     seconds(json, "gen_ai.latency.time_in_model_inference", last - scheduled);
-    json.append(text("gen_ai.request.id", "chatcmpl-" + r.id())).append(',');
+    json.append(text("gen_ai.request.id", serverId)).append(',');
     integer(json, "gen_ai.request.max_tokens", prefill ? 1 : r.outputTokens());
     json.append("{\"key\":\"gen_ai.request.n\",\"value\":{\"intValue\":\"1\"}}");
     json.append("],\"status\":{}}");
@@ -172,34 +188,40 @@ public final class PdFiles {
     }
     try (BufferedWriter out = Files.newBufferedWriter(file, UTF_8)) {
       for (var entry : byLine.entrySet()) {
-        List<PdRequest> done = entry.getValue();
-        double[] ms = new double[done.size()];
-        double totalMb = 0;
-        for (int i = 0; i < ms.length; i++) {
-          ms[i] = done.get(i).kvTransferUs() / 1e3;
-          totalMb += done.get(i).kvBytes() / (double) (1 << 20);
-        }
-        double totalMs = 0;
-        for (double v : ms) {
-          totalMs += v;
-        }
-        StringBuilder line = new StringBuilder(256);
-        line.append("(APIServer pid=4242) INFO ");
-        line.append(
-            LocalDateTime.ofInstant(instant(entry.getKey()), ZoneOffset.UTC).format(LOG_TIME));
-        line.append(" [metrics.py:149] KV Transfer metrics: Num successful transfers=");
-        line.append(ms.length);
-        line.append(", Avg xfer time (ms)=").append(python(totalMs / ms.length));
-        line.append(", P90 xfer time (ms)=").append(python(percentile(ms, 0.9)));
-        line.append(", Avg post time (ms)=").append(python(0.05));
-        line.append(", P90 post time (ms)=").append(python(0.08));
-        line.append(", Avg MB per transfer=").append(python(totalMb / ms.length));
-        line.append(", Throughput (MB/s)=").append(python(totalMb / (totalMs / 1e3)));
-        line.append(", Avg number of descriptors=").append(python(32.0));
-        line.append(", Num failed transfers=0, Num KV expired reqs=0\n");
-        out.write(line.toString());
+        out.write(transferLine(instant(entry.getKey()), entry.getValue()));
       }
     }
+  }
+
+  /**
+   * NIXL's {@code KV Transfer metrics} line (docs/formats/pd.md#vllm-kv-transfer-metrics) logged at
+   * {@code at} for the transfers {@code done} (at least one) that ended in its interval.
+   */
+  static String transferLine(Instant at, List<PdRequest> done) {
+    double[] ms = new double[done.size()];
+    double totalMb = 0;
+    for (int i = 0; i < ms.length; i++) {
+      ms[i] = done.get(i).kvTransferUs() / 1e3;
+      totalMb += done.get(i).kvBytes() / (double) (1 << 20);
+    }
+    double totalMs = 0;
+    for (double v : ms) {
+      totalMs += v;
+    }
+    StringBuilder line = new StringBuilder(256);
+    line.append("(APIServer pid=4242) INFO ");
+    line.append(LocalDateTime.ofInstant(at, ZoneOffset.UTC).format(LOG_TIME));
+    line.append(" [metrics.py:149] KV Transfer metrics: Num successful transfers=");
+    line.append(ms.length);
+    line.append(", Avg xfer time (ms)=").append(python(totalMs / ms.length));
+    line.append(", P90 xfer time (ms)=").append(python(percentile(ms, 0.9)));
+    line.append(", Avg post time (ms)=").append(python(0.05));
+    line.append(", P90 post time (ms)=").append(python(0.08));
+    line.append(", Avg MB per transfer=").append(python(totalMb / ms.length));
+    line.append(", Throughput (MB/s)=").append(python(totalMb / (totalMs / 1e3)));
+    line.append(", Avg number of descriptors=").append(python(32.0));
+    line.append(", Num failed transfers=0, Num KV expired reqs=0\n");
+    return line.toString();
   }
 
   private static void clients(Path file, List<PdRequest> requests) throws IOException {
@@ -268,7 +290,7 @@ public final class PdFiles {
     return text.contains(".") ? text : text + ".0";
   }
 
-  private static String millis(long us) {
+  static String millis(long us) {
     return BigDecimal.valueOf(us, 3).toPlainString();
   }
 
@@ -276,8 +298,8 @@ public final class PdFiles {
     return START.plusNanos(simUs * 1000);
   }
 
-  private static long epochUs(long simUs) {
-    return START.getEpochSecond() * 1_000_000 + simUs;
+  private static long epochUs(Instant zero) {
+    return zero.getEpochSecond() * 1_000_000 + zero.getNano() / 1000;
   }
 
   private static void seconds(StringBuilder json, String key, long us) {
