@@ -132,14 +132,29 @@ final class PdSimulate {
     return ExitCodes.OK;
   }
 
-  static int run(String name, String engine, boolean otherMode, Path out, PrintWriter err) {
-    PdScenario scenario = PdScenario.named(name);
-    int usage = check(name, scenario, engine, otherMode, err);
-    if (usage != ExitCodes.OK || scenario == null) {
+  static int run(
+      String name,
+      String engine,
+      @Nullable String requests,
+      boolean otherMode,
+      Path out,
+      String command,
+      PrintWriter err) {
+    PdScenario named = PdScenario.named(name);
+    int usage = check(name, named, engine, otherMode, err);
+    if (usage != ExitCodes.OK || named == null) {
       return usage;
     }
+    PdScenario scenario;
     try {
-      int requests = PdFiles.write(scenario, out, engine);
+      scenario = requests == null ? named : named.withRequests(Integer.parseInt(requests.strip()));
+    } catch (IllegalArgumentException e) {
+      err.println("simulate: --requests must be a whole number of at least 1: " + requests);
+      return ExitCodes.USAGE;
+    }
+    try {
+      int written = PdFiles.write(scenario, out, engine);
+      PdFiles.source(scenario, out, command);
       err.println(
           "simulate: P/D scenario "
               + name
@@ -149,7 +164,7 @@ final class PdSimulate {
               + " ("
               + scenario.description()
               + "): "
-              + requests
+              + written
               + " requests, "
               + scenario.prefillServers()
               + " prefill and "

@@ -123,7 +123,13 @@ public final class SimulateCommand implements Callable<Integer> {
             pdStatsInterval);
       }
       return PdSimulate.run(
-          pd, values.getOrDefault(Parameters.ENGINE, "vllm"), scenario != null, out, err);
+          pd,
+          values.getOrDefault(Parameters.ENGINE, "vllm"),
+          values.get(Parameters.REQUESTS),
+          scenario != null,
+          out,
+          commandLine().replaceFirst("^tokentrace simulate", "tokentrace simulate --pd " + pd),
+          err);
     }
     ScenarioSettings settings;
     try {

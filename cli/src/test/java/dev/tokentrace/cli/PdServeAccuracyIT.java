@@ -3,7 +3,6 @@ package dev.tokentrace.cli;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tokentrace.ingest.kafka.EmbeddedBroker;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -37,7 +36,7 @@ import picocli.CommandLine;
  * must be positive up to rounding, as in {@link LiveEndToEndIT}.
  */
 final class PdServeAccuracyIT {
-  private static final int REQUESTS = 200;
+  private static final int REQUESTS = 120;
   private static final double SHARE = 0.99;
 
   @TempDir Path dir;
@@ -76,25 +75,23 @@ final class PdServeAccuracyIT {
     }
     assertThat(server.isAlive()).as("simulate --serve --pd stopped").isFalse();
     int year = Instant.now().atZone(ZoneOffset.UTC).getYear();
-    try (EmbeddedBroker broker = EmbeddedBroker.start()) {
-      run(
-          "ingest",
-          "--db",
-          db.toString(),
-          "--bootstrap-servers",
-          broker.bootstrapServers(),
-          "--topic-prefix",
-          "pd-live",
-          "--engine",
-          "vllm",
-          "--year",
-          Integer.toString(year),
-          "--zone",
-          "UTC",
-          "prefill-0=" + served.resolve("prefill-0/otlp.jsonl"),
-          "decode-0=" + served.resolve("decode-0/otlp.jsonl"),
-          "decode-0=" + served.resolve("decode-0/server.log"));
-    }
+    run(
+        "ingest",
+        "--db",
+        db.toString(),
+        "--bootstrap-servers",
+        FaultFixture.sharedBroker(),
+        "--topic-prefix",
+        "pd-serve",
+        "--engine",
+        "vllm",
+        "--year",
+        Integer.toString(year),
+        "--zone",
+        "UTC",
+        "prefill-0=" + served.resolve("prefill-0/otlp.jsonl"),
+        "decode-0=" + served.resolve("decode-0/otlp.jsonl"),
+        "decode-0=" + served.resolve("decode-0/server.log"));
     run("clients", "--db", db.toString(), clients.toString());
     run("correlate", "--db", db.toString());
 

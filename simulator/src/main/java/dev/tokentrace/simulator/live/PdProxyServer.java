@@ -142,6 +142,7 @@ public final class PdProxyServer implements AutoCloseable {
       model.prefillDone(prefill, serverId);
       PdLive.Decode decode = model.admitDecode(prefill, request.maxTokens());
       SseChunks chunks = new SseChunks(api, (api == Api.CHAT ? "chatcmpl-" : "cmpl-") + id);
+      boolean exported = false;
       try {
         if (request.stream()) {
           exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
@@ -155,6 +156,10 @@ public final class PdProxyServer implements AutoCloseable {
             model.sleepUntil(decode.tokenUs(k));
             send(out, chunks.token(k));
           }
+          // the decode server's span is exported as its request ends, before the client can
+          // have the whole answer (and write its row)
+          model.decodeDone(decode, serverId);
+          exported = true;
           send(out, chunks.finish());
           if (request.includeUsage()) {
             send(out, chunks.usage(request.promptTokens(), decode.outputTokens()));
@@ -162,6 +167,8 @@ public final class PdProxyServer implements AutoCloseable {
           send(out, "data: [DONE]\n\n");
         } else {
           model.sleepUntil(decode.lastTokenUs());
+          model.decodeDone(decode, serverId);
+          exported = true;
           Replies.send(
               exchange,
               200,
@@ -171,9 +178,11 @@ public final class PdProxyServer implements AutoCloseable {
                   .getBytes(StandardCharsets.UTF_8));
         }
       } finally {
-        // the decode server runs the request to its end even when the client went away
-        model.sleepUntil(decode.lastTokenUs());
-        model.decodeDone(decode, serverId);
+        if (!exported) {
+          // the decode server runs the request to its end even when the client went away
+          model.sleepUntil(decode.lastTokenUs());
+          model.decodeDone(decode, serverId);
+        }
       }
     }
 

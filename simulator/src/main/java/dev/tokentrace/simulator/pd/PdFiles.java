@@ -88,6 +88,56 @@ public final class PdFiles {
     }
   }
 
+  /**
+   * Writes {@code SOURCE.md} (labelled simulated, with the {@code command} that wrote the files)
+   * and {@code scenario.properties} (the log lines' year and zone) beside a P/D run's files, as the
+   * samples carry them (docs/formats/pd.md#samples).
+   */
+  public static void source(PdScenario scenario, Path dir, String command) {
+    String text =
+        "# Simulated prefill/decode scenario: "
+            + scenario.name()
+            + "\n\n"
+            + "Written by `tokentrace simulate --pd` (our own model in"
+            + " `dev.tokentrace.simulator.pd`, docs/formats/pd.md#simulator), not captured from"
+            + " real servers: vLLM's OTLP spans of each prefill and decode server and NIXL's `KV"
+            + " Transfer metrics` lines of each decode server, composed from the formats in"
+            + " docs/formats/pd.md and docs/formats/vllm.md with simulated values. Same command,"
+            + " same bytes.\n\n"
+            + "- command: `"
+            + command
+            + "`\n"
+            + "- scenario: "
+            + scenario.description()
+            + "\n"
+            + "- servers: "
+            + scenario.prefillServers()
+            + " prefill, "
+            + scenario.decodeServers()
+            + " decode; "
+            + scenario.requests()
+            + " requests\n\n"
+            + "## Files\n\n"
+            + "| file | content |\n|---|---|\n"
+            + "| `prefill-N/otlp.jsonl` | the prefill server's OTLP span export (instance"
+            + " `prefill-N`) |\n"
+            + "| `decode-N/otlp.jsonl` | the decode server's OTLP span export |\n"
+            + "| `decode-N/server.log` | the decode server's `KV Transfer metrics` lines, every 10 s"
+            + " |\n"
+            + "| `client_timings.csv` | the project's client CSV, one row per request |\n"
+            + "| `truth.csv` | every component of every request (docs/formats/pd.md#truth) |\n";
+    try {
+      Files.createDirectories(dir);
+      Files.writeString(dir.resolve("SOURCE.md"), text, UTF_8);
+      Files.writeString(
+          dir.resolve("scenario.properties"),
+          "year=" + START.atZone(ZoneOffset.UTC).getYear() + "\nzone=UTC\n",
+          UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + dir, e);
+    }
+  }
+
   /** The instance name of prefill server {@code p}. */
   public static String prefill(int p) {
     return "prefill-" + p;

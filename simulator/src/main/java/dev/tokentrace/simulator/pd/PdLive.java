@@ -189,6 +189,9 @@ public final class PdLive implements AutoCloseable {
 
   /** The prefill server has answered (model time past its first token): its span is exported. */
   public synchronized void prefillDone(Prefill prefill, String serverId) {
+    if (closed) {
+      return;
+    }
     Decode none = new Decode(prefill, 1, 0, 0, 0, 0, 0, 0, 0);
     write(
         prefillSpans[prefill.server()],
@@ -222,6 +225,9 @@ public final class PdLive implements AutoCloseable {
 
   /** The decode server has finished (model time past its last token): span and truth row. */
   public synchronized void decodeDone(Decode decode, String serverId) {
+    if (closed) {
+      return;
+    }
     PdRequest r = decode.request();
     write(decodeSpans[decode.server()], PdFiles.spanLine(List.of(r), false, zero, x -> serverId));
     write(

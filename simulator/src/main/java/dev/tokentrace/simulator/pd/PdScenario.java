@@ -156,6 +156,39 @@ public record PdScenario(
     return BY_NAME.get(name);
   }
 
+  /** The same setting with {@code n} requests (the samples are shorter runs). */
+  public PdScenario withRequests(int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("--requests must be at least 1: " + n);
+    }
+    return new PdScenario(
+        name,
+        description,
+        seed,
+        n,
+        ratePerS,
+        prefillServers,
+        decodeServers,
+        prefillSlots,
+        decodeSlots,
+        minPrompt,
+        maxPrompt,
+        minOutput,
+        maxOutput,
+        prefillFixedUs,
+        prefillPerTokenUs,
+        decodeFirstUs,
+        decodePerTokenUs,
+        kvBytesPerToken,
+        linkGbps,
+        slowLinkPrefill,
+        slowLinkGbps,
+        networkUs,
+        networkJitterUs,
+        proxyUs,
+        maxClientQueueUs);
+  }
+
   /** The bandwidth of the link from prefill server {@code p} to decode server {@code d}. */
   double gbps(int p, int d) {
     return p == slowLinkPrefill && d == 0 ? slowLinkGbps : linkGbps;
