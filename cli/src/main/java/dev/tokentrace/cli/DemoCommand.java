@@ -7,6 +7,7 @@ import dev.tokentrace.app.Reports;
 import dev.tokentrace.correlate.attribution.AttributionResult;
 import dev.tokentrace.correlate.client.ClientLoadResult;
 import dev.tokentrace.correlate.client.ClientLoadSettings;
+import dev.tokentrace.event.Engine;
 import dev.tokentrace.ingest.Ingest;
 import dev.tokentrace.ingest.IngestSettings;
 import dev.tokentrace.ingest.IngestSummary;
@@ -91,7 +92,12 @@ final class DemoCommand implements Callable<Integer> {
 
   private Integer run(long started, PrintWriter err, BrokerStart broker) throws IOException {
     List<SampleScenarios.Scenario> scenarios = SampleScenarios.find(samples);
-    List<SampleScenarios.PdSample> pd = SampleScenarios.findPd(samples);
+    // one P/D scenario, vLLM's (docs/formats/pd.md#samples); the other engines' P/D samples have
+    // tests of their own
+    List<SampleScenarios.PdSample> pd =
+        SampleScenarios.findPd(samples).stream()
+            .filter(sample -> sample.engine() == Engine.VLLM)
+            .toList();
     if (scenarios.isEmpty() && pd.isEmpty()) {
       throw new UsageException(samples + ": no sample scenarios (samples/<engine>/<scenario>/)");
     }

@@ -154,7 +154,10 @@ final class PdSimulate {
     }
     try {
       int written = PdFiles.write(scenario, out, engine);
-      PdFiles.source(scenario, out, command);
+      if (engine.equals("vllm")) {
+        // the TensorRT-LLM sample's SOURCE.md is written by hand (samples/pd/trtllm/)
+        PdFiles.source(scenario, out, command);
+      }
       err.println(
           "simulate: P/D scenario "
               + name

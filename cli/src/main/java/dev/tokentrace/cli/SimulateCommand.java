@@ -82,11 +82,12 @@ public final class SimulateCommand implements Callable<Integer> {
       description =
           "Prefill/decode disaggregation instead (docs/formats/pd.md#simulator): a proxy, prefill"
               + " and decode servers in --engine's formats (vLLM: OTLP spans, NIXL's KV Transfer"
-              + " metrics lines), the client CSV and truth.csv with the KV transfer and each side's"
-              + " queueing. One of: transfer-bound, decode-saturated, prefill-saturated,"
-              + " slow-link. With --serve PORT: a live proxy in front of the scenario's prefill"
-              + " and decode servers, in real time (docs/formats/pd.md#live). Not with"
-              + " --scenario.")
+              + " metrics lines; TensorRT-LLM: each server's /perf_metrics and the transfer CSVs),"
+              + " the client CSV and truth.csv with the KV transfer and each side's queueing. One"
+              + " of: transfer-bound, decode-saturated, prefill-saturated, slow-link; --requests"
+              + " runs its first N requests. With --serve PORT (vLLM): a live proxy in front of the"
+              + " scenario's prefill and decode servers, in real time (docs/formats/pd.md#live)."
+              + " Not with --scenario.")
   private @Nullable String pd;
 
   @Option(

@@ -2,6 +2,7 @@ package dev.tokentrace.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.KvTransfer;
 import dev.tokentrace.ingest.SourceFile;
@@ -25,8 +26,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 import picocli.CommandLine;
 
 /**
- * The prefill/decode samples (samples/pd/, docs/formats/pd.md#samples): each is what the command
- * its SOURCE.md names writes now, byte for byte, and each server's files parse with no line
+ * The vLLM prefill/decode samples (samples/pd/vllm/, docs/formats/pd.md#samples): each is what the
+ * command its SOURCE.md names writes now, byte for byte, and each server's files parse with no line
  * rejected, the decode servers' logs into KV transfer rows. {@code DemoIT} attributes them.
  */
 final class PdSamplesTest {
@@ -36,7 +37,11 @@ final class PdSamplesTest {
   @TempDir Path work;
 
   static Stream<SampleScenarios.PdSample> samples() {
-    List<SampleScenarios.PdSample> found = SampleScenarios.findPd(GoldenSamplesTest.SAMPLES);
+    // vLLM's; TensorRT-LLM's has PdTrtllmSampleTest
+    List<SampleScenarios.PdSample> found =
+        SampleScenarios.findPd(GoldenSamplesTest.SAMPLES).stream()
+            .filter(sample -> sample.engine() == Engine.VLLM)
+            .toList();
     assertThat(found).as("samples/pd/").isNotEmpty();
     return found.stream();
   }

@@ -156,10 +156,14 @@ public record PdScenario(
     return BY_NAME.get(name);
   }
 
-  /** The same setting with {@code n} requests (the samples are shorter runs). */
+  /**
+   * This scenario with {@code n} requests (the first {@code n} of the same arrivals: the seed's
+   * random sequence is drawn per request, so a shorter run is a prefix of the longer one's
+   * workload, not of its queues).
+   */
   public PdScenario withRequests(int n) {
     if (n < 1) {
-      throw new IllegalArgumentException("--requests must be at least 1: " + n);
+      throw new IllegalArgumentException("requests must be >= 1: " + n);
     }
     return new PdScenario(
         name,
