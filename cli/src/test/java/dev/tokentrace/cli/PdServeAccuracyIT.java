@@ -46,6 +46,7 @@ final class PdServeAccuracyIT {
     Path served = dir.resolve("served");
     Path clients = dir.resolve("client_timings.csv");
     Path db = dir.resolve("pd.duckdb");
+    long t0 = System.nanoTime();
     StringWriter out = new StringWriter();
     Thread server =
         serveInThread(out, "pd-serve", served, "prefill-saturated", "--pd-stats-interval", "1");
@@ -74,13 +75,16 @@ final class PdServeAccuracyIT {
       server.join(30_000);
     }
     assertThat(server.isAlive()).as("simulate --serve --pd stopped").isFalse();
+    long loaded = System.nanoTime();
+    String broker = FaultFixture.sharedBroker();
+    long brokerUp = System.nanoTime();
     int year = Instant.now().atZone(ZoneOffset.UTC).getYear();
     run(
         "ingest",
         "--db",
         db.toString(),
         "--bootstrap-servers",
-        FaultFixture.sharedBroker(),
+        broker,
         "--topic-prefix",
         "pd-serve",
         "--engine",
@@ -94,6 +98,12 @@ final class PdServeAccuracyIT {
         "decode-0=" + served.resolve("decode-0/server.log"));
     run("clients", "--db", db.toString(), clients.toString());
     run("correlate", "--db", db.toString());
+    System.out.printf(
+        Locale.ROOT,
+        "PdServeAccuracyIT: serve+loadgen %.1f s, broker %.1f s, ingest+clients+correlate %.1f s%n",
+        (loaded - t0) / 1e9,
+        (brokerUp - loaded) / 1e9,
+        (System.nanoTime() - brokerUp) / 1e9);
 
     Map<String, Map<String, String>> truth = truth(served.resolve("server_truth.csv"));
     assertThat(truth).hasSize(REQUESTS);
