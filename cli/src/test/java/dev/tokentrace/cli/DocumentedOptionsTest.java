@@ -35,6 +35,7 @@ final class DocumentedOptionsTest {
           "--api-key", // vLLM serve, SGLang server (a secret: docs/privacy.md#secrets)
           "--hf-token", // vLLM serve
           "--collect-detailed-traces", // vLLM serve
+          "--kv-transfer-config", // vLLM serve (prefill/decode disaggregation)
           "--save-detailed", // vllm bench serve
           "--log-requests", // SGLang server
           "--log-requests-level", // SGLang server
