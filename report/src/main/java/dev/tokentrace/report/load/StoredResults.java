@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
 import org.jspecify.annotations.Nullable;
@@ -112,6 +113,16 @@ public final class StoredResults {
    * (and stored, when this records).
    */
   <T> List<T> list(Handle handle, String query, Class<T> type, Map<String, String> params) {
+    return list(query, type, params, () -> QueryRows.list(handle, query, type, params));
+  }
+
+  /**
+   * As {@link #list(Handle, String, Class, Map)}, with the rows {@code compute} gives when they are
+   * not stored: the query's rows by other means (SharedGroupings: another grouping's rows
+   * relabelled), stored under the query's name and parameters as if it had run.
+   */
+  <T> List<T> list(
+      String query, Class<T> type, Map<String, String> params, Supplier<List<T>> compute) {
     String key = key(query, params(params));
     String json = stored.get(key);
     JavaType listType = JSON.getTypeFactory().constructCollectionType(List.class, type);
@@ -128,7 +139,7 @@ public final class StoredResults {
             e.getOriginalMessage());
       }
     }
-    List<T> rows = QueryRows.list(handle, query, type, params);
+    List<T> rows = compute.get();
     computed++;
     if (recordInto != null) {
       try {
