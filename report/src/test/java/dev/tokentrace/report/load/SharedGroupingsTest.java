@@ -15,7 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.jdbi.v3.core.Handle;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,19 +31,27 @@ final class SharedGroupingsTest {
   private static final List<String> SUMMARY =
       List.of("all", "run", "concurrency", "run_concurrency", "engine", "instance");
 
-  @TempDir Path dir;
+  @TempDir static Path dir;
 
-  private Database database;
+  private static Database database;
 
-  @BeforeEach
-  void load() throws Exception {
+  /** Attributed once (the costly part); each test starts from the attribution as computed. */
+  @BeforeAll
+  static void load() throws Exception {
     database = Database.open(DatabaseSettings.inMemory());
     HandComputedDataset.load(database, dir);
     new Attributor(database, HandComputedDataset.CLOCK).run(AttributionSettings.defaults(), "t");
+    update("CREATE TABLE attributed AS FROM request_attribution");
   }
 
-  @AfterEach
-  void close() {
+  @BeforeEach
+  void restore() {
+    update("DELETE FROM request_attribution");
+    update("INSERT INTO request_attribution FROM attributed");
+  }
+
+  @AfterAll
+  static void close() {
     database.close();
   }
 
@@ -146,7 +155,7 @@ final class SharedGroupingsTest {
     return rows;
   }
 
-  private void update(String sql) {
+  private static void update(String sql) {
     database.jdbi().useHandle(h -> h.execute(sql));
   }
 }
