@@ -144,7 +144,6 @@ public final class ReportDataLoader {
 
   static List<ReportData.Metric> coreMetrics(Handle handle, StoredResults results) {
     List<ReportData.Metric> rows = new ArrayList<>();
-    Lazy shared = new Lazy(handle);
     Map<String, List<ReportData.Metric>> done = new LinkedHashMap<>();
     for (String grouping : CORE_METRICS_GROUPINGS) {
       Map<String, String> params = Map.of("group_by", grouping);
@@ -159,12 +158,12 @@ public final class ReportDataLoader {
                 String source =
                     earlier.isEmpty()
                         ? null
-                        : shared
-                            .get()
+                        : results
+                            .shared(handle)
                             .sameAs(SharedGroupings.Population.BLACK_BOX, grouping, earlier);
                 return source == null
                     ? QueryRows.list(handle, Queries.CORE_METRICS, ReportData.Metric.class, params)
-                    : shared.get().metrics(source, grouping, done.get(source));
+                    : results.shared(handle).metrics(source, grouping, done.get(source));
               });
       done.put(grouping, grouped);
       rows.addAll(grouped);
@@ -193,7 +192,6 @@ public final class ReportDataLoader {
   private static List<ReportData.Component> components(
       Handle handle, StoredResults results, List<String> groupings) {
     List<ReportData.Component> rows = new ArrayList<>();
-    Lazy shared = new Lazy(handle);
     // grouping -> its rows per half of the components
     Map<String, List<List<ReportData.Component>>> done = new LinkedHashMap<>();
     for (String grouping : groupings) {
@@ -212,13 +210,15 @@ public final class ReportDataLoader {
                   String source =
                       earlier.isEmpty()
                           ? null
-                          : shared
-                              .get()
+                          : results
+                              .shared(handle)
                               .sameAs(SharedGroupings.Population.INCLUDED, grouping, earlier);
                   return source == null
                       ? QueryRows.list(
                           handle, Queries.ATTRIBUTION_SUMMARY, ReportData.Component.class, params)
-                      : shared.get().components(source, grouping, done.get(source).get(half));
+                      : results
+                          .shared(handle)
+                          .components(source, grouping, done.get(source).get(half));
                 }));
       }
       done.put(grouping, halves);
@@ -227,23 +227,6 @@ public final class ReportDataLoader {
       rows.addAll(inGroupOrder(grouped));
     }
     return rows;
-  }
-
-  /** The shared groupings of the attribution on a handle, read when first needed. */
-  private static final class Lazy {
-    private final Handle handle;
-    private @Nullable SharedGroupings value;
-
-    Lazy(Handle handle) {
-      this.handle = handle;
-    }
-
-    SharedGroupings get() {
-      if (value == null) {
-        value = SharedGroupings.of(handle);
-      }
-      return value;
-    }
   }
 
   /** Stable: groups in the order they first appear, then the components in the file's order. */
@@ -286,10 +269,20 @@ public final class ReportDataLoader {
   /** queries/concurrency_sensitivity with the seed's threshold, per run or per instance. */
   static List<ReportData.ConcurrencyLevel> concurrency(
       Handle handle, StoredResults results, String groupBy) {
+    Map<String, String> params =
+        Map.of("threshold_pct", Double.toString(FTL_GROWTH_THRESHOLD_PCT), "group_by", groupBy);
     return results.list(
-        handle,
         Queries.CONCURRENCY_SENSITIVITY,
         ReportData.ConcurrencyLevel.class,
-        Map.of("threshold_pct", Double.toString(FTL_GROWTH_THRESHOLD_PCT), "group_by", groupBy));
+        params,
+        () ->
+            // one server per run and one run per server: the per-run series relabelled
+            groupBy.equals("instance") && results.shared(handle).instancesAreRuns()
+                ? results.shared(handle).levelsByInstance(concurrency(handle, results, "run"))
+                : QueryRows.list(
+                    handle,
+                    Queries.CONCURRENCY_SENSITIVITY,
+                    ReportData.ConcurrencyLevel.class,
+                    params));
   }
 }

@@ -164,6 +164,84 @@ final class SharedGroupings {
             .thenComparing(Label::runId, Comparator.nullsLast(SharedGroupings::byCodePoint)));
   }
 
+  /**
+   * Whether queries/concurrency_sensitivity's series per instance are its series per run: over its
+   * population (status ok, not warm-up, with a level) every request has an instance, and runs and
+   * instances map one to one.
+   */
+  boolean instancesAreRuns() {
+    if (cells == null) {
+      return false;
+    }
+    Map<String, String> instanceOfRun = new HashMap<>();
+    Map<String, String> runOfInstance = new HashMap<>();
+    for (Cell cell : cells) {
+      if (cell.blackBox() == 0 || cell.concurrency() == null) {
+        continue;
+      }
+      String run = cell.runId();
+      String instance = cell.instance();
+      if (run == null || instance == null) {
+        return false;
+      }
+      String seen = instanceOfRun.putIfAbsent(run, instance);
+      if (seen != null && !seen.equals(instance)) {
+        return false;
+      }
+      seen = runOfInstance.putIfAbsent(instance, run);
+      if (seen != null && !seen.equals(run)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * concurrency_sensitivity's rows per instance made from those per run, when {@link
+   * #instancesAreRuns}, in its order (group_value, then concurrency).
+   */
+  List<ReportData.ConcurrencyLevel> levelsByInstance(List<ReportData.ConcurrencyLevel> byRun) {
+    Map<String, String> instanceOfRun = new HashMap<>();
+    for (Cell cell : Objects.requireNonNull(cells)) {
+      if (cell.blackBox() > 0 && cell.concurrency() != null && cell.runId() != null) {
+        instanceOfRun.put(cell.runId(), Objects.requireNonNull(cell.instance()));
+      }
+    }
+    List<ReportData.ConcurrencyLevel> out = new ArrayList<>(byRun.size());
+    for (ReportData.ConcurrencyLevel row : byRun) {
+      String instance = instanceOfRun.get(row.groupValue());
+      if (instance == null) {
+        throw new IllegalStateException("no cell of run " + row.groupValue());
+      }
+      out.add(
+          new ReportData.ConcurrencyLevel(
+              "instance",
+              instance,
+              row.concurrency(),
+              row.requests(),
+              row.ftlP50Ms(),
+              row.ftlP90Ms(),
+              row.ftlP95Ms(),
+              row.mltP50Ms(),
+              row.mltP95Ms(),
+              row.baselineConcurrency(),
+              row.ftlP50GrowthPct(),
+              row.mltP50GrowthPct(),
+              row.queueingBound(),
+              row.ruleLevel(),
+              row.levels(),
+              row.mltP90Ms(),
+              row.tpotP50Ms(),
+              row.tpotP90Ms(),
+              row.tpotP95Ms()));
+    }
+    // ORDER BY group_value, concurrency
+    out.sort(
+        Comparator.comparing(ReportData.ConcurrencyLevel::groupValue, SharedGroupings::byCodePoint)
+            .thenComparingInt(ReportData.ConcurrencyLevel::concurrency));
+    return out;
+  }
+
   private static <T> List<T> sorted(List<T> rows, List<Label> labels, Comparator<Label> order) {
     Integer[] index = new Integer[rows.size()];
     Arrays.setAll(index, i -> i);

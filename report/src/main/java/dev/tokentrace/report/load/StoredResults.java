@@ -51,6 +51,11 @@ public final class StoredResults {
   private int read;
   private int computed;
 
+  /** The rows obtained so far, by key: a query asked for again is neither read nor run again. */
+  private final Map<String, List<?>> obtained = new HashMap<>();
+
+  private @Nullable SharedGroupings shared;
+
   private StoredResults(
       @Nullable String runId, Map<String, String> stored, @Nullable Handle recordInto) {
     this.runId = runId;
@@ -124,6 +129,33 @@ public final class StoredResults {
   <T> List<T> list(
       String query, Class<T> type, Map<String, String> params, Supplier<List<T>> compute) {
     String key = key(query, params(params));
+    @SuppressWarnings("unchecked")
+    List<T> again = (List<T>) obtained.get(key);
+    if (again != null) {
+      return again;
+    }
+    List<T> rows = obtain(key, query, type, params, compute);
+    obtained.put(key, rows);
+    return rows;
+  }
+
+  /**
+   * The shared groupings of the attribution on {@code handle} (report/grouping_cells), read when
+   * first asked for: only when a grouping is computed, never when every result is stored.
+   */
+  SharedGroupings shared(Handle handle) {
+    if (shared == null) {
+      shared = SharedGroupings.of(handle);
+    }
+    return shared;
+  }
+
+  private <T> List<T> obtain(
+      String key,
+      String query,
+      Class<T> type,
+      Map<String, String> params,
+      Supplier<List<T>> compute) {
     String json = stored.get(key);
     JavaType listType = JSON.getTypeFactory().constructCollectionType(List.class, type);
     if (json != null) {

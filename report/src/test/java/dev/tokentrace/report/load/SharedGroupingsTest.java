@@ -103,6 +103,7 @@ final class SharedGroupingsTest {
         .useHandle(
             h -> {
               assertSameAsStatements(h, "run", "concurrency");
+              assertThat(SharedGroupings.of(h).instancesAreRuns()).isTrue();
               h.begin();
               StoredResults.store(h, "stored");
               assertThat(ReportDataLoader.components(h, StoredResults.of(h, "stored")))
@@ -122,8 +123,35 @@ final class SharedGroupingsTest {
     database.jdbi().useHandle(h -> assertSameAsStatements(h, "run"));
   }
 
+  @Test
+  void oneServerPerRunSharesTheSeriesPerInstanceInTheInstancesOrder() {
+    // every row of level 1 is run 'b' on server 'y', of level 8 run 'a' on 'z': the series per
+    // instance are those per run, in the other order
+    update(
+        "UPDATE request_attribution SET run_id = CASE WHEN concurrency = 1 THEN 'b' ELSE 'a' END,"
+            + " instance = CASE WHEN concurrency = 1 THEN 'y' ELSE 'z' END");
+    database
+        .jdbi()
+        .useHandle(
+            h -> {
+              assertThat(SharedGroupings.of(h).instancesAreRuns()).isTrue();
+              assertSameAsStatements(h, "run", "concurrency");
+            });
+  }
+
   private void assertSameAsStatements(Handle h, String... coreMetricsGroupingsSeen) {
     QueryRows.registerInstants(h);
+    StoredResults none = StoredResults.none();
+    ReportDataLoader.concurrency(h, none, "run");
+    List<ReportData.ConcurrencyLevel> byInstance =
+        ReportDataLoader.concurrency(h, none, "instance");
+    assertThat(byInstance)
+        .isEqualTo(
+            QueryRows.list(
+                h,
+                Queries.CONCURRENCY_SENSITIVITY,
+                ReportData.ConcurrencyLevel.class,
+                Map.of("threshold_pct", "50.0", "group_by", "instance")));
     assertThat(ReportDataLoader.components(h)).isEqualTo(summaryByStatement(h));
     List<ReportData.Metric> metrics = ReportDataLoader.coreMetrics(h);
     assertThat(metrics).isEqualTo(metricsByStatement(h));
