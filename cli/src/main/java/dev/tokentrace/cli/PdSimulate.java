@@ -136,6 +136,7 @@ final class PdSimulate {
       String name,
       String engine,
       @Nullable String requests,
+      boolean proxyRewrites,
       boolean otherMode,
       Path out,
       String command,
@@ -152,8 +153,12 @@ final class PdSimulate {
       err.println("simulate: --requests must be a whole number of at least 1: " + requests);
       return ExitCodes.USAGE;
     }
+    if (proxyRewrites && !engine.equals("vllm")) {
+      err.println("simulate: --proxy-rewrites is for vLLM's proxy only, not --engine " + engine);
+      return ExitCodes.USAGE;
+    }
     try {
-      int written = PdFiles.write(scenario, out, engine);
+      int written = PdFiles.write(scenario, out, engine, proxyRewrites);
       if (engine.equals("vllm")) {
         // the TensorRT-LLM sample's SOURCE.md is written by hand (samples/pd/trtllm/)
         PdFiles.source(scenario, out, command);

@@ -101,6 +101,14 @@ public final class SimulateCommand implements Callable<Integer> {
   private long pdStatsInterval = 10;
 
   @Option(
+      names = "--proxy-rewrites",
+      description =
+          "With --pd (vLLM): the proxy sends the servers a UUID of its own instead of the client's"
+              + " request ID, as vLLM's example proxy does, and writes its access log"
+              + " proxy/access.jsonl (docs/formats/pd.md#proxy-access-log).")
+  private boolean proxyRewrites;
+
+  @Option(
       names = "--bind",
       paramLabel = "ADDRESS",
       defaultValue = "127.0.0.1",
@@ -128,6 +136,7 @@ public final class SimulateCommand implements Callable<Integer> {
           pd,
           values.getOrDefault(Parameters.ENGINE, "vllm"),
           values.get(Parameters.REQUESTS),
+          proxyRewrites,
           scenario != null,
           out,
           commandLine().replaceFirst("^tokentrace simulate", "tokentrace simulate --pd " + pd),

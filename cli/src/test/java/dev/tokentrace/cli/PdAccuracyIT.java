@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -61,6 +62,9 @@ final class PdAccuracyIT {
 
   /** Requests per SGLang scenario: its first ones (vLLM keeps the scenario's 400). */
   private static final int SGLANG_REQUESTS = 120;
+
+  /** Requests of the rewriting-proxy case: the scenario's first ones. */
+  private static final int PROXY_REQUESTS = 120;
 
   /** The one case ingested through the embedded broker. */
   private static final String VIA_BROKER = "transfer-bound";
@@ -199,6 +203,101 @@ final class PdAccuracyIT {
     }
   }
 
+  /**
+   * A proxy that rewrites the client's ID (docs/formats/pd.md#proxy-access-log): with its access
+   * log loaded, every client row joins its two halves and every component is within max(1 ms, 1%)
+   * of the truth for at least 99% of the requests; without it, the report says how many client
+   * requests did not join and why. The first {@link #PROXY_REQUESTS} requests of decode-saturated,
+   * loaded in-process.
+   */
+  @Test
+  void aRewritingProxysAccessLogJoinsTheClientRows(@TempDir Path work) throws Exception {
+    String name = "decode-saturated";
+    Path dir = work.resolve("sim");
+    run(
+        "simulate",
+        "--pd",
+        name,
+        "--proxy-rewrites",
+        "--requests",
+        String.valueOf(PROXY_REQUESTS),
+        "--out",
+        dir.toString());
+    PdScenario scenario = PdScenario.named(name);
+    Path proxyLog = dir.resolve("proxy").resolve("access.jsonl");
+    assertThat(Files.readString(proxyLog, UTF_8)).doesNotContain("\"client_request_id\":null");
+    Map<String, Map<String, String>> truth = truth(dir.resolve("truth.csv"));
+    for (boolean withLog : new boolean[] {true, false}) {
+      Path db = work.resolve(withLog + ".duckdb");
+      List<String> ingest =
+          new ArrayList<>(
+              List.of("ingest", "--db", db.toString(), "--engine", "vllm", "--year", "2026"));
+      ingest.addAll(serverFiles("vllm", scenario, dir));
+      run(ingest.toArray(String[]::new));
+      List<String> clients =
+          new ArrayList<>(
+              List.of(
+                  "clients", "--db", db.toString(), dir.resolve("client_timings.csv").toString()));
+      if (withLog) {
+        clients.add(proxyLog.toString());
+      }
+      run(clients.toArray(String[]::new));
+      // without the log no client row joins: correlate says so and exits 2 (join rate 0%)
+      runExit(
+          withLog ? 0 : 2,
+          "correlate",
+          "--db",
+          db.toString(),
+          "--out",
+          work.resolve(withLog + ".csv").toString());
+      Path report = work.resolve(withLog + ".md");
+      run("report", "--db", db.toString(), "--out", report.toString());
+      String text = Files.readString(report, UTF_8).replaceAll("\\s+", " "); // lines wrap
+      if (!withLog) {
+        assertThat(text)
+            .contains(
+                PROXY_REQUESTS
+                    + " client requests have no server record while "
+                    + PROXY_REQUESTS
+                    + " prefill/decode requests on the servers have no client row: the proxy sent"
+                    + " the servers request IDs of its own");
+        continue;
+      }
+      assertThat(text).doesNotContain("request IDs of its own");
+      Map<String, Map<String, Object>> attributed = attributed(db);
+      assertThat(attributed.keySet()).as("every client ID attributed").isEqualTo(truth.keySet());
+      int within = 0;
+      for (var entry : truth.entrySet()) {
+        Map<String, String> t = entry.getValue();
+        Map<String, Object> a = attributed.get(entry.getKey());
+        boolean ok =
+            Boolean.TRUE.equals(a.get("included"))
+                && t.get("decode_instance").equals(a.get("decode_instance"));
+        for (String[] c :
+            new String[][] {
+              {"client_queue_ms", "client_queue_ms"},
+              {"network_ms", "network_ms"},
+              {"prefill_queue_ms", "queue_ms"},
+              {"prefill_ms", "prefill_ms"},
+              {"kv_transfer_ms", "kv_transfer_ms"},
+              {"decode_queue_ms", "decode_queue_ms"},
+              {"decode_ms", "decode_ms"}
+            }) {
+          double e = Double.parseDouble(t.get(c[0]));
+          Object v = a.get(c[1]);
+          ok &= v != null && Math.abs((Double) v - e) <= Math.max(1.0, 0.01 * Math.abs(e));
+        }
+        within += ok ? 1 : 0;
+      }
+      figures.put(
+          "vllm, " + name + ", proxy rewrites IDs, access log loaded",
+          truth.size()
+              + " | every component "
+              + String.format(Locale.ROOT, "%.1f%%", 100.0 * within / truth.size()));
+      assertThat(within).isGreaterThanOrEqualTo((int) Math.ceil(SHARE * truth.size()));
+    }
+  }
+
   /** {@code ingest}'s {@code INSTANCE=FILE} arguments of every server {@code engine} wrote. */
   private static List<String> serverFiles(String engine, PdScenario scenario, Path dir) {
     List<String> files = new ArrayList<>();
@@ -273,6 +372,14 @@ final class PdAccuracyIT {
     command.setOut(new PrintWriter(out, true));
     assertThat(command.execute(args)).as(String.join(" ", args) + ": " + err).isZero();
     return out.toString();
+  }
+
+  private static void runExit(int code, String... args) {
+    StringWriter err = new StringWriter();
+    CommandLine command = TokentraceMain.commandLine();
+    command.setErr(new PrintWriter(err, true));
+    command.setOut(new PrintWriter(new StringWriter(), true));
+    assertThat(command.execute(args)).as(String.join(" ", args) + ": " + err).isEqualTo(code);
   }
 
   private static void run(String... args) {

@@ -139,6 +139,9 @@ public final class ClientTimingLoader {
     Map<Path, ClientTimingReader> fileReaders = new LinkedHashMap<>();
     List<String> problems = new ArrayList<>();
     for (Path file : settings.files()) {
+      if (ProxyAccessLog.recognizes(file)) {
+        continue; // not client rows: the proxy's ID map (docs/formats/pd.md#proxy-access-log)
+      }
       try {
         fileReaders.put(file, readers.apply(file, settings));
       } catch (IllegalArgumentException e) {
@@ -197,14 +200,19 @@ public final class ClientTimingLoader {
           results.add(read(planned, new ClientTimingAppender(target, messages)));
         }
       } // closing flushes the Appenders inside the transaction, before run_files and commit
+      results.addAll(proxyLogs(runId));
+      int mapped = ProxyAccessLog.apply(connection);
+      if (mapped > 0) {
+        note("proxy-log: " + mapped + " client rows joined through the proxy's request IDs");
+      }
       for (int i = 0; i < results.size(); i++) {
         ClientLoadResult.FileResult result = results.get(i);
         if (result.skipped() == null) {
+          String kind = i < plan.size() ? plan.get(i).kind() : ProxyAccessLog.KIND;
           Runs.insertFile(
               connection,
               runId,
-              new Runs.RunFile(
-                  result.path(), plan.get(i).kind(), null, result.bytes(), result.sha256()));
+              new Runs.RunFile(result.path(), kind, null, result.bytes(), result.sha256()));
         }
       }
       long rows = results.stream().mapToLong(ClientLoadResult.FileResult::rows).sum();
@@ -212,6 +220,44 @@ public final class ClientTimingLoader {
       boolean exceeded =
           rows + rejected > 0 && rejected > settings.maxRejectRatio() * (rows + rejected);
       return new ClientLoadResult(runId, results, messages, exceeded);
+    }
+
+    /** Loads the proxy access logs among the files (docs/formats/pd.md#proxy-access-log). */
+    private List<ClientLoadResult.FileResult> proxyLogs(String runId) throws SQLException {
+      List<ClientLoadResult.FileResult> results = new ArrayList<>();
+      for (Path file : settings.files()) {
+        if (readers.containsKey(file)) {
+          continue;
+        }
+        FileFingerprint fingerprint = FileFingerprint.of(file);
+        String earlier = Runs.runWithFile(connection, fingerprint.sha256(), ProxyAccessLog.KIND);
+        if (earlier != null && !replace) {
+          note(file + ": proxy-log: file skipped: already loaded by run " + earlier);
+          results.add(
+              new ClientLoadResult.FileResult(
+                  file.toString(),
+                  ProxyAccessLog.KIND,
+                  fingerprint.bytes(),
+                  fingerprint.sha256(),
+                  0,
+                  0,
+                  "already loaded by run " + earlier));
+          continue;
+        }
+        ProxyAccessLog.Read read = ProxyAccessLog.read(file);
+        read.rejected().forEach(this::note);
+        ProxyAccessLog.insert(connection, runId, file, read.entries());
+        results.add(
+            new ClientLoadResult.FileResult(
+                file.toString(),
+                ProxyAccessLog.KIND,
+                fingerprint.bytes(),
+                fingerprint.sha256(),
+                read.entries().size(),
+                read.rejected().size(),
+                null));
+      }
+      return results;
     }
 
     private String runId() throws SQLException {
@@ -238,6 +284,9 @@ public final class ClientTimingLoader {
       Set<String> seen = new HashSet<>();
       for (Path file : settings.files()) {
         ClientTimingReader reader = readers.get(file);
+        if (reader == null) {
+          continue; // a proxy access log: proxyLogs()
+        }
         FileFingerprint fingerprint = FileFingerprint.of(file);
         String earlier = Runs.runWithFile(connection, fingerprint.sha256(), kind(reader));
         if (replace) {

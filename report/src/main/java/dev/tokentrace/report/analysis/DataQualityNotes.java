@@ -38,6 +38,10 @@ final class DataQualityNotes {
               q.clientOnlyRows(),
               Inline.whole("tokentrace sql unmatched_requests --param kind=client_only")));
     }
+    String rewritten = data.pd().unjoinedNote();
+    if (rewritten != null) {
+      notes.add(Text.of(rewritten));
+    }
     if (q.serverOnlyKeys() > 0) {
       notes.add(
           Text.format(

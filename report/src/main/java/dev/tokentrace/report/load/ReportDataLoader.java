@@ -250,7 +250,8 @@ public final class ReportDataLoader {
   static PdSection pd(Handle handle) {
     return new PdSection(
         QueryRows.list(handle, ReportQueries.PD_COMPONENTS, PdSection.Part.class),
-        QueryRows.list(handle, ReportQueries.PD_PAIRS, PdSection.Pair.class));
+        QueryRows.list(handle, ReportQueries.PD_PAIRS, PdSection.Pair.class),
+        QueryRows.one(handle, ReportQueries.PD_UNJOINED, PdSection.Unjoined.class));
   }
 
   static DataQuality quality(Handle handle) {

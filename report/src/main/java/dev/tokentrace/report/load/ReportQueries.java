@@ -41,6 +41,9 @@ final class ReportQueries {
   /** kv_transfer and decode-side queueing of the P/D requests (docs/formats/pd.md). */
   static final String PD_COMPONENTS = "report/pd_components";
 
+  /** Client rows a P/D proxy's rewritten IDs kept from joining (docs/formats/pd.md). */
+  static final String PD_UNJOINED = "report/pd_unjoined";
+
   /** KV transfer per prefill/decode pair, failed and expired transfers. */
   static final String PD_PAIRS = "queries/pd_pairs";
 

@@ -12,14 +12,55 @@ import org.jspecify.annotations.Nullable;
  * @param parts rows of report/pd_components (kv_transfer, decode_queue)
  * @param pairs rows of queries/pd_pairs
  */
-public record PdSection(List<Part> parts, List<Pair> pairs) {
+public record PdSection(List<Part> parts, List<Pair> pairs, Unjoined unjoined) {
   public PdSection {
     parts = List.copyOf(parts);
     pairs = List.copyOf(pairs);
   }
 
+  public PdSection(List<Part> parts, List<Pair> pairs) {
+    this(parts, pairs, Unjoined.NONE);
+  }
+
   public static PdSection empty() {
     return new PdSection(List.of(), List.of());
+  }
+
+  /**
+   * The sentence that says how many client requests could not be joined to the P/D servers' records
+   * because the proxy rewrote their IDs, and why (docs/formats/pd.md#proxy-access-log); null when
+   * there are none.
+   */
+  public @Nullable String unjoinedNote() {
+    if (unjoined.unjoinedClientRows() == 0 || unjoined.orphanPdKeys() == 0) {
+      return null;
+    }
+    String clients =
+        unjoined.unjoinedClientRows()
+            + (unjoined.unjoinedClientRows() == 1 ? " client request has" : " client requests have")
+            + " no server record while "
+            + unjoined.orphanPdKeys()
+            + " prefill/decode "
+            + (unjoined.orphanPdKeys() == 1 ? "request" : "requests")
+            + " on the servers have no client row: ";
+    if (unjoined.proxyRows() == 0) {
+      return clients
+          + "the proxy sent the servers request IDs of its own (vLLM's example proxy makes a uuid"
+          + " per request) and no proxy access log is loaded to map them; load it with tokentrace"
+          + " clients (docs/formats/pd.md#proxy-access-log).";
+    }
+    return clients
+        + "the proxy access log loaded ("
+        + unjoined.proxyRows()
+        + " lines) does not name their client IDs (a log of another period or another proxy).";
+  }
+
+  /** The one row of report/pd_unjoined. */
+  public record Unjoined(long unjoinedClientRows, long orphanPdKeys, long proxyRows) {
+    public static final Unjoined NONE = new Unjoined(0, 0, 0);
+
+    @JdbiConstructor
+    public Unjoined {}
   }
 
   /** Whether the attribution has P/D requests. */

@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * Writes a P/D run (docs/formats/pd.md#simulator) in vLLM's formats: per server its OTLP span
@@ -57,9 +59,22 @@ public final class PdFiles {
    * client CSV and truth.csv do not depend on the engine (docs/formats/pd.md#simulator).
    */
   public static int write(PdScenario scenario, Path dir, String engine) {
+    return write(scenario, dir, engine, false);
+  }
+
+  /**
+   * As {@link #write(PdScenario, Path, String)}; with {@code proxyRewrites} (vLLM only) the proxy
+   * sends the servers an ID of its own instead of the client's, as vLLM's example proxy does, and
+   * writes its access log {@code proxy/access.jsonl} (docs/formats/pd.md#proxy-access-log).
+   */
+  public static int write(PdScenario scenario, Path dir, String engine, boolean proxyRewrites) {
+    if (proxyRewrites && !engine.equals("vllm")) {
+      throw new IllegalArgumentException(
+          "--proxy-rewrites is for vLLM's proxy only, not --engine " + engine);
+    }
     List<PdRequest> requests = PdSimulation.run(scenario);
     switch (engine) {
-      case "vllm" -> vllm(scenario, dir, requests);
+      case "vllm" -> vllm(scenario, dir, requests, proxyRewrites);
       case "sglang" -> PdSglangFiles.write(scenario, dir, requests);
       case "trtllm" -> PdTrtllmFiles.write(scenario, dir, requests);
       case "dynamo" -> PdDynamoFiles.write(scenario, dir, requests);
@@ -76,14 +91,19 @@ public final class PdFiles {
     return requests.size();
   }
 
-  private static void vllm(PdScenario scenario, Path dir, List<PdRequest> requests) {
+  private static void vllm(
+      PdScenario scenario, Path dir, List<PdRequest> requests, boolean proxyRewrites) {
+    Function<PdRequest, String> sent = r -> proxyRewrites ? proxyId(r) : r.id();
     try {
       Files.createDirectories(dir);
       for (int p = 0; p < scenario.prefillServers(); p++) {
-        spans(dir.resolve(prefill(p)).resolve("otlp.jsonl"), requests, p, true);
+        spans(dir.resolve(prefill(p)).resolve("otlp.jsonl"), requests, p, true, sent);
+      }
+      if (proxyRewrites) {
+        proxyLog(dir.resolve("proxy").resolve("access.jsonl"), requests);
       }
       for (int d = 0; d < scenario.decodeServers(); d++) {
-        spans(dir.resolve(decode(d)).resolve("otlp.jsonl"), requests, d, false);
+        spans(dir.resolve(decode(d)).resolve("otlp.jsonl"), requests, d, false, sent);
         transferLog(dir.resolve(decode(d)).resolve("server.log"), requests, d);
       }
     } catch (IOException e) {
@@ -151,7 +171,48 @@ public final class PdFiles {
     return "decode-" + d;
   }
 
-  private static void spans(Path file, List<PdRequest> requests, int server, boolean prefill)
+  /**
+   * The ID the rewriting proxy sends both servers for {@code r}: a UUID of its own, as vLLM's
+   * example proxy's {@code uuid.uuid4()} (docs/formats/pd.md#vllm-request-ids); fixed per request
+   * so runs repeat.
+   */
+  static String proxyId(PdRequest r) {
+    return new UUID(0x70726f78_79000000L | r.index(), 0x8000_0000_0000_0000L | r.index() * 7919L)
+        .toString();
+  }
+
+  /**
+   * The proxy's access log (docs/formats/pd.md#proxy-access-log): one JSON line per request when it
+   * finished, with the client's ID, the ID sent to the servers and the servers it went to.
+   */
+  private static void proxyLog(Path file, List<PdRequest> requests) throws IOException {
+    Files.createDirectories(file.getParent());
+    List<PdRequest> byEnd = new ArrayList<>(requests);
+    byEnd.sort((a, b) -> Long.compare(a.decodeLastTokenUs(), b.decodeLastTokenUs()));
+    try (BufferedWriter out = Files.newBufferedWriter(file, UTF_8)) {
+      for (PdRequest r : byEnd) {
+        out.write(
+            "{\"ts\":\""
+                + instant(r.decodeLastTokenUs())
+                + "\",\"client_request_id\":\""
+                + r.id()
+                + "\",\"upstream_request_id\":\""
+                + proxyId(r)
+                + "\",\"prefill\":\""
+                + prefill(r.prefillServer())
+                + "\",\"decode\":\""
+                + decode(r.decodeServer())
+                + "\",\"status\":200}\n");
+      }
+    }
+  }
+
+  private static void spans(
+      Path file,
+      List<PdRequest> requests,
+      int server,
+      boolean prefill,
+      Function<PdRequest, String> sent)
       throws IOException {
     Files.createDirectories(file.getParent());
     List<PdRequest> mine = new ArrayList<>();
@@ -169,7 +230,7 @@ public final class PdFiles {
     try (BufferedWriter out = Files.newBufferedWriter(file, UTF_8)) {
       for (int from = 0; from < mine.size(); from += SPANS_PER_LINE) {
         List<PdRequest> batch = mine.subList(from, Math.min(mine.size(), from + SPANS_PER_LINE));
-        out.write(spanLine(batch, prefill, START, r -> "chatcmpl-" + r.id()));
+        out.write(spanLine(batch, prefill, START, r -> "chatcmpl-" + sent.apply(r)));
       }
     }
   }

@@ -1,0 +1,200 @@
+package dev.tokentrace.correlate.client;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tokentrace.event.RequestKeys;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A P/D proxy's access log (docs/formats/pd.md#proxy-access-log): one JSON object per line with the
+ * client's request ID ({@code client_request_id}) and the ID the proxy sent to the prefill and
+ * decode servers ({@code upstream_request_id}), optionally {@code ts}, {@code prefill}, {@code
+ * decode} and {@code status}. Loaded by {@code clients} into {@code proxy_requests}; the client
+ * rows whose key the log names then carry the servers' key, so a client ID the proxy rewrote still
+ * joins.
+ */
+public final class ProxyAccessLog {
+  /** {@code run_files.kind} of a proxy access log. */
+  public static final String KIND = "proxy-log";
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private ProxyAccessLog() {}
+
+  /** One line's mapping. */
+  record Entry(
+      long line,
+      @Nullable Instant ts,
+      String clientId,
+      String upstreamId,
+      @Nullable String prefill,
+      @Nullable String decode,
+      @Nullable Integer status) {}
+
+  /** The lines read: mappings, and one message per rejected line (file, line, reason). */
+  record Read(List<Entry> entries, List<String> rejected, long ignored) {}
+
+  /** Whether {@code file}'s first non-blank line is a proxy access-log line. */
+  public static boolean recognizes(Path file) {
+    if (!Files.isRegularFile(file)) {
+      return false;
+    }
+    try (BufferedReader in = Files.newBufferedReader(file, UTF_8)) {
+      String line;
+      while ((line = in.readLine()) != null) {
+        if (!line.isBlank()) {
+          JsonNode node = JSON.readTree(line);
+          return node != null
+              && node.isObject()
+              && node.has("client_request_id")
+              && node.has("upstream_request_id");
+        }
+      }
+      return false;
+    } catch (IOException | RuntimeException e) {
+      return false; // not JSON, or not text: some other reader's file
+    }
+  }
+
+  /** Reads every line: blank lines are ignored, a line without both IDs is rejected. */
+  static Read read(Path file) {
+    List<Entry> entries = new ArrayList<>();
+    List<String> rejected = new ArrayList<>();
+    long ignored = 0;
+    try (BufferedReader in = Files.newBufferedReader(file, UTF_8)) {
+      String text;
+      long line = 0;
+      while ((text = in.readLine()) != null) {
+        line++;
+        if (text.isBlank()) {
+          ignored++;
+          continue;
+        }
+        try {
+          entries.add(entry(line, JSON.readTree(text)));
+        } catch (JsonProcessingException e) {
+          rejected.add(file + ":" + line + ": proxy-log: not a JSON object");
+        } catch (IllegalArgumentException e) {
+          rejected.add(file + ":" + line + ": proxy-log: " + e.getMessage());
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+    return new Read(entries, rejected, ignored);
+  }
+
+  private static Entry entry(long line, JsonNode node) {
+    if (node == null || !node.isObject()) {
+      throw new IllegalArgumentException("not a JSON object");
+    }
+    String client = text(node, "client_request_id");
+    String upstream = text(node, "upstream_request_id");
+    if (client == null || upstream == null) {
+      throw new IllegalArgumentException(
+          "client_request_id and upstream_request_id must both be non-empty strings");
+    }
+    Instant ts = null;
+    String at = text(node, "ts");
+    if (at != null) {
+      try {
+        ts = at.endsWith("Z") || at.contains("+") ? Instant.parse(at) : null;
+        if (ts == null) {
+          ts = LocalDateTime.parse(at).toInstant(ZoneOffset.UTC);
+        }
+      } catch (DateTimeParseException e) {
+        throw new IllegalArgumentException("ts is not an ISO-8601 time: " + at);
+      }
+    }
+    JsonNode status = node.get("status");
+    return new Entry(
+        line,
+        ts,
+        client,
+        upstream,
+        text(node, "prefill"),
+        text(node, "decode"),
+        status != null && status.canConvertToInt() ? status.intValue() : null);
+  }
+
+  private static @Nullable String text(JsonNode node, String field) {
+    JsonNode value = node.get(field);
+    return value != null && value.isTextual() && !value.asText().isBlank()
+        ? value.asText().strip()
+        : null;
+  }
+
+  /** Stores {@code entries} of {@code file} as rows of run {@code runId}. */
+  static void insert(Connection connection, String runId, Path file, List<Entry> entries)
+      throws SQLException {
+    try (PreparedStatement insert =
+        connection.prepareStatement(
+            "INSERT INTO proxy_requests (run_id, source_path, source_line, ts, client_request_id,"
+                + " client_key, upstream_request_id, upstream_key, prefill, decode, status)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+      for (Entry e : entries) {
+        insert.setString(1, runId);
+        insert.setString(2, file.toString());
+        insert.setLong(3, e.line());
+        insert.setTimestamp(
+            4,
+            e.ts() == null
+                ? null
+                : Timestamp.valueOf(LocalDateTime.ofInstant(e.ts(), ZoneOffset.UTC)));
+        insert.setString(5, e.clientId());
+        insert.setString(6, RequestKeys.normalize(e.clientId()));
+        insert.setString(7, e.upstreamId());
+        insert.setString(8, RequestKeys.normalize(e.upstreamId()));
+        insert.setString(9, e.prefill());
+        insert.setString(10, e.decode());
+        if (e.status() == null) {
+          insert.setNull(11, java.sql.Types.INTEGER);
+        } else {
+          insert.setInt(11, e.status());
+        }
+        insert.addBatch();
+      }
+      insert.executeBatch();
+    }
+  }
+
+  /**
+   * Gives every client row whose key a proxy log names the servers' key (the first line of that
+   * client key), whichever of the two was loaded first; request_id keeps the client's ID. Gateway
+   * rows are left alone (a gateway in front of the proxy logs the client's ID as well). The number
+   * of rows changed.
+   */
+  static int apply(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      return statement.executeUpdate(
+          "UPDATE client_timing SET request_key = m.upstream_key"
+              + " FROM (SELECT client_key, upstream_key FROM proxy_requests"
+              + "       QUALIFY row_number() OVER (PARTITION BY client_key"
+              + "                                  ORDER BY ts NULLS LAST, source_path, source_line)"
+              + "               = 1) m"
+              + " WHERE client_timing.request_key = m.client_key"
+              + "   AND m.client_key <> m.upstream_key"
+              + "   AND coalesce(client_timing.vantage, 'client') <> 'gateway'"
+              + "   AND coalesce(client_timing.id_kind, 'sent') <> 'local'");
+    }
+  }
+}
