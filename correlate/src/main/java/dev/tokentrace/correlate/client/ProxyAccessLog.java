@@ -38,6 +38,9 @@ public final class ProxyAccessLog {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** How much of a file {@link #recognizes} reads. */
+  private static final int HEAD = 64 * 1024;
+
   private ProxyAccessLog() {}
 
   /** One line's mapping. */
@@ -59,9 +62,17 @@ public final class ProxyAccessLog {
       return false;
     }
     try (BufferedReader in = Files.newBufferedReader(file, UTF_8)) {
-      String line;
-      while ((line = in.readLine()) != null) {
+      // the first HEAD characters only: a client's compact JSON report can be one huge line
+      char[] head = new char[HEAD];
+      int read = in.read(head, 0, HEAD);
+      if (read <= 0) {
+        return false;
+      }
+      for (String line : new String(head, 0, read).split("\n", -1)) {
         if (!line.isBlank()) {
+          if (line.length() == read && read == HEAD) {
+            return false; // no line end within the head: not one of our short lines
+          }
           JsonNode node = JSON.readTree(line);
           return node != null
               && node.isObject()
