@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.api.java.UDF1;
+import org.apache.spark.sql.api.java.UDF2;
 import org.apache.spark.sql.types.DataTypes;
 import org.jspecify.annotations.Nullable;
 import scala.collection.Seq;
@@ -17,8 +18,19 @@ import scala.collection.Seq;
 public final class Quantiles {
   private Quantiles() {}
 
-  /** Registers {@code tt_median(array<double>)} and {@code tt_mad(array<double>)}. */
+  /**
+   * Registers {@code tt_median(array<double>)}, {@code tt_mad(array<double>)} and {@code
+   * tt_quantiles(array<double>, array<double>)} (the quantiles at each fraction, as {@code
+   * quantile_cont(x, [q1, q2, …])}; NULL when no value).
+   */
   public static void register(SparkSession spark) {
+    spark
+        .udf()
+        .register(
+            "tt_quantiles",
+            (UDF2<Seq<Double>, Seq<Double>, @Nullable List<Double>>)
+                (values, fractions) -> quantiles(sorted(values), fractions),
+            DataTypes.createArrayType(DataTypes.DoubleType));
     spark
         .udf()
         .register(
@@ -64,6 +76,17 @@ public final class Quantiles {
     double lo = sorted[floor];
     double hi = sorted[ceil];
     return lo + (hi - lo) * (position - floor);
+  }
+
+  private static @Nullable List<Double> quantiles(double[] sorted, Seq<Double> fractions) {
+    if (sorted.length == 0) {
+      return null;
+    }
+    List<Double> out = new java.util.ArrayList<>();
+    for (Double fraction : scala.jdk.javaapi.CollectionConverters.asJava(fractions)) {
+      out.add(quantile(sorted, fraction));
+    }
+    return out;
   }
 
   static @Nullable Double median(double[] sorted) {

@@ -38,8 +38,13 @@ public final class LakeTableVersions {
   /** The directory of the versioned tables, under the lake's root. */
   public static final String DIRECTORY = "_versions";
 
-  /** The tables kept as versions, in the order readers get their views. */
-  public static final List<String> TABLES = List.of("request_attribution");
+  /**
+   * The tables kept as versions, in the order readers get their views: the attribution ({@code
+   * correlate --lake}, {@code spark-correlate}) and, written by {@code spark-correlate} with it,
+   * its clock offsets and the report's stored results (docs/scale.md#stored-results).
+   */
+  public static final List<String> TABLES =
+      List.of("request_attribution", "clock_offsets", "attribution_results");
 
   /** How long a replaced version stays for readers that read the pointer before it changed. */
   public static final Duration DEFAULT_GRACE = Duration.ofSeconds(60);
