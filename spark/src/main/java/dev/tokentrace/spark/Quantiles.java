@@ -4,7 +4,6 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.api.java.UDF1;
-import org.apache.spark.sql.api.java.UDF2;
 import org.apache.spark.sql.types.DataTypes;
 import org.jspecify.annotations.Nullable;
 import scala.collection.Seq;
@@ -12,25 +11,15 @@ import scala.collection.Seq;
 /**
  * DuckDB's continuous quantiles, for Spark: the median and the median absolute deviation of a
  * group's values, interpolated as DuckDB's {@code quantile_cont} does (docs/scale.md#dialect):
- * position {@code (n - 1) * q}, {@code lo + (hi - lo) * (position - floor(position))}. Spark's own
+ * position {@code (n - 1) * q}, {@code lo * (1 - d) + hi * d} with {@code d = position -
+ * floor(position)}. Spark's own
  * {@code percentile} interpolates with arithmetic of its own, not promised to round alike.
  */
 public final class Quantiles {
   private Quantiles() {}
 
-  /**
-   * Registers {@code tt_median(array<double>)}, {@code tt_mad(array<double>)} and {@code
-   * tt_quantiles(array<double>, array<double>)} (the quantiles at each fraction, as {@code
-   * quantile_cont(x, [q1, q2, …])}; NULL when no value).
-   */
+  /** Registers {@code tt_median(array<double>)} and {@code tt_mad(array<double>)}. */
   public static void register(SparkSession spark) {
-    spark
-        .udf()
-        .register(
-            "tt_quantiles",
-            (UDF2<Seq<Double>, Seq<Double>, @Nullable List<Double>>)
-                (values, fractions) -> quantiles(sorted(values), fractions),
-            DataTypes.createArrayType(DataTypes.DoubleType));
     spark
         .udf()
         .register(
@@ -75,18 +64,10 @@ public final class Quantiles {
     }
     double lo = sorted[floor];
     double hi = sorted[ceil];
-    return lo + (hi - lo) * (position - floor);
-  }
-
-  private static @Nullable List<Double> quantiles(double[] sorted, Seq<Double> fractions) {
-    if (sorted.length == 0) {
-      return null;
-    }
-    List<Double> out = new java.util.ArrayList<>();
-    for (Double fraction : scala.jdk.javaapi.CollectionConverters.asJava(fractions)) {
-      out.add(quantile(sorted, fraction));
-    }
-    return out;
+    double fraction = position - floor;
+    // DuckDB 2.0's order of operations: lo + (hi - lo) * d rounds differently in the last bit
+    // (docs/scale.md#dialect)
+    return lo * (1 - fraction) + hi * fraction;
   }
 
   static @Nullable Double median(double[] sorted) {

@@ -1,7 +1,10 @@
 package dev.tokentrace.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tokentrace.correlate.attribution.AttributionSettings;
 import dev.tokentrace.correlate.attribution.Attributor;
 import dev.tokentrace.correlate.live.LakeEvents;
@@ -139,14 +142,16 @@ class SparkAttributionIT {
           .isZero();
 
       // every component's percentiles per scenario over each engine's own rows, in one aggregate
-      // on each side: DuckDB's quantile_cont, and on Spark the same interpolation (tt_quantiles,
-      // Quantiles): Spark's own percentile() rounds differently in the last bit (retries'
-      // clock_offset_ms P90: 1.5085 against DuckDB's 1.5084999999999997; docs/scale.md#dialect)
+      // on each side, each engine's own function: DuckDB's quantile_cont and Spark's percentile
+      // interpolate with different arithmetic and differ in the last bit now and then (retries'
+      // clock_offset_ms P90: DuckDB 1.5084999999999997, Spark 1.5085): equal within four units in
+      // the last place. The percentiles a report shows are DuckDB's over Spark's rows (the stored
+      // results, below): those are equal to the last digit (docs/scale.md#equality)
       List<String> duckItems = new ArrayList<>();
       List<String> sparkItems = new ArrayList<>();
       for (String column : COMPONENTS) {
         duckItems.add("quantile_cont(" + column + ", [0.5, 0.9, 0.99])");
-        sparkItems.add("tt_quantiles(collect_list(" + column + "), array(0.5D, 0.9D, 0.99D))");
+        sparkItems.add("percentile(" + column + ", array(0.5D, 0.9D, 0.99D))");
       }
       Map<String, Row> sparkByRun = new HashMap<>();
       for (Row row :
@@ -175,9 +180,15 @@ class SparkAttributionIT {
             for (int q = 0; q < QUANTILES.length; q++) {
               Double duckValue = duckValues == null ? null : (Double) duckValues[q];
               Double sparkValue = sparkValues == null ? null : sparkValues.get(q);
-              assertThat(sparkValue)
-                  .as("%s: percentile(%s, %s)", run, COMPONENTS.get(i), QUANTILES[q])
-                  .isEqualTo(duckValue);
+              if (duckValue == null || sparkValue == null) {
+                assertThat(sparkValue)
+                    .as("%s: percentile(%s, %s)", run, COMPONENTS.get(i), QUANTILES[q])
+                    .isEqualTo(duckValue);
+              } else {
+                assertThat(sparkValue)
+                    .as("%s: percentile(%s, %s)", run, COMPONENTS.get(i), QUANTILES[q])
+                    .isCloseTo(duckValue, within(4 * Math.ulp(duckValue)));
+              }
               compared++;
             }
           }
@@ -226,7 +237,40 @@ class SparkAttributionIT {
       duckResults = results(db, "duck");
     }
     duckResults.remove("report/run_overview?"); // the file's runs: not stored with a lake's
-    assertThat(sparkResults).isEqualTo(duckResults);
+    assertThat(sparkResults.keySet()).isEqualTo(duckResults.keySet());
+    ObjectMapper json = new ObjectMapper();
+    for (Map.Entry<String, String> result : duckResults.entrySet()) {
+      assertSameResult(
+          result.getKey(),
+          "",
+          json.readTree(result.getValue()),
+          json.readTree(sparkResults.get(result.getKey())));
+    }
+  }
+
+  /**
+   * Equal JSON, percentiles (fields p50…, p99…) to the last digit; other doubles (means, shares:
+   * sums whose order follows the rows' order in a table or a Parquet file) within 1e-12 relative.
+   */
+  private static void assertSameResult(String query, String field, JsonNode duck, JsonNode spark) {
+    if (duck.isDouble() && spark.isNumber() && !field.matches("p\\d+.*")) {
+      assertThat(spark.doubleValue())
+          .as("%s: %s", query, field)
+          .isCloseTo(duck.doubleValue(), within(Math.abs(duck.doubleValue()) * 1e-12));
+    } else if (duck.isContainerNode()) {
+      assertThat(spark.size()).as("%s: %s", query, field).isEqualTo(duck.size());
+      if (duck.isArray()) {
+        for (int i = 0; i < duck.size(); i++) {
+          assertSameResult(query, field, duck.get(i), spark.get(i));
+        }
+      } else {
+        duck.fieldNames()
+            .forEachRemaining(
+                name -> assertSameResult(query, name, duck.get(name), spark.path(name)));
+      }
+    } else {
+      assertThat(spark).as("%s: %s", query, field).isEqualTo(duck);
+    }
   }
 
   private static Map<String, String> results(Database db, String runId) {

@@ -228,7 +228,10 @@ public final class LakeTableVersions {
       if (version == null) {
         sql.append("-- ")
             .append(table)
-            .append(": no version written yet (correlate --lake writes it)\n");
+            .append(
+                table.equals("request_attribution")
+                    ? ": no version written yet (correlate --lake writes it)\n"
+                    : ": no version written yet (spark-correlate writes it)\n");
       } else {
         sql.append("-- ")
             .append(table)
