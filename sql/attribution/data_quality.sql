@@ -89,8 +89,16 @@ client_keys AS (
 pd_decode AS (
     -- the decode server of each attributed prefill/decode request: its record and arrival there are
     -- the same request's second half, not a duplicate (docs/formats/pd.md#attribution)
+    -- (a pair --match heuristic made names the server's key in request_matches: TensorRT-LLM)
     SELECT DISTINCT request_key, decode_instance FROM request_attribution
     WHERE decode_instance IS NOT NULL
+    UNION
+    SELECT DISTINCT m.server_request_key, r.decode_instance
+    FROM request_attribution r
+    JOIN request_matches m
+      ON m.run_id = r.run_id AND m.client_source_path = r.client_source_path
+     AND m.client_source_line = r.client_source_line
+    WHERE r.decode_instance IS NOT NULL
 ),
 timing_ids AS (
     -- scope NULL: the client's key, one request on every instance; else the engine's own, per instance

@@ -39,6 +39,11 @@
 --   the two requests' decode times. Without it a burst of sends (many at one instant, equal times)
 --   is told apart by e2e alone.
 -- candidates: how many server requests passed for the client row, before keeping :max_candidates.
+-- P/D (docs/formats/pd.md#attribution): a request prefilled on one server and decoded on another
+-- (pd_halves, made first in the same transaction) is one server request, its prefill half: the
+-- decode half is never a candidate, and the server e2e and TTFT above are the two halves' sums
+-- (prefill e2e + the decode server's queued time + its first step, or + its whole time), so that
+-- the network terms compare like with like.
 WITH arrivals_once AS (
     -- one arrival logged by two files of one instance (vLLM's API server `Received request`, the
     -- engine's `Added request`: docs/formats/vllm-wild.md#added-request) counts once: a row of
@@ -69,11 +74,12 @@ id_server_keys AS (
     SELECT request_key FROM request_arrived
 ),
 engine_records AS (
-    SELECT t.*
+    SELECT t.*, t.rowid AS record_id
     FROM request_timing t
     WHERE (t.source_kind IN ('perf_metrics', 'perf_time_events')
            OR NOT EXISTS (SELECT 1 FROM client_keys k WHERE k.request_key = t.request_key))
       AND lower(coalesce(t.finish_reason, '')) NOT IN ('abort', 'aborted', 'cancelled', 'canceled')
+      AND t.rowid NOT IN (SELECT decode_record_id FROM pd_halves)
 ),
 timing_kinds AS (
     SELECT instance, request_key, max(kind_rows) AS kind_rows
@@ -87,9 +93,16 @@ arrivals AS (
 ),
 server AS (
     SELECT t.request_key, t.instance, t.arrival_ts, t.arrival_mono_s, t.prompt_tokens,
-           t.output_tokens, t.e2e_ms, t.server_ttft_ms
+           coalesce(h.decode_output_tokens, t.output_tokens) AS output_tokens,
+           CASE WHEN h.request_key IS NULL THEN t.e2e_ms
+                ELSE coalesce(t.e2e_ms, t.server_ttft_ms) + h.decode_wait_ms + h.decode_ms
+           END AS e2e_ms,
+           CASE WHEN h.request_key IS NULL THEN t.server_ttft_ms
+                ELSE coalesce(t.e2e_ms, t.server_ttft_ms) + h.decode_wait_ms + h.decode_first_ms
+           END AS server_ttft_ms
     FROM engine_records t
     JOIN timing_kinds k ON k.instance = t.instance AND k.request_key = t.request_key
+    LEFT JOIN pd_halves h ON h.prefill_record_id = t.record_id
     LEFT JOIN arrivals a ON a.instance = t.instance AND a.request_key = t.request_key
     WHERE k.kind_rows = 1
       AND coalesce(a.arrival_rows, 0) <= 1

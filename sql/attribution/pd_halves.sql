@@ -5,26 +5,31 @@
 --          (request_timing rowids as DuckDB resolves the name now: an incremental round's
 --          shadowing table, else the stored one), decode_instance, kv_transfer_ms, decode_queue_ms,
 --          decode_first_ms (the decode server's first step), decode_ms (its first scheduled → last
---          token), decode_output_tokens, kv_transfer_source. Attributor creates it before
+--          token), decode_output_tokens, kv_transfer_source, decode_wait_ms (the decode server's
+--          queued time, kv_transfer_ms + decode_queue_ms). Attributor creates it before
 --          request_keys.sql, every time it makes the key table, and drops it with it. Empty (and
 --          cheap) when no server logged a KV transfer: a single-server run is attributed as before.
 --
 -- Rules (docs/formats/pd.md#attribution):
 --   pair      a request_key with exactly two request_timing records, of one source_kind, on two
---             instances, at least one of which logged kv_transfer rows (a decode server). The
---             decode half is the record on such an instance that arrived last; the other is the
---             prefill half (the proxy sends to the prefill server first).
---   transfer  the estimate (docs/formats/pd.md#estimate, kv_transfer_source 'interval_estimate';
---             no parser emits a request's own transfer row yet): the decode server's mean transfer time over all its interval rows (sum of mean x
---             transfers / sum of transfers), shared in proportion to prompt tokens:
---             kv = prompt_tokens x mean_ms / (mean prompt tokens of that server's P/D requests),
---             capped at the decode server's queued time.
+--             instances, at least one of which logged kv_transfer rows of side 'decode' (a decode
+--             server). The decode half is the record on such an instance that arrived last; the
+--             other is the prefill half (the proxy sends to the prefill server first). TensorRT-LLM's
+--             two halves share the key by their ctx_request_id (docs/formats/pd.md#tensorrt-llm).
+--   transfer  the request's own transfer where the decode server logged one (kv_transfer_source
+--             'request': a row of side 'decode' with the pair's request_key on the decode
+--             instance; TensorRT-LLM's perf metrics before its transfer CSVs), else the estimate
+--             (docs/formats/pd.md#estimate, kv_transfer_source 'interval_estimate'): the decode
+--             server's mean transfer time over all its interval rows (sum of mean x transfers /
+--             sum of transfers), shared in proportion to prompt tokens:
+--             kv = prompt_tokens x mean_ms / (mean prompt tokens of that server's P/D requests).
+--             Either is capped at the decode server's queued time.
 --   decode    decode_queue_ms = the decode server's queue_ms - kv_transfer_ms (vLLM's decode
 --             server counts the wait for the remote KV cache as queued time);
 --             decode_ms = its prefill_ms + decode_ms (first scheduled → last token).
 CREATE OR REPLACE TEMP TABLE pd_halves AS
 WITH decode_servers AS (
-    SELECT DISTINCT instance FROM kv_transfer
+    SELECT DISTINCT instance FROM kv_transfer WHERE side = 'decode'
 ),
 decode_keys AS (
     SELECT DISTINCT request_key FROM request_timing
@@ -61,6 +66,19 @@ paired AS (
     JOIN halves d ON d.request_key = p.request_key AND d.half = 2
     WHERE p.half = 1
 ),
+own_transfers AS (
+    -- a request's own transfer on its decode server; perf metrics first (the decode server's
+    -- clock, as its queued time), then the transfer CSV (docs/formats/pd.md#tensorrt-llm)
+    SELECT request_key, instance, duration_ms
+    FROM (SELECT k.request_key, k.instance, k.duration_ms,
+                 row_number() OVER (PARTITION BY k.request_key, k.instance
+                                    ORDER BY CASE WHEN k.source_kind = 'perf_metrics' THEN 0 ELSE 1 END,
+                                             k.source_kind, k.duration_ms) AS pick
+          FROM kv_transfer k
+          WHERE k.request_key IS NOT NULL AND k.side = 'decode' AND k.duration_ms IS NOT NULL
+            AND k.request_key IN (SELECT request_key FROM pair_keys)) o
+    WHERE pick = 1
+),
 server_means AS (
     -- each decode server's mean transfer time over all its interval rows
     SELECT instance, sum(duration_ms * transfers) / sum(transfers) AS mean_ms
@@ -75,16 +93,20 @@ server_tokens AS (
 ),
 transfers AS (
     SELECT p.*,
-           CASE WHEN m.mean_ms IS NOT NULL AND s.mean_tokens > 0
+           CASE WHEN o.duration_ms IS NOT NULL THEN least(o.duration_ms, p.decode_wait_ms)
+                WHEN m.mean_ms IS NOT NULL AND s.mean_tokens > 0
                 THEN least(p.prompt_tokens * m.mean_ms / s.mean_tokens, p.decode_wait_ms)
            END AS kv_transfer_ms,
-           CASE WHEN m.mean_ms IS NOT NULL AND s.mean_tokens > 0 THEN 'interval_estimate'
+           CASE WHEN o.duration_ms IS NOT NULL THEN 'request'
+                WHEN m.mean_ms IS NOT NULL AND s.mean_tokens > 0 THEN 'interval_estimate'
            END AS kv_transfer_source
     FROM paired p
+    LEFT JOIN own_transfers o
+           ON o.request_key = p.request_key AND o.instance = p.decode_instance
     LEFT JOIN server_means m ON m.instance = p.decode_instance
     LEFT JOIN server_tokens s ON s.decode_instance = p.decode_instance
 )
 SELECT request_key, prefill_record_id, decode_record_id, decode_instance, kv_transfer_ms,
        decode_wait_ms - kv_transfer_ms AS decode_queue_ms, decode_first_ms, decode_ms,
-       decode_output_tokens, kv_transfer_source
+       decode_output_tokens, kv_transfer_source, decode_wait_ms
 FROM transfers

@@ -17,7 +17,11 @@
 -- server: request_timing rows with arrival_mono_s and no wall arrival, whose key no client sent
 --         (or that come from an engine-counter source: perf_metrics, perf_time_events), not aborted,
 --         one per (instance, request_key, arrival); at_ms = arrival_mono_s in ms; ttft_ms and e2e_ms
---         the server's (from its arrival).
+--         the server's (from its arrival). P/D (docs/formats/pd.md#attribution): the decode half of a
+--         request in pd_halves (made first in the same transaction) is left out, so a run links to
+--         the prefill server it was sent to, and the prefill half's ttft_ms and e2e_ms are the two
+--         halves' sums (prefill e2e + the decode server's queued time + its first step, or + its
+--         whole time).
 WITH client_keys AS (
     SELECT DISTINCT request_key FROM client_timing WHERE coalesce(id_kind, 'sent') <> 'local'
 ),
@@ -48,9 +52,17 @@ client AS (
 ),
 server AS (
     SELECT 'server' AS side, t.instance AS series, CAST(NULL AS VARCHAR) AS client_clock,
-           t.engine, t.arrival_mono_s * 1000.0 AS at_ms, t.server_ttft_ms AS ttft_ms, t.e2e_ms
+           t.engine, t.arrival_mono_s * 1000.0 AS at_ms,
+           CASE WHEN h.request_key IS NULL THEN t.server_ttft_ms
+                ELSE coalesce(t.e2e_ms, t.server_ttft_ms) + h.decode_wait_ms + h.decode_first_ms
+           END AS ttft_ms,
+           CASE WHEN h.request_key IS NULL THEN t.e2e_ms
+                ELSE coalesce(t.e2e_ms, t.server_ttft_ms) + h.decode_wait_ms + h.decode_ms
+           END AS e2e_ms
     FROM request_timing t
+    LEFT JOIN pd_halves h ON h.prefill_record_id = t.rowid
     WHERE t.arrival_mono_s IS NOT NULL
+      AND t.rowid NOT IN (SELECT decode_record_id FROM pd_halves)
       AND t.arrival_ts IS NULL
       AND (t.source_kind IN ('perf_metrics', 'perf_time_events')
            OR NOT EXISTS (SELECT 1 FROM client_keys k WHERE k.request_key = t.request_key))

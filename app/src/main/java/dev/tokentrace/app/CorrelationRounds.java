@@ -9,6 +9,8 @@ import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * (docs/live.md#live-attribution). With a lake, each new attribution is also written to the lake as
  * its next version of {@code request_attribution} (docs/live.md#the-attribution-in-the-lake).
  *
- * <p>The caller runs {@link #round} every interval on one thread.
+ * <p>{@link #follow} runs a round every interval on the caller's thread ({@link #round} runs one).
  */
 public final class CorrelationRounds {
   private final Workspace workspace;
@@ -60,6 +62,34 @@ public final class CorrelationRounds {
     this.writeLake = writeLake && workspace.lake() != null;
     this.interval = requireNonNull(interval, "interval is null");
     this.engine = requireNonNull(engine, "engine is null");
+    if (interval.isZero() || interval.isNegative()) {
+      throw new BadRequestException("--interval must be positive");
+    }
+  }
+
+  /**
+   * {@code correlate --follow}: says what it follows, runs a round now and then every interval
+   * until {@code stop} is counted down (SIGTERM, Ctrl-C) or the thread is interrupted (in-process
+   * callers), and says how many rounds attributed.
+   */
+  public void follow(CountDownLatch stop, PrintWriter err) {
+    err.println(
+        "correlate: following "
+            + (workspace.lake() == null ? "" : "the lake " + workspace.lake() + " into ")
+            + workspace.database().file()
+            + ", a round every "
+            + interval
+            + "; Ctrl-C to stop");
+    err.flush();
+    try {
+      do {
+        round(err);
+      } while (!stop.await(interval.toMillis(), TimeUnit.MILLISECONDS));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // in-process callers stop it this way
+    }
+    err.println("correlate: stopped after " + rounds + " attribution round(s)");
+    err.flush();
   }
 
   /** Attribution rounds run so far (rounds that found the attribution current not counted). */

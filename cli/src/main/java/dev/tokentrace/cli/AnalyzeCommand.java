@@ -1,14 +1,14 @@
 package dev.tokentrace.cli;
 
+import dev.tokentrace.app.Analysis;
+import dev.tokentrace.ingest.SourceFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Help;
 import picocli.CommandLine.Model.CommandSpec;
@@ -19,10 +19,11 @@ import picocli.CommandLine.Spec;
 /**
  * {@code tokentrace analyze}: from server logs and a benchmark client's file or output folder to a
  * report in one command. It runs {@code ingest}, {@code clients}, {@code correlate} and {@code
- * report} (Markdown and HTML) one after the other, each exactly as if typed with the options shown,
- * so every step prints what it always prints; it says each command line before running it and stops
- * at the first step that fails. At the end it prints the report's attribution table and bottleneck
- * paragraph as {@code demo} does ({@link DemoSummary}).
+ * report} (Markdown and HTML) one after the other in-process, through the application layer's
+ * {@link Analysis} with typed requests (no command line is parsed again): each step prints what its
+ * command prints, after the command line that does it alone; it stops at the first step that fails.
+ * At the end it prints the report's attribution table and bottleneck paragraph as {@code demo} does
+ * ({@link DemoSummary}).
  */
 @Command(
     name = "analyze",
@@ -40,7 +41,7 @@ import picocli.CommandLine.Spec;
           + " step kept going with rejects over its threshold."
     })
 final class AnalyzeCommand implements Callable<Integer> {
-  static final String DATABASE = "analysis.duckdb";
+  static final String DATABASE = Analysis.DATABASE;
 
   @Spec CommandSpec spec;
 
@@ -120,32 +121,29 @@ final class AnalyzeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     PrintWriter err = spec.commandLine().getErr();
-    Files.createDirectories(out);
-    Path db = out.resolve(DATABASE);
-    if (fresh) {
-      Files.deleteIfExists(db);
-      Files.deleteIfExists(out.resolve(DATABASE + ".wal"));
-      err.println("analyze: --fresh: started a new " + db);
-    } else if (Files.exists(db)) {
-      err.println(
-          "analyze: "
-              + db
-              + " exists and is reused: files it already holds are skipped (--fresh starts anew)");
-    }
-    int worst = ExitCodes.OK;
-    for (List<String> step : steps(db)) {
-      int code = run(step, err);
-      if (code == ExitCodes.REJECTS) {
-        err.println("analyze: '" + step.get(0) + "' kept going with rejects over its threshold");
-        worst = ExitCodes.REJECTS;
-      } else if (code != ExitCodes.OK) {
-        err.println(
-            "analyze: stopped: '" + step.get(0) + "' exited " + code + "; later steps not run");
-        err.flush();
-        return code;
-      }
+    Analysis.Outcome outcome =
+        Analysis.run(
+            new Analysis.Request(
+                logs,
+                this::serverFiles,
+                clients,
+                out,
+                instance,
+                engine,
+                zone,
+                year,
+                clientFormat,
+                concurrency,
+                match,
+                fresh),
+            (step, failure, stepErr) ->
+                TokentraceMain.failed(step, "tokentrace " + step, failure, stepErr),
+            err);
+    if (!outcome.complete()) {
+      return outcome.exitStatus();
     }
     // the attribution table and the bottleneck paragraph, as demo prints them (DemoSummary)
+    Path db = out.resolve(DATABASE);
     PrintWriter stdout = spec.commandLine().getOut();
     DemoSummary.of(Files.readString(out.resolve("report.md"))).forEach(stdout::println);
     stdout.flush();
@@ -156,53 +154,23 @@ final class AnalyzeCommand implements Callable<Integer> {
     err.println("  attribution: " + out.resolve("attribution.csv"));
     err.println("  duckdb:      " + db + " (./tokentrace sql --db " + db + " --list)");
     err.flush();
-    return worst;
+    return outcome.exitStatus();
   }
 
-  /** The four commands, as a user would type them. */
-  List<List<String>> steps(Path db) {
-    String database = db.toString();
-    List<String> ingest = new ArrayList<>(List.of("ingest", "--db", database));
-    option(ingest, "--instance", instance);
-    option(ingest, "--engine", engine);
-    option(ingest, "--zone", zone);
-    option(ingest, "--year", year);
-    ingest.addAll(logs);
-
-    List<String> loadClients = new ArrayList<>(List.of("clients", "--db", database));
-    option(loadClients, "--format", clientFormat);
-    option(loadClients, "--concurrency", concurrency);
-    loadClients.addAll(clients);
-
-    List<String> correlate = new ArrayList<>(List.of("correlate", "--db", database));
-    option(correlate, "--match", match);
-    correlate.addAll(List.of("--out", out.resolve("attribution.csv").toString()));
-
-    List<List<String>> steps = new ArrayList<>(List.of(ingest, loadClients, correlate));
-    for (String format : List.of("md", "html")) {
-      List<String> report = new ArrayList<>(List.of("report", "--db", database));
-      option(report, "--match", match);
-      report.addAll(
-          List.of("--format", format, "--out", out.resolve("report." + format).toString()));
-      steps.add(report);
+  /** The ingest step's files, resolved as {@code ingest} resolves its FILE arguments. */
+  private List<SourceFile> serverFiles(List<String> fileProblems, List<String> notes) {
+    ParseOptions parse = new ParseOptions();
+    if (instance != null) {
+      parse.instance = instance;
     }
-    return steps;
-  }
-
-  private static void option(List<String> args, String name, @Nullable Object value) {
-    if (value != null) {
-      args.add(name);
-      args.add(value.toString());
+    if (engine != null) {
+      parse.engine = engine;
     }
-  }
-
-  /** Runs one step on a fresh command line with this command's streams and handlers. */
-  private int run(List<String> step, PrintWriter err) {
-    err.println("analyze: tokentrace " + String.join(" ", step));
-    err.flush();
-    CommandLine commandLine = TokentraceMain.commandLine();
-    commandLine.setOut(spec.commandLine().getOut());
-    commandLine.setErr(err);
-    return commandLine.execute(step.toArray(String[]::new));
+    if (zone != null) {
+      parse.zone = zone;
+    }
+    parse.year = year;
+    return BatchFiles.resolve(
+        logs, parse, FollowOptions.INSTANCE_FROM_DEFAULT, fileProblems, notes);
   }
 }

@@ -1,20 +1,9 @@
 package dev.tokentrace.cli;
 
 import dev.tokentrace.app.ClientLoads;
-import dev.tokentrace.clients.ClientArtifacts;
 import dev.tokentrace.clients.ClientReadSettings;
-import dev.tokentrace.correlate.client.ClientLoadResult;
 import dev.tokentrace.correlate.client.ClientLoadSettings;
-import dev.tokentrace.ingest.follow.Globs;
-import dev.tokentrace.ingest.follow.SourceSpec;
-import dev.tokentrace.store.Database;
-import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -111,104 +100,17 @@ final class ClientsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    PrintWriter err = spec.commandLine().getErr();
-    List<Path> paths = new ArrayList<>();
-    Set<Double> rates = new TreeSet<>();
-    Integer level = expand(err, paths, rates);
-    InputPaths.requireReadable(paths);
-    ClientLoadSettings settings =
-        ClientLoadSettings.from(
-            paths,
+    return ClientLoads.load(
+        database.settings(),
+        new ClientLoads.Request(
+            files,
             format,
             runId,
-            level,
+            concurrency,
             CommandLines.of(spec),
             maxRejectRatio,
-            new ClientReadSettings(requestIdPrefix, logFormat, idColumn));
-    if (rates.size() == 1) {
-      settings = settings.withRequestRate(rates.iterator().next());
-    } else if (rates.size() > 1) {
-      err.println(
-          "clients: the folders' aggregate files record different request rates "
-              + rates
-              + "; none is kept with the run");
-    }
-    try (Database db = Database.open(database.settings())) {
-      ClientLoadResult result = ClientLoads.of(db).load(settings, replace);
-      result.messages().forEach(err::println);
-      for (ClientLoadResult.FileResult file : result.files()) {
-        // the format each file was read in, so a wrong detection shows before the report does
-        err.println(
-            "clients: "
-                + file.path()
-                + ": "
-                + file.format()
-                + ("auto".equals(format) ? " (detected)" : " (--format)")
-                + (file.skipped() == null
-                    ? ", " + file.rows() + " rows, " + file.rejected() + " rejected"
-                    : ", skipped"));
-      }
-      err.println(result.summary());
-      err.flush();
-      return result.toleranceExceeded() ? ExitCodes.REJECTS : ExitCodes.OK;
-    }
-  }
-
-  /**
-   * Turns the arguments into files: a quoted glob into the files it matches now, a tool's output
-   * folder into its per-request file (saying what was found). Returns the concurrency level for
-   * rows without one: --concurrency when given, else the level the folders' aggregate files record.
-   * The request rates those files record are added to {@code rates}.
-   */
-  private @Nullable Integer expand(PrintWriter err, List<Path> paths, Set<Double> rates) {
-    List<String> problems = new ArrayList<>();
-    Set<Integer> levels = new TreeSet<>();
-    for (String argument : files) {
-      Path path = Path.of(argument);
-      if (!Files.exists(path) && new SourceSpec(argument, null).isGlob()) {
-        List<String> matched = Globs.match(argument);
-        if (matched.isEmpty()) {
-          problems.add(argument + ": no file matches this pattern");
-        }
-        matched.forEach(file -> paths.add(Path.of(file)));
-      } else if (Files.isDirectory(path)) {
-        try {
-          ClientArtifacts run = ClientArtifacts.find(path);
-          err.println("clients: " + run.describe());
-          paths.add(run.requests());
-          if (run.concurrency() != null) {
-            levels.add(run.concurrency());
-          }
-          if (run.requestRate() != null) {
-            rates.add(run.requestRate());
-          }
-        } catch (IllegalArgumentException e) {
-          problems.add(e.getMessage());
-        }
-      } else {
-        paths.add(path);
-      }
-    }
-    if (!problems.isEmpty()) {
-      throw new UsageException(problems);
-    }
-    if (concurrency != null) {
-      if (!levels.isEmpty() && !levels.equals(Set.of(concurrency))) {
-        err.println(
-            "clients: --concurrency "
-                + concurrency
-                + " given; the aggregate file says "
-                + levels
-                + ": the option is used");
-      }
-      return concurrency;
-    }
-    if (levels.size() > 1) {
-      throw new UsageException(
-          "the folders' aggregate files record different concurrency levels "
-              + levels
-              + "; one 'clients' invocation is one run: load each folder on its own");
-    }
-    return levels.isEmpty() ? null : levels.iterator().next();
+            new ClientReadSettings(requestIdPrefix, logFormat, idColumn),
+            replace),
+        spec.commandLine().getErr());
   }
 }

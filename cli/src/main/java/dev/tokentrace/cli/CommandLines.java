@@ -1,5 +1,6 @@
 package dev.tokentrace.cli;
 
+import dev.tokentrace.app.Analysis;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** The command line as typed, recorded in the {@code runs} table for reproducibility. */
@@ -16,9 +17,6 @@ final class CommandLines {
   }
 
   private static String quoted(String arg) {
-    if (!arg.isEmpty() && arg.chars().noneMatch(c -> c <= ' ' || c == '\'' || c == '"')) {
-      return arg;
-    }
-    return "'" + arg.replace("'", "'\\''") + "'";
+    return Analysis.quoted(arg);
   }
 }

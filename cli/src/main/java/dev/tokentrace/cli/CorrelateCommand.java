@@ -1,14 +1,7 @@
 package dev.tokentrace.cli;
 
-import dev.tokentrace.app.CorrelateOutcome;
-import dev.tokentrace.app.CorrelateRequest;
 import dev.tokentrace.app.Correlation;
 import dev.tokentrace.app.Workspace;
-import dev.tokentrace.correlate.attribution.AttributionResult;
-import dev.tokentrace.correlate.live.LakeEvents;
-import dev.tokentrace.store.Database;
-import dev.tokentrace.store.rows.DataQuality;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -46,24 +39,6 @@ final class CorrelateCommand implements Callable<Integer> {
       paramLabel = "CSV",
       description = "also write the per-request attribution as CSV here")
   @Nullable Path out;
-
-  /**
-   * A 0 % join rate is an error, not a result: no client request met a server record, so nothing is
-   * attributed; what to check, or null when something joined.
-   */
-  static @Nullable String noJoin(DataQuality quality) {
-    Double rate = quality.joinRate();
-    if (quality.clientRows() == 0 || rate == null || rate > 0 || quality.heuristicRows() > 0) {
-      return null;
-    }
-    if (quality.serverTimingKeys() + quality.serverArrivalKeys() == 0) {
-      return "join rate 0%: no server request record is loaded; ingest the server's logs first";
-    }
-    return "join rate 0%: no client request ID matches one the server logged. Check that the"
-        + " client file belongs to these servers; vLLM bench files need `clients --replace"
-        + " --request-id-prefix PREFIX` (the prefix bench serve was given); clients whose IDs the"
-        + " server never saw (SGLang bench, LLMPerf, TensorRT-LLM) join only with --match heuristic";
-  }
 
   @Option(
       names = "--lake",
@@ -112,56 +87,10 @@ final class CorrelateCommand implements Callable<Integer> {
               interval)
           .run();
     }
-    PrintWriter err = spec.commandLine().getErr();
-    Workspace workspace = Workspace.of(database.settings(), lake);
-    try (Database db = workspace.open()) {
-      if (lake != null) {
-        LakeEvents.Copied copied = workspace.copyLake(db);
-        err.println(
-            "correlate: event tables of "
-                + db.name()
-                + " replaced by the lake "
-                + lake
-                + ": "
-                + copied.rows()
-                + " rows from "
-                + copied.files()
-                + " files");
-        for (String skipped : copied.skipped()) {
-          err.println("correlate: " + skipped);
-        }
-      }
-      // the report's percentiles and evidence, computed once with the attribution and read by
-      // every report while it is current (docs/design.md#stored-report-results)
-      Correlation correlation = Correlation.of(db);
-      CorrelateOutcome outcome =
-          correlation.run(CorrelateRequest.batch(rules.settings(), CommandLines.of(spec)));
-      AttributionResult result = outcome.result();
-      err.println(
-          "correlate: "
-              + outcome.storedResults()
-              + " report query result(s) stored with the attribution of "
-              + result.runId()
-              + " (percentiles and evidence; a report reads them while it is current)");
-      if (lake != null && !noLakeAttribution) {
-        err.println("correlate: " + workspace.writeAttributionToLake(db));
-      }
-      if (out != null) {
-        correlation.writeCsv(out);
-        err.println("attribution: " + out);
-      }
-      DataQuality quality = result.dataQuality();
-      err.println(quality.summary());
-      String vantage = correlation.vantageSummary();
-      if (vantage != null) {
-        err.println(vantage);
-      }
-      String problem = noJoin(quality);
-      if (problem != null) {
-        err.println("correlate: " + problem);
-      }
-      err.flush();
-      return problem == null ? ExitCodes.OK : ExitCodes.USAGE;
-    }
+    return Correlation.correlate(
+        Workspace.of(database.settings(), lake),
+        new Correlation.BatchRequest(
+            rules.settings(), CommandLines.of(spec), out, !noLakeAttribution),
+        spec.commandLine().getErr());
   }
 }

@@ -7,17 +7,15 @@ import dev.tokentrace.correlate.attribution.AttributionSettings;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code correlate --follow}: a round every interval until SIGTERM or Ctrl-C; what a round does is
- * the application layer's {@link CorrelationRounds} (docs/live.md#live-attribution).
+ * {@code correlate --follow}: the application layer's {@link CorrelationRounds} until SIGTERM or
+ * Ctrl-C, which the command's shutdown hook turns into the rounds' stop
+ * (docs/live.md#live-attribution).
  */
 final class FollowCorrelation {
   private final CommandSpec spec;
-  private final Workspace workspace;
-  private final Duration interval;
   private final CorrelationRounds rounds;
 
   FollowCorrelation(
@@ -26,12 +24,7 @@ final class FollowCorrelation {
       AttributionSettings rules,
       boolean writeLake,
       Duration interval) {
-    if (interval.isZero() || interval.isNegative()) {
-      throw new UsageException("--interval must be positive");
-    }
     this.spec = spec;
-    this.workspace = workspace;
-    this.interval = interval;
     this.rounds =
         new CorrelationRounds(
             workspace,
@@ -46,23 +39,7 @@ final class FollowCorrelation {
     PrintWriter err = spec.commandLine().getErr();
     CountDownLatch stop = new CountDownLatch(1);
     try (ShutdownHook hook = ShutdownHook.install("correlate", err, stop::countDown)) {
-      err.println(
-          "correlate: following "
-              + (workspace.lake() == null ? "" : "the lake " + workspace.lake() + " into ")
-              + workspace.database().file()
-              + ", a round every "
-              + interval
-              + "; Ctrl-C to stop");
-      err.flush();
-      try {
-        do {
-          rounds.round(err);
-        } while (!stop.await(interval.toMillis(), TimeUnit.MILLISECONDS));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt(); // in-process callers stop it this way
-      }
-      err.println("correlate: stopped after " + rounds.rounds() + " attribution round(s)");
-      err.flush();
+      rounds.follow(stop, err);
       hook.finished(ExitCodes.OK);
       return ExitCodes.OK;
     }

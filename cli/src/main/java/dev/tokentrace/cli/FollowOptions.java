@@ -19,6 +19,9 @@ import picocli.CommandLine.Option;
 
 /** How {@code ship} and {@code ingest} follow live files ({@code --follow}, {@code --once}). */
 final class FollowOptions {
+  /** {@code --instance-from}'s default: every file's instance is {@code --instance}. */
+  static final String INSTANCE_FROM_DEFAULT = "fixed";
+
   @Option(
       names = "--follow",
       description =
@@ -63,8 +66,8 @@ final class FollowOptions {
       names = "--instance-from",
       paramLabel = "fixed|dir|file",
       description = InstanceNaming.DOC,
-      defaultValue = "fixed")
-  String instanceFrom = "fixed";
+      defaultValue = INSTANCE_FROM_DEFAULT)
+  String instanceFrom = INSTANCE_FROM_DEFAULT;
 
   @Option(
       names = "--start-at",

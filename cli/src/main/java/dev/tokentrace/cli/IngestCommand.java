@@ -1,16 +1,11 @@
 package dev.tokentrace.cli;
 
 import dev.tokentrace.app.Ingestion;
-import dev.tokentrace.ingest.FollowIngestSummary;
-import dev.tokentrace.ingest.Ingest;
 import dev.tokentrace.ingest.IngestSettings;
-import dev.tokentrace.ingest.IngestSummary;
 import dev.tokentrace.ingest.SourceFile;
 import dev.tokentrace.ingest.follow.ClientFollowSettings;
 import dev.tokentrace.ingest.follow.FollowSettings;
-import dev.tokentrace.ingest.follow.Follower;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
-import dev.tokentrace.ingest.sink.LiveSink;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -107,17 +102,12 @@ final class IngestCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     fileProblems.forEach(problem -> err.println("ingest: " + problem));
     notes.forEach(note -> err.println("ingest: " + note));
-    IngestSummary summary =
-        Ingestion.batch(
-            new Ingestion.BatchRequest(
-                sources, settings(kafka.settings()), database.sinkSettings(), replace, viaBroker),
-            err);
-    if (summary == null) { // every file is loaded already
-      return ExitCodes.batch(ExitCodes.OK, fileProblems, "ingest", err);
-    }
-    fileProblems.addAll(summary.ship().failedFiles());
-    int code = Tolerance.report(summary.ship().counts(), parse.maxRejectRatio, 0, err);
-    return ExitCodes.batch(code, fileProblems, "ingest", err);
+    return Ingestion.load(
+        new Ingestion.BatchRequest(
+            sources, settings(kafka.settings()), database.sinkSettings(), replace, viaBroker),
+        fileProblems,
+        parse.maxRejectRatio,
+        err);
   }
 
   private int follow() {
@@ -125,16 +115,22 @@ final class IngestCommand implements Callable<Integer> {
     FollowSettings settings = follow.settings(files, parse);
     ClientFollowSettings clients = follow.clients();
     PrintWriter err = spec.commandLine().getErr();
-    Ingest ingest =
-        kafkaSettings.embedded()
-            ? Ingest.open(settings(kafkaSettings), brokerDataDir())
-            : Ingest.open(settings(kafkaSettings));
-    printBroker(ingest, err);
-    Follower follower = ingest.follower(settings, clients).connectTimeout(kafka.connectTimeout);
-    try (ShutdownHook hook = ShutdownHook.install("ingest", err, follower::stop)) {
+    Ingestion.Following following =
+        Ingestion.following(
+            new Ingestion.FollowRequest(
+                settings(kafkaSettings),
+                brokerDataDir(),
+                settings,
+                clients,
+                kafka.connectTimeout,
+                database.sinkSettings(),
+                lake.enabled() ? lake.settings(database.settings()) : null,
+                parse.maxRejectRatio),
+            err);
+    try (ShutdownHook hook = ShutdownHook.install("ingest", err, following::stop)) {
       int code;
-      try (ingest) {
-        code = followAndSink(ingest, follower, settings, err);
+      try {
+        code = following.run(err, StatusLine.watch(err, follow.status, parse.maxRejectRatio));
       } catch (RuntimeException e) {
         hook.failed(err, "ingest", e);
         throw e;
@@ -142,36 +138,6 @@ final class IngestCommand implements Callable<Integer> {
       hook.finished(code);
       return code;
     }
-  }
-
-  private int followAndSink(
-      Ingest ingest, Follower follower, FollowSettings settings, PrintWriter err) {
-    LiveSink sink =
-        lake.enabled()
-            ? ingest.openLakeSink(lake.settings(database.settings()))
-            : ingest.openSink(database.sinkSettings());
-    String target = sink.target();
-    FollowIngestSummary summary =
-        ingest.follow(
-            follower,
-            sink,
-            (running, live) -> {
-              StatusLine ship =
-                  StatusLine.start(
-                      err,
-                      follow.status,
-                      new StatusLine.Ship(running::progress, parse.maxRejectRatio));
-              StatusLine sunk =
-                  StatusLine.start(err, follow.status, new StatusLine.Sink(live::progress));
-              return () -> {
-                ship.close();
-                sunk.close();
-              };
-            });
-    err.println("ingest: sink " + summary.sunk().describe() + " -> " + target);
-    int code = ShipCommand.report(summary.shipped(), parse.maxRejectRatio, err);
-    err.flush();
-    return code;
   }
 
   private Path brokerDataDir() {
@@ -184,9 +150,5 @@ final class IngestCommand implements Callable<Integer> {
 
   private IngestSettings settings(KafkaSettings kafkaSettings) {
     return new IngestSettings(kafkaSettings, parse.maxLineBytes, kafka.connectTimeout);
-  }
-
-  private static void printBroker(Ingest ingest, PrintWriter err) {
-    Ingestion.printBroker(ingest, err);
   }
 }

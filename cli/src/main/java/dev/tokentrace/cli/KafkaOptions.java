@@ -1,6 +1,6 @@
 package dev.tokentrace.cli;
 
-import dev.tokentrace.ingest.follow.Follower;
+import dev.tokentrace.app.Shipping;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,7 +43,7 @@ final class KafkaOptions {
           "how long a run that ends by itself (batch, --once) waits for an unreachable Kafka"
               + " cluster before it gives up with exit 1; a following shipper waits on, saying so",
       defaultValue = "30s")
-  Duration connectTimeout = Follower.DEFAULT_CONNECT_TIMEOUT;
+  Duration connectTimeout = Shipping.DEFAULT_CONNECT_TIMEOUT;
 
   KafkaSettings settings() {
     return KafkaSettings.from(bootstrapServers, partitions, topicPrefix, kafkaConfig);

@@ -1,5 +1,6 @@
 package dev.tokentrace.cli;
 
+import dev.tokentrace.app.Ingestion;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.InstanceNames;
 import dev.tokentrace.parse.GpuMap;
@@ -14,7 +15,7 @@ import picocli.CommandLine.Option;
 /** How server logs are read: engine, instance, and what the logs do not say (year, zone). */
 final class ParseOptions {
   static final String AUTO = "auto";
-  static final double DEFAULT_MAX_REJECT_RATIO = 0.01;
+  static final double DEFAULT_MAX_REJECT_RATIO = Ingestion.DEFAULT_MAX_REJECT_RATIO;
 
   @Option(
       names = "--engine",

@@ -6,13 +6,34 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /** {@code simulate --pd SCENARIO} (docs/formats/pd.md#simulator): kept out of the command. */
 final class PdSimulate {
   private PdSimulate() {}
 
   static int run(String name, String engine, boolean otherMode, Path out, PrintWriter err) {
-    PdScenario scenario = PdScenario.named(name);
+    return run(name, engine, null, otherMode, out, err);
+  }
+
+  /** {@code requestCount}: {@code --requests} when given, else the scenario's own count. */
+  static int run(
+      String name,
+      String engine,
+      @Nullable String requestCount,
+      boolean otherMode,
+      Path out,
+      PrintWriter err) {
+    PdScenario named = PdScenario.named(name);
+    PdScenario scenario = named;
+    if (named != null && requestCount != null) {
+      try {
+        scenario = named.withRequests(Integer.parseInt(requestCount.strip()));
+      } catch (IllegalArgumentException e) {
+        err.println("simulate: --requests '" + requestCount + "' is not a count >= 1");
+        return ExitCodes.USAGE;
+      }
+    }
     if (scenario == null || otherMode) {
       if (scenario == null) {
         err.println(

@@ -1,15 +1,11 @@
 package dev.tokentrace.cli;
 
-import dev.tokentrace.ingest.Ingest;
+import dev.tokentrace.app.Shipping;
 import dev.tokentrace.ingest.IngestSettings;
-import dev.tokentrace.ingest.ShipSummary;
 import dev.tokentrace.ingest.SourceFile;
 import dev.tokentrace.ingest.follow.ClientFollowSettings;
 import dev.tokentrace.ingest.follow.FollowSettings;
-import dev.tokentrace.ingest.follow.FollowSummary;
-import dev.tokentrace.ingest.follow.Follower;
 import dev.tokentrace.ingest.kafka.KafkaSettings;
-import dev.tokentrace.parse.Parsers;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,15 +87,8 @@ final class ShipCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     fileProblems.forEach(problem -> err.println("ship: " + problem));
     notes.forEach(note -> err.println("ship: " + note));
-    try (Ingest ingest = Ingest.open(settings)) {
-      ShipSummary summary = ingest.ship(sources);
-      summary.failedFiles().forEach(problem -> err.println("ship: " + problem));
-      err.println(
-          "ship: " + summary.describe() + " -> " + summary.records() + " records acknowledged");
-      fileProblems.addAll(summary.failedFiles());
-      int code = Tolerance.report(summary.counts(), parse.maxRejectRatio, 0, err);
-      return ExitCodes.batch(code, fileProblems, "ship", err);
-    }
+    return Shipping.ship(
+        new Shipping.BatchRequest(settings, sources, fileProblems, parse.maxRejectRatio), err);
   }
 
   private int follow() {
@@ -107,26 +96,13 @@ final class ShipCommand implements Callable<Integer> {
     FollowSettings settings = follow.settings(files, parse);
     ClientFollowSettings clients = follow.clients();
     PrintWriter err = spec.commandLine().getErr();
-    err.println(
-        "ship: following "
-            + settings.sources().size()
-            + " file(s)/glob(s) as shipper '"
-            + settings.shipperId()
-            + "' to "
-            + kafkaSettings.bootstrapServers()
-            + (settings.once() ? " (--once: until their ends)" : "; SIGTERM or Ctrl-C stops"));
-    err.flush();
-    Follower follower =
-        new Follower(settings, kafkaSettings, Parsers::create, clients)
-            .connectTimeout(kafka.connectTimeout);
-    try (ShutdownHook hook = ShutdownHook.install("ship", err, follower::stop);
-        StatusLine status =
-            StatusLine.start(
-                err,
-                follow.status,
-                new StatusLine.Ship(follower::progress, parse.maxRejectRatio))) {
+    Shipping.Following following =
+        Shipping.following(
+            new Shipping.FollowRequest(
+                kafkaSettings, settings, clients, kafka.connectTimeout, parse.maxRejectRatio));
+    try (ShutdownHook hook = ShutdownHook.install("ship", err, following::stop)) {
       try {
-        int code = report(follower.run(), parse.maxRejectRatio, err);
+        int code = following.run(err, StatusLine.watch(err, follow.status, parse.maxRejectRatio));
         hook.finished(code);
         return code;
       } catch (RuntimeException e) {
@@ -134,25 +110,5 @@ final class ShipCommand implements Callable<Integer> {
         throw e;
       }
     }
-  }
-
-  /**
-   * Prints the summary of a follow run and returns its exit code: 3 when rejects exceeded the
-   * tolerance (over all lines committed in the run), else 1 when a file could not be followed or
-   * the last lines could not be committed, else 0.
-   */
-  static int report(FollowSummary summary, double maxRejectRatio, PrintWriter err) {
-    summary.problems().forEach(problem -> err.println("cannot follow " + problem));
-    err.println("ship: " + summary.describe());
-    if (summary.uncommitted()) {
-      err.println(
-          "ship: kafka was unreachable at the stop: the lines read since the last commit are"
-              + " shipped again from the checkpoint on the next run (none lost, none twice)");
-    }
-    int code = Tolerance.report(summary.counts(), maxRejectRatio, 0, err);
-    if (code == ExitCodes.OK && (!summary.problems().isEmpty() || summary.uncommitted())) {
-      return ExitCodes.INFRASTRUCTURE;
-    }
-    return code;
   }
 }

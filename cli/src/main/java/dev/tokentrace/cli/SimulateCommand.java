@@ -82,9 +82,10 @@ public final class SimulateCommand implements Callable<Integer> {
       description =
           "Prefill/decode disaggregation instead (docs/formats/pd.md#simulator): a proxy, prefill"
               + " and decode servers in --engine's formats (vLLM: OTLP spans, NIXL's KV Transfer"
-              + " metrics lines), the client CSV and truth.csv with the KV transfer and each side's"
-              + " queueing. One of: transfer-bound, decode-saturated, prefill-saturated,"
-              + " slow-link. Not with --serve or --scenario.")
+              + " metrics lines; TensorRT-LLM: each server's /perf_metrics and the transfer CSVs),"
+              + " the client CSV and truth.csv with the KV transfer and each side's queueing. One"
+              + " of: transfer-bound, decode-saturated, prefill-saturated, slow-link; --requests"
+              + " runs its first N requests. Not with --serve or --scenario.")
   private @Nullable String pd;
 
   @Option(
@@ -101,6 +102,7 @@ public final class SimulateCommand implements Callable<Integer> {
       return PdSimulate.run(
           pd,
           explicitValues().getOrDefault(Parameters.ENGINE, "vllm"),
+          explicitValues().get(Parameters.REQUESTS),
           scenario != null || serve != null,
           out,
           err);

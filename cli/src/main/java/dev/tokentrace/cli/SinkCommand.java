@@ -1,16 +1,10 @@
 package dev.tokentrace.cli;
 
-import dev.tokentrace.ingest.Ingest;
+import dev.tokentrace.app.Sinking;
 import dev.tokentrace.ingest.IngestSettings;
-import dev.tokentrace.ingest.kafka.KafkaUnavailableException;
-import dev.tokentrace.ingest.kafka.KafkaWait;
-import dev.tokentrace.ingest.sink.KafkaToLake;
-import dev.tokentrace.ingest.sink.LiveSink;
-import dev.tokentrace.ingest.sink.SinkSummary;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -71,109 +65,28 @@ final class SinkCommand implements Callable<Integer> {
     IngestSettings settings =
         new IngestSettings(defaults.kafka(), defaults.maxLineBytes(), kafka.connectTimeout);
     PrintWriter err = spec.commandLine().getErr();
-    if (follow) {
-      return follow(settings, err);
+    Sinking.Request request =
+        new Sinking.Request(
+            settings,
+            database.sinkSettings(),
+            lake.enabled() ? lake.settings(database.settings()) : null);
+    if (!follow) {
+      // Batch: a run that cannot reach Kafka within --connect-timeout fails (exit 1) for its
+      // caller to retry (docs/live.md#start-order).
+      return Sinking.untilCaughtUp(request, err);
     }
-    // Batch: a run that cannot reach Kafka within --connect-timeout fails (exit 1) for its
-    // caller to retry (docs/live.md#start-order).
-    try (Ingest ingest = Ingest.open(settings)) {
-      if (lake.enabled()) {
-        SinkSummary summary;
-        try (KafkaToLake sink = ingest.openLakeSink(lake.settings(database.settings()))) {
-          summary = sink.runUntilCaughtUp();
-        }
-        err.println("sink: " + summary.describe() + " -> " + lake.lake);
-        return ExitCodes.OK;
-      }
-      SinkSummary summary = ingest.sink(database.sinkSettings());
-      err.println("sink: " + summary.describe() + " -> " + database.db);
-      return ExitCodes.OK;
-    }
-  }
-
-  /**
-   * A long-running sink starts in any order (docs/live.md#start-order): while Kafka does not answer
-   * it waits, says so once and retries with a backoff; SIGTERM ends the wait.
-   */
-  private int follow(IngestSettings settings, PrintWriter err) {
-    KafkaWait wait = new KafkaWait(settings.kafka(), settings.adminTimeout());
-    AtomicReference<LiveSink> running = new AtomicReference<>();
-    Runnable stop =
-        () -> {
-          wait.stop();
-          LiveSink sink = running.get();
-          if (sink != null) {
-            sink.stop();
-          }
-        };
-    try (ShutdownHook hook = ShutdownHook.install("sink", err, stop)) {
-      while (true) {
-        boolean reachable =
-            wait.untilReachable(
-                line -> {
-                  err.println("sink: " + line);
-                  err.flush();
-                });
-        if (!reachable) {
-          err.println("sink: stopped before kafka answered; nothing was written");
-          err.flush();
-          hook.finished(ExitCodes.OK);
-          return ExitCodes.OK;
-        }
-        Ingest ingest;
-        LiveSink sink;
-        try {
-          ingest = Ingest.open(settings);
-        } catch (KafkaUnavailableException e) {
-          err.println("sink: " + e.getMessage() + "; waiting again");
-          continue;
-        }
-        try {
-          sink =
-              lake.enabled()
-                  ? ingest.openLakeSink(lake.settings(database.settings()))
-                  : ingest.openSink(database.sinkSettings());
-        } catch (KafkaUnavailableException e) {
-          ingest.close();
-          err.println("sink: " + e.getMessage() + "; waiting again");
-          continue;
-        } catch (RuntimeException e) {
-          ingest.close();
-          hook.failed(err, "sink", e);
-          throw e;
-        }
-        running.set(sink);
-        if (wait.stopRequested()) {
-          sink.stop();
-        }
-        try (ingest) {
-          return follow(ingest, sink, err, hook);
-        }
+    // A long-running sink starts in any order (docs/live.md#start-order): while Kafka does not
+    // answer it waits, says so once and retries with a backoff; SIGTERM ends the wait.
+    Sinking.Following following = Sinking.following(request);
+    try (ShutdownHook hook = ShutdownHook.install("sink", err, following::stop)) {
+      try {
+        int code = following.run(err, StatusLine.watch(err, status, 0));
+        hook.finished(code);
+        return code;
+      } catch (RuntimeException e) {
+        hook.failed(err, "sink", e);
+        throw e;
       }
     }
-  }
-
-  private int follow(Ingest ingest, LiveSink sink, PrintWriter err, ShutdownHook hook) {
-    err.println(
-        "sink: following "
-            + ingest.bootstrapServers()
-            + " into "
-            + sink.target()
-            + (lake.enabled() ? " (group " + lake.group + ")" : "")
-            + "; SIGTERM or Ctrl-C stops");
-    err.flush();
-    SinkSummary summary;
-    try (sink;
-        StatusLine line = StatusLine.start(err, status, new StatusLine.Sink(sink::progress))) {
-      summary = sink.runUntilStopped();
-    } catch (RuntimeException e) {
-      hook.failed(err, "sink", e);
-      throw e;
-    }
-    err.println("sink: stopped with its last batch committed");
-    err.println("sink: " + summary.describe() + " -> " + sink.target());
-    err.flush();
-    hook.finished(ExitCodes.OK);
-    return ExitCodes.OK;
   }
 }

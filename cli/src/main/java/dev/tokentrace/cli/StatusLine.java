@@ -1,5 +1,6 @@
 package dev.tokentrace.cli;
 
+import dev.tokentrace.app.ProgressWatch;
 import dev.tokentrace.ingest.follow.FollowProgress;
 import dev.tokentrace.ingest.sink.SinkProgress;
 import java.io.PrintWriter;
@@ -66,6 +67,26 @@ final class StatusLine implements AutoCloseable {
         millis,
         TimeUnit.MILLISECONDS);
     return new StatusLine(timer);
+  }
+
+  /**
+   * The status lines of a following use case: a {@link Ship} line for a follower's progress and a
+   * {@link Sink} line for a sink's, each every {@code interval}.
+   */
+  static ProgressWatch watch(PrintWriter err, Duration interval, double maxRejectRatio) {
+    return (shipped, sunk) -> {
+      StatusLine ship =
+          shipped == null ? null : start(err, interval, new Ship(shipped, maxRejectRatio));
+      StatusLine sink = sunk == null ? null : start(err, interval, new Sink(sunk));
+      return () -> {
+        if (ship != null) {
+          ship.close();
+        }
+        if (sink != null) {
+          sink.close();
+        }
+      };
+    };
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.tokentrace.cli;
 
+import dev.tokentrace.app.BadRequestException;
 import dev.tokentrace.ingest.kafka.KafkaUnavailableException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -156,16 +157,32 @@ public final class TokentraceMain {
   }
 
   private static int handle(Exception e, CommandLine commandLine, CommandLine.ParseResult result) {
-    PrintWriter err = commandLine.getErr();
-    String name = commandLine.getCommandName();
-    if (e instanceof UsageException || e instanceof IllegalArgumentException) {
+    return failed(
+        commandLine.getCommandName(),
+        commandLine.getCommandSpec().qualifiedName(),
+        e,
+        commandLine.getErr());
+  }
+
+  /**
+   * What a command that threw prints, and its exit code: every problem of bad usage and where the
+   * help is (exit 2), or the failure's message chain (exit 1). {@code analyze} prints its steps'
+   * failures the same way.
+   *
+   * @param name the command's name, e.g. {@code ingest}
+   * @param qualifiedName with its parents, e.g. {@code tokentrace ingest}
+   */
+  static int failed(String name, String qualifiedName, Exception e, PrintWriter err) {
+    if (e instanceof BadRequestException || e instanceof IllegalArgumentException) {
       // services report bad usage (unknown query, bad option value) as IllegalArgumentException
       List<String> problems =
-          e instanceof UsageException ? ((UsageException) e).problems() : List.of(e.getMessage());
+          e instanceof BadRequestException
+              ? ((BadRequestException) e).problems()
+              : List.of(e.getMessage());
       for (String problem : problems) {
         err.println(name + ": " + problem);
       }
-      err.println("Try '" + commandLine.getCommandSpec().qualifiedName() + " --help'.");
+      err.println("Try '" + qualifiedName + " --help'.");
       err.flush();
       return ExitCodes.USAGE;
     }

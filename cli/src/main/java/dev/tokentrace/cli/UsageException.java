@@ -1,23 +1,17 @@
 package dev.tokentrace.cli;
 
+import dev.tokentrace.app.BadRequestException;
 import java.util.List;
 
 /** Bad usage found after picocli's own checks (files, combinations); printed in full, exit 2. */
-final class UsageException extends RuntimeException {
+final class UsageException extends BadRequestException {
   private static final long serialVersionUID = 1L;
 
-  private final List<String> problems;
-
   UsageException(List<String> problems) {
-    super(String.join("; ", problems));
-    this.problems = List.copyOf(problems);
+    super(problems);
   }
 
   UsageException(String problem) {
     this(List.of(problem));
-  }
-
-  List<String> problems() {
-    return problems;
   }
 }

@@ -2,6 +2,7 @@ package dev.tokentrace.parse.trtllm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentrace.event.Engine;
+import dev.tokentrace.event.KvTransfer;
 import dev.tokentrace.event.RequestKeys;
 import dev.tokentrace.event.RequestTiming;
 import dev.tokentrace.event.SourcePosition;
@@ -31,6 +32,12 @@ import org.jspecify.annotations.Nullable;
  * (after HTTP parsing and tokenization since PR #7553), so server preprocessing ({@code
  * server_arrival_time} → {@code arrival_time}) is not in any component and shows up as network in
  * the attribution. A time ≤ 0 is an unset C++ time point and reads as absent.
+ *
+ * <p>Disaggregated serving (docs/formats/pd.md#tensorrt-llm): an item with {@code ctx_request_id}
+ * is one half of a request served by a context and a generation server; its {@code request_key} is
+ * the context request id, which both halves carry, so that the attribution joins them. Its {@code
+ * kv_cache_transfer_start}/{@code kv_cache_transfer_end} become a {@code kv_transfer} row of that
+ * request (transfers 1, source kind {@value #PERF_METRICS}).
  */
 final class PerfMetricsMapper {
   static final String PERF_METRICS = "perf_metrics";
@@ -61,6 +68,7 @@ final class PerfMetricsMapper {
 
   void item(JsonNode item, SourcePosition source, ParseOutput sink, String json) {
     String id = JsonFields.id(item, "request_id");
+    String ctxId = JsonFields.id(item, "ctx_request_id");
     JsonNode metrics = timingMetrics(item);
     Timing timing = Timing.of(metrics);
     // the HTTP server's arrival is the one nearest the client's send
@@ -70,10 +78,56 @@ final class PerfMetricsMapper {
     if (id == null) {
       reject(sink, source, "perf metrics: missing 'request_id'", json);
     } else if (timing.hasDuration()) {
-      sink.event(event(id, source, timing, PERF_METRICS, serverArrival));
+      String key = RequestKeys.normalize(ctxId != null ? ctxId : id);
+      sink.event(event(id, key, source, timing, PERF_METRICS, serverArrival));
+      if (ctxId != null && metrics != null) {
+        transfer(ctxId, metrics, timing, source, sink);
+      }
     } else if (emitted == 0) {
       noDurations(timing.isEmpty(), source, sink, json);
     }
+  }
+
+  /**
+   * The request's own KV transfer (docs/formats/pd.md#tensorrt-llm): end − start, the size in MB
+   * (2^20 bytes) and its rate. The side is the generation server's when it made more than the one
+   * token a context server answers with (first token before last), else the context server's.
+   */
+  private void transfer(
+      String ctxId, JsonNode metrics, Timing timing, SourcePosition source, ParseOutput sink) {
+    Double duration =
+        Timing.ms(
+            Timing.time(metrics, "kv_cache_transfer_start"),
+            Timing.time(metrics, "kv_cache_transfer_end"));
+    if (duration == null || duration < 0) {
+      return; // no transfer timed on this server: a context half, or a request served alone
+    }
+    Double bytes = JsonFields.nonNegative(metrics, "kv_cache_size");
+    Double mb = bytes == null || bytes == 0 ? null : bytes / (1 << 20);
+    Double rate = mb == null || duration == 0 ? null : mb / (duration / 1000);
+    boolean decode =
+        timing.firstToken() != null
+            && timing.lastToken() != null
+            && timing.lastToken() > timing.firstToken();
+    sink.event(
+        new KvTransfer(
+            Engine.TRTLLM,
+            instance,
+            null,
+            source,
+            ctxId,
+            RequestKeys.normalize(ctxId),
+            decode ? "decode" : "prefill",
+            null,
+            null,
+            1,
+            duration,
+            null,
+            mb,
+            rate,
+            null,
+            null,
+            PERF_METRICS));
   }
 
   /** No times at all is a broken item; some times but no pair (cancelled while queued) is not. */
@@ -148,7 +202,7 @@ final class PerfMetricsMapper {
     if (id == null) {
       reject(sink, source, "time events: missing 'request_id'", json);
     } else if (timing.hasDuration()) {
-      sink.event(event(id, source, timing, TIME_EVENTS, null));
+      sink.event(event(id, RequestKeys.normalize(id), source, timing, TIME_EVENTS, null));
     } else if (emitted == 0) {
       // a raw LLM-API run without return_perf_metrics writes no lifecycle times (PR #16900)
       sink.ignored(source, timing.isEmpty() ? NO_TIMING_RULE : NO_DURATION_RULE);
@@ -160,6 +214,7 @@ final class PerfMetricsMapper {
    */
   private RequestTiming event(
       String id,
+      String key,
       SourcePosition source,
       Timing timing,
       String kind,
@@ -170,7 +225,7 @@ final class PerfMetricsMapper {
         null,
         source,
         id,
-        RequestKeys.normalize(id),
+        key,
         null,
         timing.queueMs(),
         timing.prefillMs(),

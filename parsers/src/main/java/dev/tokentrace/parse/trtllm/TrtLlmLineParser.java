@@ -19,9 +19,11 @@ import org.jspecify.annotations.Nullable;
  * Parses what TensorRT-LLM writes (docs/formats/trtllm.md): C++ and Python logger lines of every
  * generation, {@code print_iter_log} iteration lines → {@code batch_step}, iteration stats JSON
  * ({@code /metrics} dumps, Triton backend stats) → {@code batch_step} + {@code engine_stats},
- * {@code /perf_metrics} and {@code TRTLLM_PERF_TIME_EVENTS_PATH} JSON → {@code request_timing},
- * errors and warnings → {@code server_notice} with tracebacks folded in, client disconnects →
- * {@code request_aborted}. A file may mix text and JSON, and JSON may span lines.
+ * {@code /perf_metrics} and {@code TRTLLM_PERF_TIME_EVENTS_PATH} JSON → {@code request_timing}
+ * (and, in disaggregated serving, {@code kv_transfer}), the cache transceiver's per-rank transfer
+ * CSVs → {@code kv_transfer} ({@link TransferCsv}), errors and warnings → {@code server_notice}
+ * with tracebacks folded in, client disconnects → {@code request_aborted}. A file may mix text and
+ * JSON, and JSON may span lines.
  *
  * <p>Timestamps: Python and Triton lines carry local time, converted with {@link
  * ParseSettings#zone()}; C++ lines carry none, so their events get the container runtime's time
@@ -46,6 +48,7 @@ public final class TrtLlmLineParser implements LineParser, CollectorClock {
   private final JsonSplitter splitter;
   private final NoticeGrouper grouper;
   private final PrometheusBlock prometheus;
+  private final TransferCsv transferCsv;
   private boolean seenTrt;
 
   public TrtLlmLineParser(ParseSettings settings) {
@@ -62,6 +65,7 @@ public final class TrtLlmLineParser implements LineParser, CollectorClock {
     this.grouper = new NoticeGrouper(instance);
     this.messages = new LogMessages(instance, new IterationLines(times), jsonRecords, grouper);
     this.prometheus = new PrometheusBlock(instance);
+    this.transferCsv = new TransferCsv(instance);
   }
 
   /** The collector's time of the next line: the time of C++ logger lines, which print none. */
@@ -115,6 +119,15 @@ public final class TrtLlmLineParser implements LineParser, CollectorClock {
   }
 
   private void route(String line, SourcePosition position, ParseOutput sink) {
+    if (TransferCsv.isHeader(line)) {
+      seenTrt = true;
+      transferCsv.header(line, position, sink);
+      return;
+    }
+    if (transferCsv.accepts(line, position)) {
+      transferCsv.row(line, position, sink);
+      return;
+    }
     LogHeader header = headers.parse(line);
     if (header != null) {
       logLine(header, position, sink);

@@ -44,7 +44,7 @@ public final class PdFiles {
   private PdFiles() {}
 
   /** The engines whose P/D outputs {@link #write(PdScenario, Path, String)} can write. */
-  public static final List<String> ENGINES = List.of("vllm");
+  public static final List<String> ENGINES = List.of("vllm", "trtllm");
 
   /** Simulates {@code scenario} and writes vLLM's files into {@code dir}; the requests written. */
   public static int write(PdScenario scenario, Path dir) {
@@ -60,6 +60,7 @@ public final class PdFiles {
     List<PdRequest> requests = PdSimulation.run(scenario);
     switch (engine) {
       case "vllm" -> vllm(scenario, dir, requests);
+      case "trtllm" -> PdTrtllmFiles.write(scenario, dir, requests);
       default ->
           throw new IllegalArgumentException(
               "--engine " + engine + " has no P/D writer; one of " + String.join(", ", ENGINES));

@@ -156,6 +156,43 @@ public record PdScenario(
     return BY_NAME.get(name);
   }
 
+  /**
+   * This scenario with {@code n} requests (the first {@code n} of the same arrivals: the seed's
+   * random sequence is drawn per request, so a shorter run is a prefix of the longer one's
+   * workload, not of its queues).
+   */
+  public PdScenario withRequests(int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("requests must be >= 1: " + n);
+    }
+    return new PdScenario(
+        name,
+        description,
+        seed,
+        n,
+        ratePerS,
+        prefillServers,
+        decodeServers,
+        prefillSlots,
+        decodeSlots,
+        minPrompt,
+        maxPrompt,
+        minOutput,
+        maxOutput,
+        prefillFixedUs,
+        prefillPerTokenUs,
+        decodeFirstUs,
+        decodePerTokenUs,
+        kvBytesPerToken,
+        linkGbps,
+        slowLinkPrefill,
+        slowLinkGbps,
+        networkUs,
+        networkJitterUs,
+        proxyUs,
+        maxClientQueueUs);
+  }
+
   /** The bandwidth of the link from prefill server {@code p} to decode server {@code d}. */
   double gbps(int p, int d) {
     return p == slowLinkPrefill && d == 0 ? slowLinkGbps : linkGbps;

@@ -1,24 +1,35 @@
-package dev.tokentrace.cli;
+package dev.tokentrace.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tokentrace.event.EventTable;
 import dev.tokentrace.event.EventTables;
+import dev.tokentrace.ingest.IngestSettings;
+import dev.tokentrace.ingest.SourceFile;
+import dev.tokentrace.ingest.kafka.KafkaSettings;
+import dev.tokentrace.ingest.sink.SinkSettings;
+import dev.tokentrace.parse.ParseSettings;
+import dev.tokentrace.parse.Parsers;
+import dev.tokentrace.store.DatabaseSettings;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
- * Issue [3.3] item 5: batch {@code ingest} without {@code --bootstrap-servers} loads in-process (no
+ * Issue [3.3] item 5: the batch ingest use case without configured brokers loads in-process (no
  * broker start) and stores the same rows as through the embedded broker: every event table, {@code
  * rejects} and the {@code ingest_files} ledger, compared with {@code EXCEPT ALL} both ways
  * (docs/design.md#embedded-broker). Columns that legitimately differ are left out: {@code
@@ -26,7 +37,7 @@ import picocli.CommandLine;
  * kafka_offsets} is not compared (the in-process path consumes no topic).
  */
 final class InProcessIngestIT {
-  private static final Path SAMPLES = GoldenSamplesTest.SAMPLES;
+  private static final Path SAMPLES = Path.of("..", "samples");
 
   @TempDir Path dir;
 
@@ -99,14 +110,12 @@ final class InProcessIngestIT {
     }
   }
 
-  /** Ingests the sample files (server logs, exports and a GPU file with bad lines); the stderr. */
+  /**
+   * Ingests the sample files (server logs, exports and a GPU file with bad lines) through the use
+   * case; what it said on stderr.
+   */
   private static String ingest(Path db, boolean viaBroker) {
-    List<String> args =
-        new ArrayList<>(
-            List.of("ingest", "--db", db.toString(), "--year", "2025", "--zone", "UTC"));
-    if (viaBroker) {
-      args.add("--via-broker");
-    }
+    List<SourceFile> sources = new ArrayList<>();
     for (String file :
         List.of(
             "vllm/v0.7-baseline/server.log",
@@ -115,14 +124,41 @@ final class InProcessIngestIT {
             "trtllm/v1.1-client-queue-bound/server.log",
             "trtllm/v1.1-client-queue-bound/iteration_stats.jsonl",
             "gpu/formats/nvidia-smi-bad-input/gpu.csv")) {
-      args.add(SAMPLES.resolve(file).toString());
+      sources.add(source(SAMPLES.resolve(file)));
     }
-    CommandLine commandLine = TokentraceMain.commandLine();
+    DatabaseSettings database = DatabaseSettings.from(db, null, null);
+    SinkSettings sink =
+        new SinkSettings(
+            db,
+            database.memoryLimit(),
+            database.threads(),
+            SinkSettings.DEFAULT_POLL_TIMEOUT,
+            SinkSettings.DEFAULT_STALL_TIMEOUT);
     StringWriter err = new StringWriter();
-    commandLine.setErr(new PrintWriter(err, true));
-    commandLine.setOut(new PrintWriter(new StringWriter(), true));
-    int code = commandLine.execute(args.toArray(String[]::new));
-    assertThat(code).as(err.toString()).isIn(ExitCodes.OK, ExitCodes.REJECTS);
+    int code =
+        Ingestion.load(
+            new Ingestion.BatchRequest(
+                sources,
+                IngestSettings.of(KafkaSettings.from(null, null, null, null)),
+                sink,
+                false,
+                viaBroker),
+            new ArrayList<>(),
+            Ingestion.DEFAULT_MAX_REJECT_RATIO,
+            new PrintWriter(err, true));
+    assertThat(code).as(err.toString()).isIn(ExitStatus.OK, ExitStatus.REJECTS);
     return err.toString();
+  }
+
+  /** A sample file with the engine its first lines show, in UTC, for logs of 2025. */
+  private static SourceFile source(Path file) {
+    ParseSettings settings =
+        new ParseSettings(ParseSettings.DEFAULT_INSTANCE, ZoneOffset.UTC, 2025);
+    try (Stream<String> lines = Files.lines(file)) {
+      Parsers.Detection detection = Parsers.detect(lines.limit(400).toList(), settings);
+      return new SourceFile(file, detection.engine().orElseThrow(), settings);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }
