@@ -12,8 +12,8 @@ import scala.collection.Seq;
  * DuckDB's continuous quantiles, for Spark: the median and the median absolute deviation of a
  * group's values, interpolated as DuckDB's {@code quantile_cont} does (docs/scale.md#dialect):
  * position {@code (n - 1) * q}, {@code lo * (1 - d) + hi * d} with {@code d = position -
- * floor(position)}. Spark's own
- * {@code percentile} interpolates with arithmetic of its own, not promised to round alike.
+ * floor(position)}. Spark's own {@code percentile} interpolates with arithmetic of its own, not
+ * promised to round alike.
  */
 public final class Quantiles {
   private Quantiles() {}

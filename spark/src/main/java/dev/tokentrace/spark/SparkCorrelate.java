@@ -105,8 +105,7 @@ public final class SparkCorrelate implements Callable<Integer> {
                 rows,
                 lake,
                 inputs.snapshot(),
-                String.join(
-                    " ", "tokentrace spark-correlate", String.join(" ", originalArgs())),
+                String.join(" ", "tokentrace spark-correlate", String.join(" ", originalArgs())),
                 scratch,
                 LakeTableVersions.DEFAULT_GRACE);
         LakeTableVersions.Written written = stored.attribution();
@@ -122,8 +121,7 @@ public final class SparkCorrelate implements Callable<Integer> {
             "spark-correlate: %d report result(s) stored with it as run %s (clock_offsets and"
                 + " attribution_results versions); report --lake reads them while the lake's"
                 + " committed files stay as they are%n",
-            stored.results(),
-            stored.runId());
+            stored.results(), stored.runId());
         return 0;
       } finally {
         SparkLake.deleteTree(scratch);

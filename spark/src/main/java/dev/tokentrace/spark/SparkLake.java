@@ -15,6 +15,7 @@ import dev.tokentrace.store.lake.LakeFile;
 import dev.tokentrace.store.lake.LakeSnapshot;
 import dev.tokentrace.store.lake.LakeTableVersions;
 import dev.tokentrace.store.lake.LakeTables;
+import dev.tokentrace.table.TableSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -33,7 +34,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
-import dev.tokentrace.table.TableSchema;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -142,9 +142,9 @@ public final class SparkLake {
    * version of {@code clock_offsets}, then the report's stored results ({@code
    * attribution_results}), computed by DuckDB in this process over the same snapshot's files and
    * the version just written, with the state row that ties the three and the snapshot together:
-   * that last version is the commit a lake reader adopts ({@code LakeStoredResults}). Spark
-   * writes each table to a scratch folder under the lake's {@code _tmp}; DuckDB casts the rows to
-   * the table's columns ({@code sql/schema/}) into the version file. Timestamps leave Spark without
+   * that last version is the commit a lake reader adopts ({@code LakeStoredResults}). Spark writes
+   * each table to a scratch folder under the lake's {@code _tmp}; DuckDB casts the rows to the
+   * table's columns ({@code sql/schema/}) into the version file. Timestamps leave Spark without
    * time zone (UTC), as the lake stores them.
    *
    * @param command the command line, recorded with the attribution's run
@@ -164,7 +164,8 @@ public final class SparkLake {
       staged.add(attributionRows);
       Path offsetRows = stage(spark.table("clock_offsets"), lake, "clock_offsets");
       staged.add(offsetRows);
-      // a file, not memory: the report's queries over 10 M rows spill (docs/scale.md#stored-results)
+      // a file, not memory: the report's queries over 10 M rows spill
+      // (docs/scale.md#stored-results)
       Path file = scratch.resolve("stored-results.duckdb");
       try (Database database = Database.open(DatabaseSettings.file(file));
           Connection connection = database.newConnection()) {
@@ -212,8 +213,7 @@ public final class SparkLake {
                       // the runs a report lists are its file's, not the lake's: computed there
                       return stored
                           - handle
-                              .createUpdate(
-                                  "DELETE FROM attribution_results WHERE query = :query")
+                              .createUpdate("DELETE FROM attribution_results WHERE query = :query")
                               .bind("query", RUN_OVERVIEW)
                               .execute();
                     });
@@ -270,8 +270,9 @@ public final class SparkLake {
     try (Statement statement = connection.createStatement();
         ResultSet made =
             statement.executeQuery(
-                "DESCRIBE SELECT * FROM read_parquet(" + literal(staging.resolve("*.parquet")) + ")");
-        ) {
+                "DESCRIBE SELECT * FROM read_parquet("
+                    + literal(staging.resolve("*.parquet"))
+                    + ")"); ) {
       List<String> names = new ArrayList<>();
       while (made.next()) {
         names.add(made.getString(1));

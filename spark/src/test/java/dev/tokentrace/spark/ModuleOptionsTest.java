@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The spark module's tests run with Spark's own JVM options (spark/pom.xml {@code
  * spark.javaOptions}), so they run Spark as {@code spark-submit} and the launcher do
- * (docs/scale.md#jvm-options): when an upgrade of Spark changes its list, this names the option
- * the pom lacks.
+ * (docs/scale.md#jvm-options): when an upgrade of Spark changes its list, this names the option the
+ * pom lacks.
  */
 class ModuleOptionsTest {
   @Test

@@ -63,8 +63,7 @@ final class ScenarioLake {
    * scenario's server instance and client run are its name, its events and client rows each a
    * partition of their own (as several sinks of one consumer group write), each in two commits.
    */
-  static Path write(Path dir, List<String> scenarios, int seed, String requests)
-      throws Exception {
+  static Path write(Path dir, List<String> scenarios, int seed, String requests) throws Exception {
     Path lake = dir.resolve("lake");
     try (LakeWriter writer =
         LakeWriter.open(lake, LakeMarker.of("tokentrace", "test"), "256MB", 1, Clock.systemUTC())) {

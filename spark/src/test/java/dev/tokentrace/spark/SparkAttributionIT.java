@@ -36,11 +36,11 @@ import picocli.CommandLine;
 
 /**
  * Every simulator scenario in one lake, through DuckDB ({@code correlate --lake}: the lake copied
- * into a file, {@code Attributor}) and through Spark ({@code spark-correlate}'s entry point, written
- * back as the lake's version): identical {@code request_attribution} rows (EXCEPT ALL both ways, in
- * DuckDB, reading Spark's version file) and, per scenario, equal percentiles of every component
- * (docs/scale.md#equality). One lake and one Spark session for all scenarios: a session's start and
- * its code generation are paid once, not once per scenario.
+ * into a file, {@code Attributor}) and through Spark ({@code spark-correlate}'s entry point,
+ * written back as the lake's version): identical {@code request_attribution} rows (EXCEPT ALL both
+ * ways, in DuckDB, reading Spark's version file) and, per scenario, equal percentiles of every
+ * component (docs/scale.md#equality). One lake and one Spark session for all scenarios: a session's
+ * start and its code generation are paid once, not once per scenario.
  */
 class SparkAttributionIT {
   private static final List<String> COMPONENTS =
@@ -208,8 +208,8 @@ class SparkAttributionIT {
 
   /**
    * What {@code report --lake} does with the lake (docs/scale.md#stored-results): its copy of the
-   * lake adopts the attribution Spark stored with that snapshot, which is then current (reused,
-   * not recomputed), and the results stored with it equal those DuckDB computes from its own
+   * lake adopts the attribution Spark stored with that snapshot, which is then current (reused, not
+   * recomputed), and the results stored with it equal those DuckDB computes from its own
    * attribution of the same lake.
    */
   private void storedResultsAreAdoptedAndEqualDuckDbs(Path lake, Path duck, String err)

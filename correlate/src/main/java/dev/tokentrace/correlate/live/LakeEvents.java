@@ -126,9 +126,9 @@ public final class LakeEvents {
    * tables hold the rows that copy left: same count and last row id) and every file it copied is
    * still in the snapshot (no compaction merged them away), only the rows of the snapshot's new
    * files are inserted; otherwise the tables are replaced as by {@link #copy(Path, Database)}. Both
-   * leave the same rows: a snapshot's files never overlap, and a committed file never changes.
-   * When the lake holds an attribution stored with exactly this snapshot ({@code spark-correlate}),
-   * it becomes the database's current one ({@link LakeStoredResults#adopt}).
+   * leave the same rows: a snapshot's files never overlap, and a committed file never changes. When
+   * the lake holds an attribution stored with exactly this snapshot ({@code spark-correlate}), it
+   * becomes the database's current one ({@link LakeStoredResults#adopt}).
    *
    * @throws IllegalArgumentException naming the directory when it is not a tokentrace lake
    * @throws IllegalStateException naming the table when DuckDB fails (nothing changed then)

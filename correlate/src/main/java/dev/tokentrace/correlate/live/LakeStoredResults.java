@@ -109,8 +109,7 @@ public final class LakeStoredResults {
    */
   public static @Nullable State current(Path lake, Connection connection) throws SQLException {
     LakeTableVersions.Version results = LakeTableVersions.current(lake, TABLE);
-    LakeTableVersions.Version attribution =
-        LakeTableVersions.current(lake, LakeAttribution.TABLE);
+    LakeTableVersions.Version attribution = LakeTableVersions.current(lake, LakeAttribution.TABLE);
     LakeTableVersions.Version offsets = LakeTableVersions.current(lake, CLOCK_OFFSETS);
     if (results == null || attribution == null || offsets == null) {
       return null;
@@ -187,16 +186,13 @@ public final class LakeStoredResults {
                 for (String table : new String[] {LakeAttribution.TABLE, CLOCK_OFFSETS, TABLE}) {
                   LakeTableVersions.Version version = LakeTableVersions.current(lake, table);
                   handle.execute("DELETE FROM " + table);
-                  String from =
-                      "FROM read_parquet(" + literal(version.path(lake).toString()) + ")";
+                  String from = "FROM read_parquet(" + literal(version.path(lake).toString()) + ")";
                   handle.execute(
                       "INSERT INTO "
                           + table
                           + " BY NAME SELECT * "
                           + from
-                          + (table.equals(TABLE)
-                              ? " WHERE query <> " + literal(STATE_QUERY)
-                              : ""));
+                          + (table.equals(TABLE) ? " WHERE query <> " + literal(STATE_QUERY) : ""));
                 }
                 handle.execute("DELETE FROM request_matches");
                 Attributor.adopt(
