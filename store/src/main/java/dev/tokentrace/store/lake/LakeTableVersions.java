@@ -222,11 +222,15 @@ public final class LakeTableVersions {
 
   /** {@code CREATE OR REPLACE VIEW} lines of the versioned tables, for {@code sql --views}. */
   static String viewsSql(Path lake) {
+    // the tables without a version first: comment lines after the last statement would make a
+    // statement of their own for an engine that splits the text at ";\n", and fail there
+    StringBuilder unwritten = new StringBuilder();
     StringBuilder sql = new StringBuilder();
     for (String table : TABLES) {
       Version version = current(lake, table);
       if (version == null) {
-        sql.append("-- ")
+        unwritten
+            .append("-- ")
             .append(table)
             .append(
                 table.equals("request_attribution")
@@ -249,7 +253,7 @@ public final class LakeTableVersions {
             .append(";\n");
       }
     }
-    return sql.toString();
+    return unwritten.append(sql).toString();
   }
 
   static Path directory(Path lake, String table) {
