@@ -74,6 +74,10 @@ for entry in "${scenarios[@]}"; do
   fi
 done
 
+# prefill/decode disaggregation (docs/formats/pd.md#samples): one folder per server
+rm -rf samples/pd/vllm/decode-saturated
+"$tt" simulate --pd decode-saturated --requests 60 --out samples/pd/vllm/decode-saturated
+
 # expected/report-excerpt.md: each scenario alone through the real pipeline (embedded broker,
 # DuckDB, attribution, report), rewritten by the accuracy test in update mode
 echo "report excerpts: AttributionAccuracyIT -Dgolden.update=true"

@@ -6,40 +6,66 @@
 --          shadowing table, else the stored one), decode_instance, kv_transfer_ms, decode_queue_ms,
 --          decode_first_ms (the decode server's first step), decode_ms (its first scheduled → last
 --          token), decode_output_tokens, kv_transfer_source, decode_wait_ms (the decode server's
---          queued time, kv_transfer_ms + decode_queue_ms). Attributor creates it before
+--          queued time and transfer, kv_transfer_ms + decode_queue_ms). Attributor creates it before
 --          request_keys.sql, every time it makes the key table, and drops it with it. Empty (and
 --          cheap) when no server logged a KV transfer: a single-server run is attributed as before.
 --
 -- Rules (docs/formats/pd.md#attribution):
 --   pair      a request_key with exactly two request_timing records, of one source_kind, on two
---             instances, at least one of which logged kv_transfer rows of side 'decode' (a decode
---             server). The decode half is the record on such an instance that arrived last; the
---             other is the prefill half (the proxy sends to the prefill server first). TensorRT-LLM's
---             two halves share the key by their ctx_request_id (docs/formats/pd.md#tensorrt-llm).
+--             instances, at least one of which is a decode server: one that logged kv_transfer
+--             rows of side 'decode', or, for a key with a request row of side 'prefill' (SGLang's
+--             prefill server logs the transfer, docs/formats/pd.md#sglang-time-stats), every
+--             instance but the one that logged it. The decode half is the record on such an
+--             instance that arrived last; the other is the prefill half (the proxy sends to the
+--             prefill server first). TensorRT-LLM's two halves share the key by their
+--             ctx_request_id (docs/formats/pd.md#tensorrt-llm).
 --   transfer  the request's own transfer where the decode server logged one (kv_transfer_source
 --             'request': a row of side 'decode' with the pair's request_key on the decode
---             instance; TensorRT-LLM's perf metrics before its transfer CSVs), else the estimate
+--             instance; TensorRT-LLM's perf metrics before its transfer CSVs), else where the
+--             prefill server logged one ('request', side 'prefill', the first of the key by time:
+--             SGLang; not capped, its decode server's queue does not hold it), else the estimate
 --             (docs/formats/pd.md#estimate, kv_transfer_source 'interval_estimate'): the decode
 --             server's mean transfer time over all its interval rows (sum of mean x transfers /
 --             sum of transfers), shared in proportion to prompt tokens:
 --             kv = prompt_tokens x mean_ms / (mean prompt tokens of that server's P/D requests).
---             Either is capped at the decode server's queued time.
+--             The decode side's row and the estimate are capped at the decode server's queued time.
 --   decode    decode_queue_ms = the decode server's queue_ms - kv_transfer_ms (vLLM's decode
 --             server counts the wait for the remote KV cache as queued time);
---             decode_ms = its prefill_ms + decode_ms (first scheduled → last token).
+--             decode_ms = its prefill_ms + decode_ms (first scheduled → last token), its
+--             prefill_ms the first step. SGLang (engine 'sglang'): decode_queue_ms = the decode
+--             server's queue_ms (its waiting queue after the transfer); decode_ms = its decode_ms
+--             (forward time); first step 0 (the prefill server made the first token, the decode
+--             server streams it when first scheduled); decode_wait_ms = kv + decode queue.
+--   dynamo    NVIDIA Dynamo's halves (source kinds dynamo_prefill / dynamo_decode, one each, on
+--             two instances) pair without the rules above: the branch after UNION ALL
+--             (docs/formats/pd.md#dynamo).
 CREATE OR REPLACE TEMP TABLE pd_halves AS
 WITH decode_servers AS (
     SELECT DISTINCT instance FROM kv_transfer WHERE side = 'decode'
 ),
+prefill_transfers AS (
+    -- a request's own transfer as its prefill server logged it (SGLang), the first of its key
+    SELECT request_key, instance, duration_ms
+    FROM kv_transfer
+    WHERE request_key IS NOT NULL AND side = 'prefill' AND duration_ms IS NOT NULL
+    QUALIFY row_number() OVER (PARTITION BY request_key
+                               ORDER BY ts NULLS LAST, source_path, source_line) = 1
+),
 decode_keys AS (
     SELECT DISTINCT request_key FROM request_timing
     WHERE instance IN (SELECT instance FROM decode_servers)
+    UNION
+    SELECT request_key FROM prefill_transfers
 ),
 candidates AS (
-    SELECT t.rowid AS record_id, t.request_key, t.instance, t.source_kind, t.arrival_ts,
+    SELECT t.rowid AS record_id, t.request_key, t.instance, t.source_kind, t.arrival_ts, t.engine,
            t.queue_ms, t.prefill_ms, t.decode_ms, t.prompt_tokens, t.output_tokens,
-           t.instance IN (SELECT instance FROM decode_servers) AS on_decode_server
+           CASE WHEN f.request_key IS NOT NULL THEN t.instance <> f.instance
+                ELSE t.instance IN (SELECT instance FROM decode_servers)
+           END AS on_decode_server,
+           f.duration_ms AS prefill_transfer_ms
     FROM request_timing t
+    LEFT JOIN prefill_transfers f ON f.request_key = t.request_key
     WHERE t.request_key IN (SELECT request_key FROM decode_keys)
 ),
 pair_keys AS (
@@ -47,6 +73,7 @@ pair_keys AS (
     FROM candidates
     GROUP BY request_key
     HAVING count(*) = 2 AND min(instance) <> max(instance) AND min(source_kind) = max(source_kind)
+       AND bool_or(on_decode_server)
 ),
 halves AS (
     SELECT c.*,
@@ -58,8 +85,11 @@ halves AS (
 ),
 paired AS (
     SELECT p.request_key, p.record_id AS prefill_record_id, d.record_id AS decode_record_id,
-           d.instance AS decode_instance, d.queue_ms AS decode_wait_ms,
-           d.prefill_ms AS decode_first_ms, d.prefill_ms + d.decode_ms AS decode_ms,
+           d.instance AS decode_instance, d.engine = 'sglang' AS sglang,
+           d.queue_ms AS decode_wait_ms, d.prefill_transfer_ms,
+           CASE WHEN d.engine = 'sglang' THEN 0.0 ELSE d.prefill_ms END AS decode_first_ms,
+           CASE WHEN d.engine = 'sglang' THEN d.decode_ms ELSE d.prefill_ms + d.decode_ms END
+               AS decode_ms,
            d.output_tokens AS decode_output_tokens,
            coalesce(d.prompt_tokens, p.prompt_tokens) AS prompt_tokens
     FROM halves p
@@ -94,10 +124,11 @@ server_tokens AS (
 transfers AS (
     SELECT p.*,
            CASE WHEN o.duration_ms IS NOT NULL THEN least(o.duration_ms, p.decode_wait_ms)
+                WHEN p.prefill_transfer_ms IS NOT NULL THEN p.prefill_transfer_ms
                 WHEN m.mean_ms IS NOT NULL AND s.mean_tokens > 0
                 THEN least(p.prompt_tokens * m.mean_ms / s.mean_tokens, p.decode_wait_ms)
            END AS kv_transfer_ms,
-           CASE WHEN o.duration_ms IS NOT NULL THEN 'request'
+           CASE WHEN o.duration_ms IS NOT NULL OR p.prefill_transfer_ms IS NOT NULL THEN 'request'
                 WHEN m.mean_ms IS NOT NULL AND s.mean_tokens > 0 THEN 'interval_estimate'
            END AS kv_transfer_source
     FROM paired p
@@ -105,8 +136,48 @@ transfers AS (
            ON o.request_key = p.request_key AND o.instance = p.decode_instance
     LEFT JOIN server_means m ON m.instance = p.decode_instance
     LEFT JOIN server_tokens s ON s.decode_instance = p.decode_instance
+),
+-- NVIDIA Dynamo (docs/formats/dynamo.md#attribution): the two halves are the workers'
+-- handle_payload spans (source kinds dynamo_prefill, dynamo_decode) of one key on two instances;
+-- the transfer is the frontend's request_end kv_transfer_estimated_latency_ms (its own upper
+-- bound, which holds the decode worker's queueing and first step too), capped at the decode span
+dynamo_keys AS (
+    SELECT request_key
+    FROM request_timing
+    WHERE source_kind IN ('dynamo_prefill', 'dynamo_decode')
+    GROUP BY request_key
+    HAVING count(*) FILTER (WHERE source_kind = 'dynamo_prefill') = 1
+       AND count(*) FILTER (WHERE source_kind = 'dynamo_decode') = 1
+       AND min(instance) <> max(instance)
+),
+dynamo_transfers AS (
+    SELECT request_key, max(duration_ms) AS kv_ms
+    FROM kv_transfer
+    WHERE source_kind = 'dynamo_request_end' AND request_key IS NOT NULL
+    GROUP BY request_key
+),
+dynamo_pairs AS (
+    SELECT p.request_key, p.rowid AS prefill_record_id, d.rowid AS decode_record_id,
+           d.instance AS decode_instance, least(k.kv_ms, d.e2e_ms) AS kv_transfer_ms,
+           d.e2e_ms AS decode_span_ms
+    FROM request_timing p
+    JOIN request_timing d ON d.request_key = p.request_key AND d.source_kind = 'dynamo_decode'
+    LEFT JOIN dynamo_transfers k ON k.request_key = p.request_key
+    WHERE p.source_kind = 'dynamo_prefill'
+      AND p.request_key IN (SELECT request_key FROM dynamo_keys)
 )
 SELECT request_key, prefill_record_id, decode_record_id, decode_instance, kv_transfer_ms,
-       decode_wait_ms - kv_transfer_ms AS decode_queue_ms, decode_first_ms, decode_ms,
-       decode_output_tokens, kv_transfer_source, decode_wait_ms
+       CASE WHEN sglang THEN decode_wait_ms ELSE decode_wait_ms - kv_transfer_ms END
+           AS decode_queue_ms,
+       decode_first_ms, decode_ms, decode_output_tokens, kv_transfer_source,
+       CASE WHEN sglang THEN decode_wait_ms + kv_transfer_ms ELSE decode_wait_ms END
+           AS decode_wait_ms
 FROM transfers
+UNION ALL
+SELECT request_key, prefill_record_id, decode_record_id, decode_instance, kv_transfer_ms,
+       CASE WHEN kv_transfer_ms IS NOT NULL THEN 0.0 END AS decode_queue_ms,
+       0.0 AS decode_first_ms, decode_span_ms - kv_transfer_ms AS decode_ms,
+       CAST(NULL AS INTEGER) AS decode_output_tokens,
+       CASE WHEN kv_transfer_ms IS NOT NULL THEN 'request' END AS kv_transfer_source,
+       kv_transfer_ms AS decode_wait_ms
+FROM dynamo_pairs

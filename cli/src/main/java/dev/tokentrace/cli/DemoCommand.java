@@ -7,6 +7,7 @@ import dev.tokentrace.app.Reports;
 import dev.tokentrace.correlate.attribution.AttributionResult;
 import dev.tokentrace.correlate.client.ClientLoadResult;
 import dev.tokentrace.correlate.client.ClientLoadSettings;
+import dev.tokentrace.event.Engine;
 import dev.tokentrace.ingest.Ingest;
 import dev.tokentrace.ingest.IngestSettings;
 import dev.tokentrace.ingest.IngestSummary;
@@ -91,7 +92,13 @@ final class DemoCommand implements Callable<Integer> {
 
   private Integer run(long started, PrintWriter err, BrokerStart broker) throws IOException {
     List<SampleScenarios.Scenario> scenarios = SampleScenarios.find(samples);
-    if (scenarios.isEmpty()) {
+    // one P/D scenario, vLLM's (docs/formats/pd.md#samples); the other engines' P/D samples have
+    // tests of their own
+    List<SampleScenarios.PdSample> pd =
+        SampleScenarios.findPd(samples).stream()
+            .filter(sample -> sample.engine() == Engine.VLLM)
+            .toList();
+    if (scenarios.isEmpty() && pd.isEmpty()) {
       throw new UsageException(samples + ": no sample scenarios (samples/<engine>/<scenario>/)");
     }
     Files.createDirectories(out);
@@ -101,10 +108,15 @@ final class DemoCommand implements Callable<Integer> {
     DatabaseOptions database = new DatabaseOptions();
     database.db = db;
 
-    err.println("demo: " + scenarios.size() + " scenarios from " + samples);
-    IngestSummary ingested = ingest(scenarios, database, err, broker);
+    err.println(
+        "demo: "
+            + (scenarios.size() + pd.size())
+            + " scenarios from "
+            + samples
+            + (pd.isEmpty() ? "" : " (" + pd.size() + " prefill/decode)"));
+    IngestSummary ingested = ingest(scenarios, pd, database, err, broker);
     try (Database analysis = Database.open(database.settings())) {
-      loadClients(scenarios, analysis, err);
+      loadClients(scenarios, pd, analysis, err);
       // demo builds its report right after attributing and stores no report results
       // (docs/design.md#stored-report-results)
       Correlation correlation = Correlation.of(analysis);
@@ -147,6 +159,7 @@ final class DemoCommand implements Callable<Integer> {
 
   private IngestSummary ingest(
       List<SampleScenarios.Scenario> scenarios,
+      List<SampleScenarios.PdSample> pdSamples,
       DatabaseOptions database,
       PrintWriter err,
       BrokerStart broker) {
@@ -162,6 +175,17 @@ final class DemoCommand implements Callable<Integer> {
       if (!scenario.gpuFiles().isEmpty()) { // the GPU telemetry of the engine's instance
         parse.engine = "gpu";
         files.addAll(SourceFiles.resolve(scenario.gpuFiles(), parse));
+      }
+    }
+    // a prefill/decode sample: each server's folder is an instance (docs/formats/pd.md#samples)
+    for (SampleScenarios.PdSample sample : pdSamples) {
+      parse.engine = sample.engine().id();
+      String year = sample.properties().getProperty("year");
+      parse.year = year == null ? null : Integer.valueOf(year.strip());
+      parse.zone = sample.properties().getProperty("zone", "UTC");
+      for (var server : sample.servers().entrySet()) {
+        parse.instance = sample.instance(server.getKey());
+        files.addAll(SourceFiles.resolve(server.getValue(), parse));
       }
     }
     try (Ingest ingest = broker.take()) {
@@ -180,32 +204,38 @@ final class DemoCommand implements Callable<Integer> {
   }
 
   private void loadClients(
-      List<SampleScenarios.Scenario> scenarios, Database analysis, PrintWriter err) {
+      List<SampleScenarios.Scenario> scenarios,
+      List<SampleScenarios.PdSample> pdSamples,
+      Database analysis,
+      PrintWriter err) {
     ClientLoads loader = ClientLoads.of(analysis);
     long rows = 0;
     long rejected = 0;
+    List<String[]> runs = new ArrayList<>();
     for (SampleScenarios.Scenario scenario : scenarios) {
+      runs.add(
+          new String[] {scenario.clientFile().toString(), scenario.clientFormat(), scenario.id()});
+    }
+    for (SampleScenarios.PdSample sample : pdSamples) {
+      runs.add(new String[] {sample.clientFile().toString(), "csv", sample.id()});
+    }
+    for (String[] run : runs) {
       ClientLoadResult loaded =
           loader.load(
               ClientLoadSettings.from(
-                  List.of(scenario.clientFile()),
-                  scenario.clientFormat(),
-                  scenario.id(),
-                  null,
-                  CommandLines.of(spec),
-                  null),
+                  List.of(Path.of(run[0])), run[1], run[2], null, CommandLines.of(spec), null),
               false);
       loaded.messages().forEach(err::println);
       if (loaded.rejected() > 0 || loaded.rows() == 0) {
         // only a scenario with something to say gets its own line; the rest is one total below
-        err.println("clients " + scenario.id() + ": " + loaded.summary());
+        err.println("clients " + run[2] + ": " + loaded.summary());
       }
       rows += loaded.rows();
       rejected += loaded.rejected();
     }
     err.println(
         "clients: "
-            + scenarios.size()
+            + runs.size()
             + " runs, rows="
             + rows
             + " rejected="

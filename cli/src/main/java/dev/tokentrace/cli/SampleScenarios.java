@@ -9,7 +9,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
@@ -75,6 +77,63 @@ final class SampleScenarios {
   static final String GPU_TRUTH = "gpu_truth.csv";
 
   private SampleScenarios() {}
+
+  /** The folder of the prefill/decode samples: {@code samples/pd/<engine>/<scenario>/}. */
+  static final String PD_DIR = "pd";
+
+  /**
+   * A prefill/decode scenario (docs/formats/pd.md#samples): one folder per server, named by its
+   * instance ({@code prefill-0}, {@code decode-0}, ...), beside the client file.
+   */
+  record PdSample(
+      Engine engine,
+      String name,
+      Path dir,
+      Map<String, List<Path>> servers,
+      Path clientFile,
+      Properties properties) {
+    /** The run id of its client file, and the prefix of its servers' instance names. */
+    String id() {
+      return PD_DIR + "-" + engine.id() + "-" + name;
+    }
+
+    /** The instance name of one of its servers' folders. */
+    String instance(String server) {
+      return id() + "-" + server;
+    }
+  }
+
+  /** The prefill/decode scenarios under {@code samples/pd/<engine>/}; none without that folder. */
+  static List<PdSample> findPd(Path samples) {
+    List<PdSample> found = new ArrayList<>();
+    for (Engine engine : Engine.values()) {
+      Path engineDir = samples.resolve(PD_DIR).resolve(engine.id());
+      if (!Files.isDirectory(engineDir)) {
+        continue;
+      }
+      for (Path dir : sorted(engineDir)) {
+        if (!Files.isRegularFile(dir.resolve(CLIENT_FILE))) {
+          continue;
+        }
+        Map<String, List<Path>> servers = new TreeMap<>();
+        for (Path server : sorted(dir)) {
+          List<Path> files = serverFiles(server);
+          if (!files.isEmpty()) {
+            servers.put(server.getFileName().toString(), files);
+          }
+        }
+        found.add(
+            new PdSample(
+                engine,
+                dir.getFileName().toString(),
+                dir,
+                servers,
+                dir.resolve(CLIENT_FILE),
+                properties(dir)));
+      }
+    }
+    return found;
+  }
 
   static List<Scenario> find(Path samples) {
     List<Scenario> scenarios = new ArrayList<>();

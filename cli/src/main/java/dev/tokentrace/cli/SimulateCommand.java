@@ -82,11 +82,23 @@ public final class SimulateCommand implements Callable<Integer> {
       description =
           "Prefill/decode disaggregation instead (docs/formats/pd.md#simulator): a proxy, prefill"
               + " and decode servers in --engine's formats (vLLM: OTLP spans, NIXL's KV Transfer"
-              + " metrics lines; TensorRT-LLM: each server's /perf_metrics and the transfer CSVs),"
-              + " the client CSV and truth.csv with the KV transfer and each side's queueing. One"
-              + " of: transfer-bound, decode-saturated, prefill-saturated, slow-link; --requests"
-              + " runs its first N requests. Not with --serve or --scenario.")
+              + " metrics lines; SGLang: each server's time stats lines; TensorRT-LLM: each"
+              + " server's /perf_metrics and the transfer CSVs; dynamo: the workers' JSONL logs and"
+              + " the frontend's request-trace records), the client CSV and truth.csv with the KV"
+              + " transfer and each side's queueing. One of: transfer-bound, decode-saturated,"
+              + " prefill-saturated, slow-link; --requests runs its first N requests. With --serve"
+              + " PORT (vLLM): a live proxy in front of the scenario's prefill and decode servers, in"
+              + " real time (docs/formats/pd.md#live). Not with --scenario.")
   private @Nullable String pd;
+
+  @Option(
+      names = "--pd-stats-interval",
+      paramLabel = "SECONDS",
+      defaultValue = "10",
+      description =
+          "With --serve and --pd: seconds between the decode servers' KV Transfer metrics lines"
+              + " (vLLM's VLLM_LOG_STATS_INTERVAL).")
+  private long pdStatsInterval = 10;
 
   @Option(
       names = "--bind",
@@ -99,12 +111,26 @@ public final class SimulateCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
     if (pd != null) {
+      Map<String, String> values = explicitValues();
+      if (serve != null) {
+        return PdSimulate.serve(
+            spec.commandLine(),
+            pd,
+            values.getOrDefault(Parameters.ENGINE, "vllm"),
+            values.getOrDefault(Parameters.API, "chat"),
+            scenario != null,
+            out,
+            bind,
+            serve,
+            pdStatsInterval);
+      }
       return PdSimulate.run(
           pd,
-          explicitValues().getOrDefault(Parameters.ENGINE, "vllm"),
-          explicitValues().get(Parameters.REQUESTS),
-          scenario != null || serve != null,
+          values.getOrDefault(Parameters.ENGINE, "vllm"),
+          values.get(Parameters.REQUESTS),
+          scenario != null,
           out,
+          commandLine().replaceFirst("^tokentrace simulate", "tokentrace simulate --pd " + pd),
           err);
     }
     ScenarioSettings settings;

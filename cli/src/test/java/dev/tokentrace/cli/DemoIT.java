@@ -17,9 +17,18 @@ import picocli.CommandLine;
 
 /**
  * The quick start's main job, in process: every sample through a real embedded broker into DuckDB,
- * correlated and reported.
+ * correlated and reported. The prefill/decode sample (samples/pd/, docs/formats/pd.md#samples) is
+ * attributed as P/D requests with their KV transfer, and the single-server scenarios' attribution
+ * is unchanged by it: row for row ({@code EXCEPT ALL} both ways) the demo's attribution before the
+ * P/D sample existed, {@value #SINGLE_SERVER} (every column but the file paths, which depend on the
+ * checkout).
  */
 final class DemoIT {
+  /**
+   * The demo's request_attribution before P/D (single-server samples only), path columns left out.
+   */
+  static final String SINGLE_SERVER = "src/test/resources/demo-single-server-attribution.parquet";
+
   @TempDir Path out;
 
   @Test
@@ -45,6 +54,8 @@ final class DemoIT {
         .containsPattern("\\| queueing \\(server\\) +\\|")
         .containsPattern("\\| prefill +\\|")
         .containsPattern("\\| decode +\\|")
+        .containsPattern("\\| kv transfer +\\|")
+        .containsPattern("\\| queueing \\(decode\\) +\\|")
         .contains("## Bottleneck");
     assertThat(stderr.toString()).contains("kafka: embedded broker on 127.0.0.1:");
     assertThat(out.resolve("report.md")).exists();
@@ -88,6 +99,48 @@ final class DemoIT {
       assertThat(rows.getLong(1)).isPositive();
       assertThat(rows.getLong(2)).as("sample lines rejected").isZero();
       assertThat(rows.getLong(3)).as("engines with batch steps").isEqualTo(2);
+    }
+    singleServerUnchangedAndPdAttributed(out.resolve("demo.duckdb"));
+  }
+
+  private static void singleServerUnchangedAndPdAttributed(Path db) throws Exception {
+    Path golden = Path.of(SINGLE_SERVER).toAbsolutePath();
+    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:" + db);
+        Statement statement = connection.createStatement()) {
+      String columns;
+      try (ResultSet names =
+          statement.executeQuery(
+              "SELECT string_agg(column_name, ', ') FROM (DESCRIBE SELECT * FROM read_parquet('"
+                  + golden
+                  + "'))")) {
+        names.next();
+        columns = names.getString(1);
+      }
+      String now = "SELECT " + columns + " FROM request_attribution WHERE run_id NOT LIKE 'pd-%'";
+      String before = "SELECT " + columns + " FROM read_parquet('" + golden + "')";
+      assertThat(count(statement, before)).isPositive();
+      assertThat(count(statement, "(" + now + ") EXCEPT ALL (" + before + ")"))
+          .as("single-server rows that differ from the attribution before P/D")
+          .isZero();
+      assertThat(count(statement, "(" + before + ") EXCEPT ALL (" + now + ")"))
+          .as("single-server rows of before P/D missing now")
+          .isZero();
+      long pdClients = count(statement, "SELECT * FROM client_timing WHERE run_id LIKE 'pd-%'");
+      assertThat(pdClients).as("P/D sample's client rows").isPositive();
+      assertThat(
+              count(
+                  statement,
+                  "SELECT * FROM request_attribution WHERE run_id LIKE 'pd-%' AND included"
+                      + " AND decode_instance IS NOT NULL AND kv_transfer_ms IS NOT NULL"))
+          .as("P/D sample's requests attributed with their transfer")
+          .isEqualTo(pdClients);
+    }
+  }
+
+  private static long count(Statement statement, String query) throws Exception {
+    try (ResultSet rows = statement.executeQuery("SELECT count(*) FROM (" + query + ")")) {
+      rows.next();
+      return rows.getLong(1);
     }
   }
 }

@@ -35,6 +35,7 @@ final class DocumentedOptionsTest {
           "--api-key", // vLLM serve, SGLang server (a secret: docs/privacy.md#secrets)
           "--hf-token", // vLLM serve
           "--collect-detailed-traces", // vLLM serve
+          "--kv-transfer-config", // vLLM serve (prefill/decode disaggregation)
           "--save-detailed", // vllm bench serve
           "--log-requests", // SGLang server
           "--log-requests-level", // SGLang server
@@ -42,6 +43,8 @@ final class DocumentedOptionsTest {
           "--export-metrics-to-file", // SGLang server
           "--export-metrics-to-file-dir", // SGLang server
           "--enable-request-time-stats-logging", // SGLang server
+          "--disaggregation-mode", // SGLang server, prefill/decode (docs/formats/pd.md)
+          "--pd-disaggregation", // SGLang router, prefill/decode (docs/formats/pd.md)
           "--config", // otelcol, trtllm-serve
           "--extra_llm_api_options", // trtllm-serve
           "--prefix", // kubectl logs

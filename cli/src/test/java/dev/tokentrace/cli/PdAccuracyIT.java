@@ -27,28 +27,40 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import picocli.CommandLine;
 
 /**
- * Prefill/decode disaggregation through the CLI (docs/formats/pd.md): {@code simulate --pd} writes
- * vLLM's OTLP spans of a prefill and a decode server per request and the decode servers' {@code KV
- * Transfer metrics} lines; {@code ingest}, {@code clients} and {@code correlate} join the two
- * halves of every request, and each component is compared with {@code truth.csv}.
+ * Prefill/decode disaggregation through the CLI (docs/formats/pd.md), per engine format and
+ * scenario: {@code simulate --pd --engine E} writes the servers' files of every request ({@link
+ * #ENGINES}: vLLM's OTLP spans of a prefill and a decode server and the decode servers' {@code KV
+ * Transfer metrics} lines; SGLang's time stats lines of both servers); {@code ingest}, {@code
+ * clients} and {@code correlate} join the two halves of every request, and each component is
+ * compared with {@code truth.csv}.
  *
- * <p>What vLLM's evidence supports exactly is checked as exact — every request attributed as one
- * P/D request with both instances right, and client queueing, network, prefill-side queueing,
+ * <p>What an engine's evidence supports exactly is checked as exact — every request attributed as
+ * one P/D request with both instances right, and client queueing, network, prefill-side queueing,
  * prefill, decode and the sum kv_transfer + decode-side queueing within max(1 ms, 1%) of the truth
- * for at least 99% of the requests. The split of that sum is an estimate from interval aggregates
- * (docs/formats/pd.md#estimate): it must be labelled {@code interval_estimate}; it is exact where
- * every transfer of a decode server runs alone at one bandwidth (decode-saturated,
+ * for at least 99% of the requests. vLLM's split of that sum is an estimate from interval
+ * aggregates (docs/formats/pd.md#estimate): it must be labelled {@code interval_estimate}; it is
+ * exact where every transfer of a decode server runs alone at one bandwidth (decode-saturated,
  * prefill-saturated) and checked as such there, and in the other scenarios (link contention, a slow
- * link) its error is measured and written to {@code cli/target/pd-accuracy.md}.
+ * link) its error is measured and written to {@code cli/target/pd-accuracy.md}. SGLang logs each
+ * request's transfer (docs/formats/pd.md#sglang-time-stats): labelled {@code request}, its split is
+ * checked as exact in every scenario, on the first {@link #SGLANG_REQUESTS} requests of each,
+ * loaded in-process (the suite's time).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 final class PdAccuracyIT {
   private static final double SHARE = 0.99;
   private static final List<String> EXACT_SPLIT = List.of("decode-saturated", "prefill-saturated");
+
+  /** The engine formats checked, each over every scenario. */
+  private static final List<String> ENGINES = List.of("vllm", "sglang");
+
+  /** Requests per SGLang scenario: its first ones (vLLM keeps the scenario's 400). */
+  private static final int SGLANG_REQUESTS = 120;
 
   private EmbeddedBroker broker;
   private final Map<String, String> figures = new LinkedHashMap<>();
@@ -64,7 +76,7 @@ final class PdAccuracyIT {
       broker.close();
     }
     StringBuilder text = new StringBuilder("# P/D attribution accuracy (PdAccuracyIT)\n\n");
-    text.append("| scenario | requests | within max(1 ms, 1%) of truth |\n|---|---|---|\n");
+    text.append("| engine, scenario | requests | within max(1 ms, 1%) of truth |\n|---|---|---|\n");
     figures.forEach((k, v) -> text.append("| ").append(k).append(" | ").append(v).append(" |\n"));
     Path file = Path.of("target", "pd-accuracy.md");
     Files.createDirectories(file.getParent());
@@ -72,39 +84,39 @@ final class PdAccuracyIT {
     System.out.println(text);
   }
 
-  Stream<String> scenarios() {
-    return PdScenario.ALL.stream().map(PdScenario::name);
+  Stream<Arguments> cases() {
+    return ENGINES.stream()
+        .flatMap(engine -> PdScenario.ALL.stream().map(s -> Arguments.of(engine, s.name())));
   }
 
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("scenarios")
-  void everyComponentMatchesTheTruth(String name, @TempDir Path work) throws Exception {
+  @ParameterizedTest(name = "{0} {1}")
+  @MethodSource("cases")
+  void everyComponentMatchesTheTruth(String engine, String name, @TempDir Path work)
+      throws Exception {
     Path dir = work.resolve("sim");
     Path db = work.resolve("pd.duckdb");
-    run("simulate", "--pd", name, "--out", dir.toString());
+    List<String> simulate =
+        new ArrayList<>(
+            List.of("simulate", "--pd", name, "--engine", engine, "--out", dir.toString()));
+    if (engine.equals("sglang")) {
+      simulate.addAll(List.of("--requests", String.valueOf(SGLANG_REQUESTS)));
+    }
+    run(simulate.toArray(String[]::new));
     PdScenario scenario = PdScenario.named(name);
     List<String> ingest =
         new ArrayList<>(
-            List.of(
-                "ingest",
-                "--db",
-                db.toString(),
-                "--bootstrap-servers",
-                broker.bootstrapServers(),
-                "--topic-prefix",
-                "pd-" + name,
-                "--engine",
-                "vllm",
-                "--year",
-                "2026"));
-    for (int p = 0; p < scenario.prefillServers(); p++) {
-      ingest.add(PdFiles.prefill(p) + "=" + dir.resolve(PdFiles.prefill(p)).resolve("otlp.jsonl"));
+            List.of("ingest", "--db", db.toString(), "--engine", engine, "--year", "2026"));
+    if (engine.equals("vllm")) {
+      // vLLM's cases keep the path through Kafka; SGLang's load in-process, whose rows equal the
+      // broker's (InProcessIngestIT), for the suite's time
+      ingest.addAll(
+          List.of(
+              "--bootstrap-servers",
+              broker.bootstrapServers(),
+              "--topic-prefix",
+              "pd-" + engine + "-" + name));
     }
-    for (int d = 0; d < scenario.decodeServers(); d++) {
-      Path server = dir.resolve(PdFiles.decode(d));
-      ingest.add(PdFiles.decode(d) + "=" + server.resolve("otlp.jsonl"));
-      ingest.add(PdFiles.decode(d) + "=" + server.resolve("server.log"));
-    }
+    ingest.addAll(serverFiles(engine, scenario, dir));
     run(ingest.toArray(String[]::new));
     run("clients", "--db", db.toString(), dir.resolve("client_timings.csv").toString());
     Path csv = work.resolve("attribution.csv");
@@ -131,7 +143,8 @@ final class PdAccuracyIT {
       assertThat(a.get("included")).as(entry.getKey() + " included").isEqualTo(true);
       assertThat(a.get("instance")).isEqualTo(t.get("prefill_instance"));
       assertThat(a.get("decode_instance")).isEqualTo(t.get("decode_instance"));
-      assertThat(a.get("kv_transfer_source")).isEqualTo("interval_estimate");
+      assertThat(a.get("kv_transfer_source"))
+          .isEqualTo(engine.equals("sglang") ? "request" : "interval_estimate");
       Map<String, Double> actual = new HashMap<>();
       actual.put("client_queue_ms", (Double) a.get("client_queue_ms"));
       actual.put("network_ms", (Double) a.get("network_ms"));
@@ -168,19 +181,49 @@ final class PdAccuracyIT {
                 .append(' ')
                 .append(String.format(Locale.ROOT, "%.1f%%", 100.0 * k / n))
                 .append("; "));
-    figures.put(name, n + " | " + line);
+    figures.put(engine + ", " + name, n + " | " + line);
     for (String c : exact) {
       assertThat(within.getOrDefault(c, 0))
           .as(name + " " + c + " within tolerance")
           .isGreaterThanOrEqualTo((int) Math.ceil(SHARE * n));
     }
-    if (EXACT_SPLIT.contains(name)) {
+    if (engine.equals("sglang") || EXACT_SPLIT.contains(name)) {
       for (String c : split) {
         assertThat(within.getOrDefault(c, 0))
             .as(name + " " + c + " within tolerance")
             .isGreaterThanOrEqualTo((int) Math.ceil(SHARE * n));
       }
     }
+  }
+
+  /** {@code ingest}'s {@code INSTANCE=FILE} arguments of every server {@code engine} wrote. */
+  private static List<String> serverFiles(String engine, PdScenario scenario, Path dir) {
+    List<String> files = new ArrayList<>();
+    switch (engine) {
+      case "vllm" -> {
+        for (int p = 0; p < scenario.prefillServers(); p++) {
+          files.add(instanceFile(dir, PdFiles.prefill(p), "otlp.jsonl"));
+        }
+        for (int d = 0; d < scenario.decodeServers(); d++) {
+          files.add(instanceFile(dir, PdFiles.decode(d), "otlp.jsonl"));
+          files.add(instanceFile(dir, PdFiles.decode(d), "server.log"));
+        }
+      }
+      case "sglang" -> {
+        for (int p = 0; p < scenario.prefillServers(); p++) {
+          files.add(instanceFile(dir, PdFiles.prefill(p), "server.log"));
+        }
+        for (int d = 0; d < scenario.decodeServers(); d++) {
+          files.add(instanceFile(dir, PdFiles.decode(d), "server.log"));
+        }
+      }
+      default -> throw new IllegalArgumentException("no ingest arguments for engine " + engine);
+    }
+    return files;
+  }
+
+  private static String instanceFile(Path dir, String instance, String file) {
+    return instance + "=" + dir.resolve(instance).resolve(file);
   }
 
   private static Map<String, Map<String, String>> truth(Path file) throws IOException {

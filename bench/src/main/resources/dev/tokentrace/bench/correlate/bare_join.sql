@@ -4,7 +4,9 @@
 -- (issue [2.8] target 2), and then the same percentiles (P50/P90/P95/P99, mean) of FTL, MLT, TPOT
 -- and e2e, overall and per concurrency level (attribution/core_metrics), plus those of the network,
 -- queue, prefill and decode components. No retry, duplicate, clock, warm-up or suspect rules: the
--- columns those rules decide are written as constants.
+-- columns those rules decide are written as constants. The INSERT names its 60 columns: columns
+-- added to request_attribution since (the P/D ones, sql/schema/012_pd.sql) stay NULL, as on a
+-- single-server row.
 -- Statements separated by ";\n". The first two replace the table bare_attribution (committed; the
 -- benchmark's database keeps it); the percentiles are then computed the way the report computes
 -- them: one grouping per statement and one list quantile_cont per metric, four metrics per
@@ -13,7 +15,17 @@
 -- NULL (all) or concurrency, {metrics} by the four.
 CREATE OR REPLACE TABLE bare_attribution AS
     SELECT * FROM request_attribution LIMIT 0;
-INSERT INTO bare_attribution
+INSERT INTO bare_attribution (run_id, client_format, client_source_path, client_source_line,
+        request_id, request_key, start_ts, concurrency, status, warmup, join_status, confidence,
+        client_rows, server_rows, arrival_rows, engine, instance, server_source, server_request_id,
+        server_source_path, server_source_line, server_arrival_ts, prompt_tokens, output_tokens,
+        server_output_tokens, token_mismatch, client_ttft_ms, client_e2e_ms, client_queue_ms,
+        client_queue_recorded, network_ttft_ms, network_ms, queue_ms, prefill_ms, decode_ms,
+        server_derived, server_ttft_ms, server_e2e_ms, mlt_ms, tpot_ms, dominant, suspect,
+        suspect_reason, included, exclusion, id_kind, match_method, match_cost, match_candidates,
+        duplicate_reason, clock_offset_ms, aligned_start_ts, retried, attempt_rule, vantage,
+        timing_view, gateway_rows, gateway_e2e_ms, network_client_gateway_ms,
+        network_gateway_engine_ms)
     SELECT c.run_id, c.client_format, c.source_path, c.source_line, c.request_id, c.request_key,
            c.start_ts, c.concurrency, c.status, c.warmup, 'matched', 'high', 1, 1, 0,
            t.engine, t.instance, t.source_kind, t.request_id, t.source_path, t.source_line,

@@ -1,6 +1,7 @@
 package dev.tokentrace.parse.sglang;
 
 import dev.tokentrace.event.Engine;
+import dev.tokentrace.event.KvTransfer;
 import dev.tokentrace.event.RequestKeys;
 import dev.tokentrace.event.RequestTiming;
 import dev.tokentrace.event.SourcePosition;
@@ -26,14 +27,17 @@ import org.jspecify.annotations.Nullable;
  *       attempts=K, type=unified): queue_duration=Qms, forward_duration=Fms, entry_time=E}.
  * </ul>
  *
- * <p>Mapping: {@code queue_ms} = {@code queue_duration} (scheduler waiting queue to first
- * scheduled, already in ms); {@code prompt_tokens} = input len, {@code output_tokens} = output len,
- * {@code cached_tokens} = {@code cached_input_len}. {@code forward_duration} (first scheduled to
- * finished: prefill and all decode together) has no field of its own and is not split; the
- * bootstrap/transfer durations of disaggregated servers are not queueing of this server's scheduler
- * and are left out. In v0.4.6.post4 – v0.5.3rc0 only the completion time was ever set upstream
- * (docs/formats/sglang.md#request-time-stats), so a line whose start time is 0 carries no times and
- * is ignored by name. Stateless.
+ * <p>Mapping (type {@code unified}): {@code queue_ms} = {@code queue_duration} (scheduler waiting
+ * queue to first scheduled, already in ms); {@code prompt_tokens} = input len, {@code
+ * output_tokens} = output len, {@code cached_tokens} = {@code cached_input_len}. {@code
+ * forward_duration} (first scheduled to finished: prefill and all decode together) has no field of
+ * its own and is not split. Types {@code prefill} and {@code decode} (prefill/decode
+ * disaggregation) are read as docs/formats/pd.md#sglang-time-stats says: the prefill server's queue
+ * with its bootstrap queue, its prefill = forward − transfer and a {@code kv_transfer} row when the
+ * line has {@code transfer_total} and {@code transfer_speed}; the decode server's queue and its
+ * forward time as decode. In v0.4.6.post4 – v0.5.3rc0 only the completion time was ever set
+ * upstream (docs/formats/sglang.md#request-time-stats), so a line whose start time is 0 carries no
+ * times and is ignored by name. Stateless.
  */
 final class TimeStatsLine {
   static final String LEGACY = "Req Time Stats(";
@@ -85,11 +89,11 @@ final class TimeStatsLine {
       sink.ignored(source, WITHOUT_TIMES);
       return null;
     }
-    int queueAt = field(line, bodyStart, "queue_duration=");
+    int queueAt = PdTimeStats.field(line, bodyStart, "queue_duration=");
     if (queueAt < 0) {
       return "no queue_duration";
     }
-    double queueMs = milliseconds(line, queueAt);
+    double queueMs = PdTimeStats.milliseconds(line, queueAt);
     if (Double.isNaN(queueMs)) {
       return "bad 'queue_duration' value";
     }
@@ -98,47 +102,104 @@ final class TimeStatsLine {
     if (problem != null) {
       return problem;
     }
+    if (PdTimeStats.PREFILL.equals(head.type) || PdTimeStats.DECODE.equals(head.type)) {
+      return disaggregated(new Read(line, bodyStart, ts, source, rid, queueMs, head), sink);
+    }
+    sink.event(timing(new Read(line, bodyStart, ts, source, rid, queueMs, head), null, null));
+    return null;
+  }
+
+  /**
+   * A prefill or decode server's line (docs/formats/pd.md#sglang-time-stats): the prefill server's
+   * queue is its bootstrap queue plus its waiting queue, its prefill the forward time less the KV
+   * transfer, which becomes a {@code kv_transfer} row of its own; the decode server's queue is its
+   * waiting queue after the transfer and its decode the forward time.
+   */
+  private @Nullable String disaggregated(Read read, ParseOutput sink) {
+    int forwardAt = PdTimeStats.field(read.line, read.bodyStart, "forward_duration=");
+    double forwardMs = forwardAt < 0 ? Double.NaN : PdTimeStats.milliseconds(read.line, forwardAt);
+    if (forwardAt >= 0 && Double.isNaN(forwardMs)) {
+      return "bad 'forward_duration' value";
+    }
+    Double forward = Double.isNaN(forwardMs) ? null : forwardMs;
+    if (PdTimeStats.DECODE.equals(read.head.type)) {
+      sink.event(timing(read, null, forward));
+      return null;
+    }
+    double bootstrapMs = PdTimeStats.bootstrapQueueMs(read.line, read.bodyStart);
+    if (Double.isNaN(bootstrapMs)) {
+      return "bad bootstrap queue value";
+    }
+    double transferMs = PdTimeStats.transferMs(read.line, read.bodyStart);
+    if (Double.isNaN(transferMs)) {
+      return "bad 'transfer_speed' or 'transfer_total' value";
+    }
+    Read prefill = read.withQueue(micros(read.queueMs + bootstrapMs));
+    if (transferMs < 0 || forward == null) {
+      sink.event(timing(prefill, null, null));
+      return null;
+    }
+    sink.event(timing(prefill, micros(forward - transferMs), null));
     sink.event(
-        new RequestTiming(
+        new KvTransfer(
             Engine.SGLANG,
             instance,
-            ts,
-            source,
-            rid,
-            RequestKeys.normalize(rid),
-            null,
-            queueMs,
-            null,
+            read.ts,
+            read.source,
+            read.rid,
+            RequestKeys.normalize(read.rid),
+            PdTimeStats.PREFILL,
             null,
             null,
+            1,
+            micros(transferMs),
             null,
-            head.input,
-            head.output,
-            head.cached,
+            PdTimeStats.totalMb(read.line, read.bodyStart),
+            PdTimeStats.speedMbS(read.line, read.bodyStart),
+            null,
             null,
             KIND));
     return null;
   }
 
-  /** The start of the value of {@code name} when it begins the body or follows a space. */
-  private static int field(String line, int from, String name) {
-    for (int at = line.indexOf(name, from); at >= 0; at = line.indexOf(name, at + 1)) {
-      if (at == from || line.charAt(at - 1) == ' ') {
-        return at + name.length();
-      }
-    }
-    return -1;
+  private RequestTiming timing(Read read, @Nullable Double prefillMs, @Nullable Double decodeMs) {
+    return new RequestTiming(
+        Engine.SGLANG,
+        instance,
+        read.ts,
+        read.source,
+        read.rid,
+        RequestKeys.normalize(read.rid),
+        null,
+        read.queueMs,
+        prefillMs,
+        decodeMs,
+        null,
+        null,
+        read.head.input,
+        read.head.output,
+        read.head.cached,
+        null,
+        KIND);
   }
 
-  /** {@code 12.34ms} at {@code at} (a sign allowed: clocks can step); NaN when unreadable. */
-  private static double milliseconds(String line, int at) {
-    int end = line.indexOf("ms", at);
-    if (end < 0) {
-      return Double.NaN;
+  /** Rounded to the µs: the line's durations have two decimals of a ms. */
+  private static double micros(double ms) {
+    return Math.round(ms * 1000) / 1000.0;
+  }
+
+  /** What the head and the queue of one line said. */
+  private record Read(
+      String line,
+      int bodyStart,
+      @Nullable Instant ts,
+      SourcePosition source,
+      String rid,
+      double queueMs,
+      Head head) {
+    Read withQueue(double queue) {
+      return new Read(line, bodyStart, ts, source, rid, queue, head);
     }
-    boolean negative = at < end && line.charAt(at) == '-';
-    double value = Numbers.decimal(line, negative ? at + 1 : at, end);
-    return negative ? -value : value;
   }
 
   /** The start/entry time value, NaN when absent or unreadable (only 0 matters, see above). */
@@ -162,6 +223,7 @@ final class TimeStatsLine {
     @Nullable Integer input;
     @Nullable Integer output;
     @Nullable Integer cached;
+    @Nullable String type;
 
     @Nullable String read(String line, int from, int headEnd) {
       int p = from;
@@ -184,6 +246,10 @@ final class TimeStatsLine {
       boolean isInput = key.equals("input len") || key.equals("input_len");
       boolean isOutput = key.equals("output len") || key.equals("output_len");
       boolean isCached = key.equals("cached_input_len");
+      if (key.equals("type")) {
+        type = line.substring(start, end);
+        return null;
+      }
       if (!isInput && !isOutput && !isCached) {
         return null;
       }

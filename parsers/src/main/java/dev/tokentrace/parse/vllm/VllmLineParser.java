@@ -100,6 +100,11 @@ public final class VllmLineParser implements LineParser, CollectorClock {
       return;
     }
     if (OtlpTraceLine.isJsonObject(text)) {
+      if (DynamoRecordLine.matches(text)) {
+        // NVIDIA Dynamo's JSONL records (docs/formats/dynamo.md)
+        DynamoRecordLine.parse(text, position, settings.instance(), sink);
+        return;
+      }
       traces.parse(text, position, sink);
       return;
     }

@@ -259,7 +259,7 @@ final class SglangLineParserTest {
                 + " forward_duration=40.00ms, start_time=99.125",
             "request_timing "
                 + TS
-                + " request_id=ts2 request_key=ts2 queue_ms=2.5"
+                + " request_id=ts2 request_key=ts2 queue_ms=7.5"
                 + " prompt_tokens=10 output_tokens=1 source_kind=req_time_stats"),
         row(
             "v0.5.4.post3 – 2026-05-05 Req Time Stats, PD prefill breakdown",
@@ -270,8 +270,12 @@ final class SglangLineParserTest {
                 + " transfer_total=64.00MB, #retries=0",
             "request_timing "
                 + TS
-                + " request_id=ts3 request_key=ts3 queue_ms=3.0"
-                + " prompt_tokens=10 output_tokens=1 source_kind=req_time_stats"),
+                + " request_id=ts3 request_key=ts3 queue_ms=12.0 prefill_ms=35.0"
+                + " prompt_tokens=10 output_tokens=1 source_kind=req_time_stats",
+            "kv_transfer "
+                + TS
+                + " request_id=ts3 request_key=ts3 side=prefill transfers=1 duration_ms=5.0"
+                + " mb_per_transfer=64.0 throughput_mb_s=12800.0 source_kind=req_time_stats"),
         row(
             "v0.5.4.post3 – 2026-05-05 Req Time Stats, PD decode",
             "[2025-03-01 10:00:00 TP0] Req Time Stats(rid=ts4, bootstrap_room=79, input len=10,"
@@ -280,7 +284,7 @@ final class SglangLineParserTest {
                 + " queue_duration=0.50ms, forward_duration=900.00ms, start=99.500",
             "request_timing "
                 + TS
-                + " request_id=ts4 request_key=ts4 queue_ms=0.5"
+                + " request_id=ts4 request_key=ts4 queue_ms=0.5 decode_ms=900.0"
                 + " prompt_tokens=10 output_tokens=30 source_kind=req_time_stats"),
         row(
             "2026-05-06+ ReqTimeStats",
@@ -298,8 +302,30 @@ final class SglangLineParserTest {
                 + " forward_duration=30.00ms, entry_time=1778148000.500, transfer_speed=10.00 GB/s,"
                 + " transfer_total=32.00 MB",
             "request_timing ts=2026-05-07T10:00:00.000Z request_id=ts6 request_key=ts6"
-                + " queue_ms=1.5 prompt_tokens=10 output_tokens=1 cached_tokens=0"
-                + " source_kind=req_time_stats"));
+                + " queue_ms=9.5 prefill_ms=26.875 prompt_tokens=10 output_tokens=1"
+                + " cached_tokens=0 source_kind=req_time_stats",
+            "kv_transfer ts=2026-05-07T10:00:00.000Z request_id=ts6 request_key=ts6"
+                + " side=prefill transfers=1 duration_ms=3.125 mb_per_transfer=32.0"
+                + " throughput_mb_s=10240.0 source_kind=req_time_stats"),
+        row(
+            "2026-05-06+ ReqTimeStats, PD prefill with bootstrap and alloc wait",
+            "[2026-05-07 10:00:00] ReqTimeStats(rid=ts7, bootstrap_room=6, input_len=10,"
+                + " cached_input_len=0, output_len=1, type=prefill): bootstrap_duration=0.80ms,"
+                + " alloc_wait_duration=0.20ms, queue_duration=1.00ms, forward_duration=30.00ms,"
+                + " entry_time=1778148000.500, transfer_speed=0.00 GB/s, transfer_total=0.00 MB,"
+                + " #retries=0",
+            "request_timing ts=2026-05-07T10:00:00.000Z request_id=ts7 request_key=ts7"
+                + " queue_ms=2.0 prompt_tokens=10 output_tokens=1 cached_tokens=0"
+                + " source_kind=req_time_stats"),
+        row(
+            "2026-05-06+ ReqTimeStats, PD decode",
+            "[2026-05-07 10:00:00] ReqTimeStats(rid=ts8, bootstrap_room=6, input_len=10,"
+                + " cached_input_len=0, output_len=40, type=decode): bootstrap_duration=0.80ms,"
+                + " alloc_wait_duration=0.00ms, transfer_duration=35.00ms, queue_duration=4.25ms,"
+                + " forward_duration=800.00ms, entry_time=1778148000.400",
+            "request_timing ts=2026-05-07T10:00:00.000Z request_id=ts8 request_key=ts8"
+                + " queue_ms=4.25 decode_ms=800.0 prompt_tokens=10 output_tokens=40"
+                + " cached_tokens=0 source_kind=req_time_stats"));
   }
 
   static Stream<Arguments> noticeLines() {
@@ -510,6 +536,24 @@ final class SglangLineParserTest {
                 + "Req Time Stats(rid=a, input len=x, output len=1, type=unified):"
                 + " queue_duration=1.00ms, forward_duration=1.00ms, start_time=5.0",
             "time stats line: bad 'input len' value"),
+        bad(
+            p
+                + "ReqTimeStats(rid=a, input_len=1, output_len=1, type=decode):"
+                + " transfer_duration=1.00ms, queue_duration=1.00ms, forward_duration=x.00ms,"
+                + " entry_time=5.000",
+            "time stats line: bad 'forward_duration' value"),
+        bad(
+            p
+                + "ReqTimeStats(rid=a, input_len=1, output_len=1, type=prefill):"
+                + " bootstrap_queue_duration=-ms, queue_duration=1.00ms, forward_duration=2.00ms,"
+                + " entry_time=5.000",
+            "time stats line: bad bootstrap queue value"),
+        bad(
+            p
+                + "ReqTimeStats(rid=a, input_len=1, output_len=1, type=prefill):"
+                + " queue_duration=1.00ms, forward_duration=2.00ms, entry_time=5.000,"
+                + " transfer_speed=fast GB/s, transfer_total=1.00 MB",
+            "time stats line: bad 'transfer_speed' or 'transfer_total' value"),
         bad(
             "{\"event\": \"request.received\", \"obj\": {\"text\": \"SECRET",
             "json line: malformed"),

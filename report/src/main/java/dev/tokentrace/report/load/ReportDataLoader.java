@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jdbi.v3.core.Handle;
@@ -143,10 +144,29 @@ public final class ReportDataLoader {
 
   static List<ReportData.Metric> coreMetrics(Handle handle, StoredResults results) {
     List<ReportData.Metric> rows = new ArrayList<>();
+    Map<String, List<ReportData.Metric>> done = new LinkedHashMap<>();
     for (String grouping : CORE_METRICS_GROUPINGS) {
-      rows.addAll(
+      Map<String, String> params = Map.of("group_by", grouping);
+      List<String> earlier = List.copyOf(done.keySet());
+      List<ReportData.Metric> grouped =
           results.list(
-              handle, Queries.CORE_METRICS, ReportData.Metric.class, Map.of("group_by", grouping)));
+              Queries.CORE_METRICS,
+              ReportData.Metric.class,
+              params,
+              () -> {
+                // a grouping with the same groups as an earlier one: its rows relabelled
+                String source =
+                    earlier.isEmpty()
+                        ? null
+                        : results
+                            .shared(handle)
+                            .sameAs(SharedGroupings.Population.BLACK_BOX, grouping, earlier);
+                return source == null
+                    ? QueryRows.list(handle, Queries.CORE_METRICS, ReportData.Metric.class, params)
+                    : results.shared(handle).metrics(source, grouping, done.get(source));
+              });
+      done.put(grouping, grouped);
+      rows.addAll(grouped);
     }
     return rows;
   }
@@ -172,16 +192,38 @@ public final class ReportDataLoader {
   private static List<ReportData.Component> components(
       Handle handle, StoredResults results, List<String> groupings) {
     List<ReportData.Component> rows = new ArrayList<>();
+    // grouping -> its rows per half of the components
+    Map<String, List<List<ReportData.Component>>> done = new LinkedHashMap<>();
     for (String grouping : groupings) {
-      List<ReportData.Component> grouped = new ArrayList<>();
+      List<String> earlier = List.copyOf(done.keySet());
+      List<List<ReportData.Component>> halves = new ArrayList<>();
       for (String components : SUMMARY_COMPONENT_HALVES) {
-        grouped.addAll(
+        int half = halves.size();
+        Map<String, String> params = Map.of("group_by", grouping, "components", components);
+        halves.add(
             results.list(
-                handle,
                 Queries.ATTRIBUTION_SUMMARY,
                 ReportData.Component.class,
-                Map.of("group_by", grouping, "components", components)));
+                params,
+                () -> {
+                  // a grouping with the same groups as an earlier one: its rows relabelled
+                  String source =
+                      earlier.isEmpty()
+                          ? null
+                          : results
+                              .shared(handle)
+                              .sameAs(SharedGroupings.Population.INCLUDED, grouping, earlier);
+                  return source == null
+                      ? QueryRows.list(
+                          handle, Queries.ATTRIBUTION_SUMMARY, ReportData.Component.class, params)
+                      : results
+                          .shared(handle)
+                          .components(source, grouping, done.get(source).get(half));
+                }));
       }
+      done.put(grouping, halves);
+      List<ReportData.Component> grouped = new ArrayList<>();
+      halves.forEach(grouped::addAll);
       rows.addAll(inGroupOrder(grouped));
     }
     return rows;
@@ -227,10 +269,20 @@ public final class ReportDataLoader {
   /** queries/concurrency_sensitivity with the seed's threshold, per run or per instance. */
   static List<ReportData.ConcurrencyLevel> concurrency(
       Handle handle, StoredResults results, String groupBy) {
+    Map<String, String> params =
+        Map.of("threshold_pct", Double.toString(FTL_GROWTH_THRESHOLD_PCT), "group_by", groupBy);
     return results.list(
-        handle,
         Queries.CONCURRENCY_SENSITIVITY,
         ReportData.ConcurrencyLevel.class,
-        Map.of("threshold_pct", Double.toString(FTL_GROWTH_THRESHOLD_PCT), "group_by", groupBy));
+        params,
+        () ->
+            // one server per run and one run per server: the per-run series relabelled
+            groupBy.equals("instance") && results.shared(handle).instancesAreRuns()
+                ? results.shared(handle).levelsByInstance(concurrency(handle, results, "run"))
+                : QueryRows.list(
+                    handle,
+                    Queries.CONCURRENCY_SENSITIVITY,
+                    ReportData.ConcurrencyLevel.class,
+                    params));
   }
 }

@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
 import org.jspecify.annotations.Nullable;
@@ -49,6 +50,11 @@ public final class StoredResults {
   private final @Nullable Handle recordInto;
   private int read;
   private int computed;
+
+  /** The rows obtained so far, by key: a query asked for again is neither read nor run again. */
+  private final Map<String, List<?>> obtained = new HashMap<>();
+
+  private @Nullable SharedGroupings shared;
 
   private StoredResults(
       @Nullable String runId, Map<String, String> stored, @Nullable Handle recordInto) {
@@ -112,7 +118,44 @@ public final class StoredResults {
    * (and stored, when this records).
    */
   <T> List<T> list(Handle handle, String query, Class<T> type, Map<String, String> params) {
+    return list(query, type, params, () -> QueryRows.list(handle, query, type, params));
+  }
+
+  /**
+   * As {@link #list(Handle, String, Class, Map)}, with the rows {@code compute} gives when they are
+   * not stored: the query's rows by other means (SharedGroupings: another grouping's rows
+   * relabelled), stored under the query's name and parameters as if it had run.
+   */
+  <T> List<T> list(
+      String query, Class<T> type, Map<String, String> params, Supplier<List<T>> compute) {
     String key = key(query, params(params));
+    @SuppressWarnings("unchecked")
+    List<T> again = (List<T>) obtained.get(key);
+    if (again != null) {
+      return again;
+    }
+    List<T> rows = obtain(key, query, type, params, compute);
+    obtained.put(key, rows);
+    return rows;
+  }
+
+  /**
+   * The shared groupings of the attribution on {@code handle} (report/grouping_cells), read when
+   * first asked for: only when a grouping is computed, never when every result is stored.
+   */
+  SharedGroupings shared(Handle handle) {
+    if (shared == null) {
+      shared = SharedGroupings.of(handle);
+    }
+    return shared;
+  }
+
+  private <T> List<T> obtain(
+      String key,
+      String query,
+      Class<T> type,
+      Map<String, String> params,
+      Supplier<List<T>> compute) {
     String json = stored.get(key);
     JavaType listType = JSON.getTypeFactory().constructCollectionType(List.class, type);
     if (json != null) {
@@ -128,7 +171,7 @@ public final class StoredResults {
             e.getOriginalMessage());
       }
     }
-    List<T> rows = QueryRows.list(handle, query, type, params);
+    List<T> rows = compute.get();
     computed++;
     if (recordInto != null) {
       try {

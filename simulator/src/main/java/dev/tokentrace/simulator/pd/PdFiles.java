@@ -44,7 +44,7 @@ public final class PdFiles {
   private PdFiles() {}
 
   /** The engines whose P/D outputs {@link #write(PdScenario, Path, String)} can write. */
-  public static final List<String> ENGINES = List.of("vllm", "trtllm");
+  public static final List<String> ENGINES = List.of("vllm", "sglang", "trtllm", "dynamo");
 
   /** Simulates {@code scenario} and writes vLLM's files into {@code dir}; the requests written. */
   public static int write(PdScenario scenario, Path dir) {
@@ -60,7 +60,9 @@ public final class PdFiles {
     List<PdRequest> requests = PdSimulation.run(scenario);
     switch (engine) {
       case "vllm" -> vllm(scenario, dir, requests);
+      case "sglang" -> PdSglangFiles.write(scenario, dir, requests);
       case "trtllm" -> PdTrtllmFiles.write(scenario, dir, requests);
+      case "dynamo" -> PdDynamoFiles.write(scenario, dir, requests);
       default ->
           throw new IllegalArgumentException(
               "--engine " + engine + " has no P/D writer; one of " + String.join(", ", ENGINES));
@@ -84,6 +86,56 @@ public final class PdFiles {
         spans(dir.resolve(decode(d)).resolve("otlp.jsonl"), requests, d, false);
         transferLog(dir.resolve(decode(d)).resolve("server.log"), requests, d);
       }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + dir, e);
+    }
+  }
+
+  /**
+   * Writes {@code SOURCE.md} (labelled simulated, with the {@code command} that wrote the files)
+   * and {@code scenario.properties} (the log lines' year and zone) beside a P/D run's files, as the
+   * samples carry them (docs/formats/pd.md#samples).
+   */
+  public static void source(PdScenario scenario, Path dir, String command) {
+    String text =
+        "# Simulated prefill/decode scenario: "
+            + scenario.name()
+            + "\n\n"
+            + "Written by `tokentrace simulate --pd` (our own model in"
+            + " `dev.tokentrace.simulator.pd`, docs/formats/pd.md#simulator), not captured from"
+            + " real servers: vLLM's OTLP spans of each prefill and decode server and NIXL's `KV"
+            + " Transfer metrics` lines of each decode server, composed from the formats in"
+            + " docs/formats/pd.md and docs/formats/vllm.md with simulated values. Same command,"
+            + " same bytes.\n\n"
+            + "- command: `"
+            + command
+            + "`\n"
+            + "- scenario: "
+            + scenario.description()
+            + "\n"
+            + "- servers: "
+            + scenario.prefillServers()
+            + " prefill, "
+            + scenario.decodeServers()
+            + " decode; "
+            + scenario.requests()
+            + " requests\n\n"
+            + "## Files\n\n"
+            + "| file | content |\n|---|---|\n"
+            + "| `prefill-N/otlp.jsonl` | the prefill server's OTLP span export (instance"
+            + " `prefill-N`) |\n"
+            + "| `decode-N/otlp.jsonl` | the decode server's OTLP span export |\n"
+            + "| `decode-N/server.log` | the decode server's `KV Transfer metrics` lines, every 10 s"
+            + " |\n"
+            + "| `client_timings.csv` | the project's client CSV, one row per request |\n"
+            + "| `truth.csv` | every component of every request (docs/formats/pd.md#truth) |\n";
+    try {
+      Files.createDirectories(dir);
+      Files.writeString(dir.resolve("SOURCE.md"), text, UTF_8);
+      Files.writeString(
+          dir.resolve("scenario.properties"),
+          "year=" + START.atZone(ZoneOffset.UTC).getYear() + "\nzone=UTC\n",
+          UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + dir, e);
     }
@@ -116,27 +168,43 @@ public final class PdFiles {
                 prefill ? b.prefillFirstTokenUs() : b.decodeLastTokenUs()));
     try (BufferedWriter out = Files.newBufferedWriter(file, UTF_8)) {
       for (int from = 0; from < mine.size(); from += SPANS_PER_LINE) {
-        StringBuilder line = new StringBuilder(1 << 14);
-        line.append("{\"resourceSpans\":[{\"resource\":{\"attributes\":[");
-        line.append(text("telemetry.sdk.language", "python")).append(',');
-        line.append(text("telemetry.sdk.name", "opentelemetry")).append(',');
-        line.append(text("telemetry.sdk.version", "1.33.1")).append(',');
-        line.append(text("vllm.instrumenting_module_name", "vllm.llm_engine")).append(',');
-        line.append(text("service.name", "vllm-server"));
-        line.append("]},\"scopeSpans\":[{\"scope\":{\"name\":\"vllm.tracing.otel\"},\"spans\":[");
-        for (int i = from; i < Math.min(mine.size(), from + SPANS_PER_LINE); i++) {
-          if (i > from) {
-            line.append(',');
-          }
-          span(line, mine.get(i), prefill);
-        }
-        line.append("]}]}]}\n");
-        out.write(line.toString());
+        List<PdRequest> batch = mine.subList(from, Math.min(mine.size(), from + SPANS_PER_LINE));
+        out.write(spanLine(batch, prefill, START, r -> "chatcmpl-" + r.id()));
       }
     }
   }
 
-  private static void span(StringBuilder json, PdRequest r, boolean prefill) {
+  /**
+   * One OTLP export line (docs/formats/vllm.md#otlp-spans) with one {@code llm_request} span per
+   * request of {@code batch} as {@code prefill} or decode server, model time 0 at {@code zero},
+   * each named {@code serverId}.
+   */
+  static String spanLine(
+      List<PdRequest> batch,
+      boolean prefill,
+      Instant zero,
+      java.util.function.Function<PdRequest, String> serverId) {
+    StringBuilder line = new StringBuilder(1 << 14);
+    line.append("{\"resourceSpans\":[{\"resource\":{\"attributes\":[");
+    line.append(text("telemetry.sdk.language", "python")).append(',');
+    line.append(text("telemetry.sdk.name", "opentelemetry")).append(',');
+    line.append(text("telemetry.sdk.version", "1.33.1")).append(',');
+    line.append(text("vllm.instrumenting_module_name", "vllm.llm_engine")).append(',');
+    line.append(text("service.name", "vllm-server"));
+    line.append("]},\"scopeSpans\":[{\"scope\":{\"name\":\"vllm.tracing.otel\"},\"spans\":[");
+    for (int i = 0; i < batch.size(); i++) {
+      if (i > 0) {
+        line.append(',');
+      }
+      PdRequest r = batch.get(i);
+      span(line, r, prefill, epochUs(zero), serverId.apply(r));
+    }
+    line.append("]}]}]}\n");
+    return line.toString();
+  }
+
+  private static void span(
+      StringBuilder json, PdRequest r, boolean prefill, long zeroEpochUs, String serverId) {
     long arrival = prefill ? r.prefillArrivalUs() : r.decodeArrivalUs();
     long scheduled = prefill ? r.prefillStartUs() : r.decodeStartUs();
     long first = prefill ? r.prefillFirstTokenUs() : r.decodeFirstTokenUs();
@@ -145,8 +213,8 @@ public final class PdFiles {
     json.append("{\"traceId\":\"").append(String.format("%032x", seed + 0x7ace0000L));
     json.append("\",\"spanId\":\"").append(String.format("%016x", seed + 0x5ba40000L));
     json.append("\",\"name\":\"llm_request\",\"kind\":2,\"startTimeUnixNano\":\"");
-    json.append(epochUs(arrival)).append("000\",\"endTimeUnixNano\":\"");
-    json.append(epochUs(last)).append("000\",\"attributes\":[");
+    json.append(zeroEpochUs + arrival).append("000\",\"endTimeUnixNano\":\"");
+    json.append(zeroEpochUs + last).append("000\",\"attributes\":[");
     seconds(json, "gen_ai.latency.time_to_first_token", first - arrival);
     seconds(json, "gen_ai.latency.e2e", last - arrival);
     seconds(json, "gen_ai.latency.time_in_queue", scheduled - arrival);
@@ -155,7 +223,7 @@ public final class PdFiles {
     seconds(json, "gen_ai.latency.time_in_model_prefill", first - scheduled);
     seconds(json, "gen_ai.latency.time_in_model_decode", last - first);
     seconds(json, "gen_ai.latency.time_in_model_inference", last - scheduled);
-    json.append(text("gen_ai.request.id", "chatcmpl-" + r.id())).append(',');
+    json.append(text("gen_ai.request.id", serverId)).append(',');
     integer(json, "gen_ai.request.max_tokens", prefill ? 1 : r.outputTokens());
     json.append("{\"key\":\"gen_ai.request.n\",\"value\":{\"intValue\":\"1\"}}");
     json.append("],\"status\":{}}");
@@ -173,34 +241,40 @@ public final class PdFiles {
     }
     try (BufferedWriter out = Files.newBufferedWriter(file, UTF_8)) {
       for (var entry : byLine.entrySet()) {
-        List<PdRequest> done = entry.getValue();
-        double[] ms = new double[done.size()];
-        double totalMb = 0;
-        for (int i = 0; i < ms.length; i++) {
-          ms[i] = done.get(i).kvTransferUs() / 1e3;
-          totalMb += done.get(i).kvBytes() / (double) (1 << 20);
-        }
-        double totalMs = 0;
-        for (double v : ms) {
-          totalMs += v;
-        }
-        StringBuilder line = new StringBuilder(256);
-        line.append("(APIServer pid=4242) INFO ");
-        line.append(
-            LocalDateTime.ofInstant(instant(entry.getKey()), ZoneOffset.UTC).format(LOG_TIME));
-        line.append(" [metrics.py:149] KV Transfer metrics: Num successful transfers=");
-        line.append(ms.length);
-        line.append(", Avg xfer time (ms)=").append(python(totalMs / ms.length));
-        line.append(", P90 xfer time (ms)=").append(python(percentile(ms, 0.9)));
-        line.append(", Avg post time (ms)=").append(python(0.05));
-        line.append(", P90 post time (ms)=").append(python(0.08));
-        line.append(", Avg MB per transfer=").append(python(totalMb / ms.length));
-        line.append(", Throughput (MB/s)=").append(python(totalMb / (totalMs / 1e3)));
-        line.append(", Avg number of descriptors=").append(python(32.0));
-        line.append(", Num failed transfers=0, Num KV expired reqs=0\n");
-        out.write(line.toString());
+        out.write(transferLine(instant(entry.getKey()), entry.getValue()));
       }
     }
+  }
+
+  /**
+   * NIXL's {@code KV Transfer metrics} line (docs/formats/pd.md#vllm-kv-transfer-metrics) logged at
+   * {@code at} for the transfers {@code done} (at least one) that ended in its interval.
+   */
+  static String transferLine(Instant at, List<PdRequest> done) {
+    double[] ms = new double[done.size()];
+    double totalMb = 0;
+    for (int i = 0; i < ms.length; i++) {
+      ms[i] = done.get(i).kvTransferUs() / 1e3;
+      totalMb += done.get(i).kvBytes() / (double) (1 << 20);
+    }
+    double totalMs = 0;
+    for (double v : ms) {
+      totalMs += v;
+    }
+    StringBuilder line = new StringBuilder(256);
+    line.append("(APIServer pid=4242) INFO ");
+    line.append(LocalDateTime.ofInstant(at, ZoneOffset.UTC).format(LOG_TIME));
+    line.append(" [metrics.py:149] KV Transfer metrics: Num successful transfers=");
+    line.append(ms.length);
+    line.append(", Avg xfer time (ms)=").append(python(totalMs / ms.length));
+    line.append(", P90 xfer time (ms)=").append(python(percentile(ms, 0.9)));
+    line.append(", Avg post time (ms)=").append(python(0.05));
+    line.append(", P90 post time (ms)=").append(python(0.08));
+    line.append(", Avg MB per transfer=").append(python(totalMb / ms.length));
+    line.append(", Throughput (MB/s)=").append(python(totalMb / (totalMs / 1e3)));
+    line.append(", Avg number of descriptors=").append(python(32.0));
+    line.append(", Num failed transfers=0, Num KV expired reqs=0\n");
+    return line.toString();
   }
 
   private static void clients(Path file, List<PdRequest> requests) throws IOException {
@@ -269,7 +343,7 @@ public final class PdFiles {
     return text.contains(".") ? text : text + ".0";
   }
 
-  private static String millis(long us) {
+  static String millis(long us) {
     return BigDecimal.valueOf(us, 3).toPlainString();
   }
 
@@ -277,8 +351,8 @@ public final class PdFiles {
     return START.plusNanos(simUs * 1000);
   }
 
-  private static long epochUs(long simUs) {
-    return START.getEpochSecond() * 1_000_000 + simUs;
+  private static long epochUs(Instant zero) {
+    return zero.getEpochSecond() * 1_000_000 + zero.getNano() / 1000;
   }
 
   private static void seconds(StringBuilder json, String key, long us) {

@@ -1,0 +1,216 @@
+package dev.tokentrace.cli;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * Prefill/decode disaggregation live (docs/formats/pd.md#live): {@code loadgen} drives {@code
+ * simulate --serve --pd prefill-saturated} (in this JVM, real time), whose prefill and decode
+ * servers write vLLM's OTLP spans and the decode server's {@code KV Transfer metrics} lines as they
+ * go; then {@code ingest}, {@code clients} and {@code correlate} attribute every request, and each
+ * server component is compared with the proxy's {@code server_truth.csv}: prefill-side queueing,
+ * prefill, kv_transfer, decode-side queueing and decode within max(1 ms, 1%) for at least 99% of
+ * the requests. In this scenario the prefill server runs one request at a time, so transfers never
+ * share a link and the interval estimate of the transfer is exact (docs/formats/pd.md#estimate).
+ * Network and client queueing have no truth live (the client's and the loopback's time): network
+ * must be positive up to rounding, as in {@link LiveEndToEndIT}.
+ */
+final class PdServeAccuracyIT {
+  private static final int REQUESTS = 120;
+  private static final double SHARE = 0.99;
+
+  @TempDir Path dir;
+
+  @Test
+  void everyServerComponentMatchesTheTruth() throws Exception {
+    Path served = dir.resolve("served");
+    Path clients = dir.resolve("client_timings.csv");
+    Path db = dir.resolve("pd.duckdb");
+    long t0 = System.nanoTime();
+    StringWriter out = new StringWriter();
+    Thread server =
+        serveInThread(out, "pd-serve", served, "prefill-saturated", "--pd-stats-interval", "1");
+    try {
+      int port = LiveSimulator.awaitPort(out, server);
+      run(
+          "loadgen",
+          "--url",
+          "http://127.0.0.1:" + port,
+          "--api",
+          "completions",
+          "--concurrency",
+          "8",
+          "--requests",
+          Integer.toString(REQUESTS),
+          "--prompt-tokens",
+          "400",
+          "--max-tokens",
+          "12",
+          "--id-prefix",
+          "pdlive-",
+          "--out",
+          clients.toString());
+    } finally {
+      server.interrupt();
+      server.join(30_000);
+    }
+    assertThat(server.isAlive()).as("simulate --serve --pd stopped").isFalse();
+    long loaded = System.nanoTime();
+    String broker = FaultFixture.sharedBroker();
+    long brokerUp = System.nanoTime();
+    int year = Instant.now().atZone(ZoneOffset.UTC).getYear();
+    run(
+        "ingest",
+        "--db",
+        db.toString(),
+        "--bootstrap-servers",
+        broker,
+        "--topic-prefix",
+        "pd-serve",
+        "--engine",
+        "vllm",
+        "--year",
+        Integer.toString(year),
+        "--zone",
+        "UTC",
+        "prefill-0=" + served.resolve("prefill-0/otlp.jsonl"),
+        "decode-0=" + served.resolve("decode-0/otlp.jsonl"),
+        "decode-0=" + served.resolve("decode-0/server.log"));
+    run("clients", "--db", db.toString(), clients.toString());
+    run("correlate", "--db", db.toString());
+    System.out.printf(
+        Locale.ROOT,
+        "PdServeAccuracyIT: serve+loadgen %.1f s, broker %.1f s, ingest+clients+correlate %.1f s%n",
+        (loaded - t0) / 1e9,
+        (brokerUp - loaded) / 1e9,
+        (System.nanoTime() - brokerUp) / 1e9);
+
+    Map<String, Map<String, String>> truth = truth(served.resolve("server_truth.csv"));
+    assertThat(truth).hasSize(REQUESTS);
+    Map<String, Map<String, Object>> attributed = attributed(db);
+    assertThat(attributed.keySet()).as("every request attributed").isEqualTo(truth.keySet());
+    Map<String, String> columns = new LinkedHashMap<>();
+    columns.put("prefill_queue_ms", "queue_ms");
+    columns.put("prefill_ms", "prefill_ms");
+    columns.put("kv_transfer_ms", "kv_transfer_ms");
+    columns.put("decode_queue_ms", "decode_queue_ms");
+    columns.put("decode_ms", "decode_ms");
+    Map<String, Integer> within = new LinkedHashMap<>();
+    List<Double> network = new ArrayList<>();
+    for (var entry : truth.entrySet()) {
+      Map<String, String> t = entry.getValue();
+      Map<String, Object> a = attributed.get(entry.getKey());
+      assertThat(a.get("included")).as(entry.getKey() + " included").isEqualTo(true);
+      assertThat(a.get("join_status")).isEqualTo("matched");
+      assertThat(a.get("instance")).isEqualTo(t.get("prefill_instance"));
+      assertThat(a.get("decode_instance")).isEqualTo(t.get("decode_instance"));
+      assertThat(a.get("kv_transfer_source")).isEqualTo("interval_estimate");
+      for (var column : columns.entrySet()) {
+        double expected = Double.parseDouble(t.get(column.getKey()));
+        double actual = ((Number) a.get(column.getValue())).doubleValue();
+        boolean ok = Math.abs(actual - expected) <= Math.max(1.0, 0.01 * Math.abs(expected));
+        within.merge(column.getKey(), ok ? 1 : 0, Integer::sum);
+      }
+      network.add(((Number) a.get("network_ms")).doubleValue());
+    }
+    StringBuilder figures = new StringBuilder();
+    within.forEach(
+        (c, k) ->
+            figures.append(String.format(Locale.ROOT, "%s %.1f%%; ", c, 100.0 * k / truth.size())));
+    System.out.println("PdServeAccuracyIT: " + truth.size() + " requests: " + figures);
+    for (var column : within.entrySet()) {
+      assertThat(column.getValue())
+          .as(column.getKey() + " within max(1 ms, 1%) of the truth: " + figures)
+          .isGreaterThanOrEqualTo((int) Math.ceil(SHARE * truth.size()));
+    }
+    assertThat(network).allSatisfy(n -> assertThat(n).isGreaterThan(-0.01));
+  }
+
+  /** {@code simulate --serve 0 --pd SCENARIO} in a thread of this JVM, printing to {@code out}. */
+  static Thread serveInThread(
+      StringWriter out, String name, Path served, String scenario, String... extra) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "simulate",
+                "--serve",
+                "0",
+                "--pd",
+                scenario,
+                "--api",
+                "completions",
+                "--out",
+                served.toString()));
+    args.addAll(List.of(extra));
+    CommandLine command = TokentraceMain.commandLine();
+    command.setOut(new PrintWriter(out, true));
+    command.setErr(new PrintWriter(new StringWriter(), true));
+    Thread thread = new Thread(() -> command.execute(args.toArray(String[]::new)), name);
+    thread.start();
+    return thread;
+  }
+
+  private static Map<String, Map<String, String>> truth(Path file) throws Exception {
+    List<String> lines = Files.readAllLines(file, UTF_8);
+    String[] header = lines.get(0).split(",");
+    Map<String, Map<String, String>> rows = new LinkedHashMap<>();
+    for (String line : lines.subList(1, lines.size())) {
+      String[] fields = line.split(",", -1);
+      Map<String, String> row = new HashMap<>();
+      for (int i = 0; i < header.length; i++) {
+        row.put(header[i], fields[i]);
+      }
+      rows.put(fields[0], row);
+    }
+    return rows;
+  }
+
+  private static Map<String, Map<String, Object>> attributed(Path db) throws Exception {
+    Map<String, Map<String, Object>> rows = new HashMap<>();
+    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:" + db);
+        Statement statement = connection.createStatement();
+        ResultSet row =
+            statement.executeQuery(
+                "SELECT request_id, included, join_status, instance, decode_instance,"
+                    + " kv_transfer_source, network_ms, queue_ms, prefill_ms, kv_transfer_ms,"
+                    + " decode_queue_ms, decode_ms FROM request_attribution")) {
+      int columns = row.getMetaData().getColumnCount();
+      while (row.next()) {
+        Map<String, Object> values = new HashMap<>();
+        for (int i = 2; i <= columns; i++) {
+          values.put(row.getMetaData().getColumnName(i), row.getObject(i));
+        }
+        rows.put(row.getString(1), values);
+      }
+    }
+    return rows;
+  }
+
+  private static void run(String... args) {
+    StringWriter err = new StringWriter();
+    CommandLine command = TokentraceMain.commandLine();
+    command.setErr(new PrintWriter(err, true));
+    command.setOut(new PrintWriter(new StringWriter(), true));
+    assertThat(command.execute(args)).as(String.join(" ", args) + ": " + err).isZero();
+  }
+}

@@ -1,0 +1,138 @@
+package dev.tokentrace.simulator.pd;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+/**
+ * Writes a P/D run in SGLang's format (docs/formats/pd.md#simulator): per prefill and per decode
+ * server a log ({@code prefill-N/server.log}, {@code decode-N/server.log}) with the {@code
+ * --enable-request-time-stats-logging} line of every request it finished, in the 2026-05-06 layout
+ * (docs/formats/pd.md#sglang-time-stats), each at the request's completion on that server and in
+ * that order. The client sets {@code rid} (its own ID), so both servers name the request by it; the
+ * router's {@code bootstrap_room} is a random 63-bit integer shared by both lines. The prefill
+ * server's line holds the transfer from the end of its prefill: {@code forward_duration} is prefill
+ * plus transfer, {@code transfer_total} the KV cache's size, {@code transfer_speed} the size over
+ * the transfer's time (the wait for the link included, as SGLang measures from the transfer queue's
+ * entry); the first {@link #BOOTSTRAP_US} of its wait is the bootstrap handshake.
+ */
+final class PdSglangFiles {
+  /** The prefill server's bootstrap handshake, when it waited that long (our model's constant). */
+  static final long BOOTSTRAP_US = 800;
+
+  private static final double MB = 1 << 20;
+  private static final DateTimeFormatter LOG_TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
+
+  private PdSglangFiles() {}
+
+  static void write(PdScenario scenario, Path dir, List<PdRequest> requests) {
+    try {
+      for (int p = 0; p < scenario.prefillServers(); p++) {
+        List<Line> lines = new ArrayList<>();
+        for (PdRequest r : requests) {
+          if (r.prefillServer() == p) {
+            lines.add(new Line(r.prefillFirstTokenUs() + r.kvTransferUs(), prefill(r, scenario)));
+          }
+        }
+        log(dir.resolve(PdFiles.prefill(p)).resolve("server.log"), lines);
+      }
+      for (int d = 0; d < scenario.decodeServers(); d++) {
+        List<Line> lines = new ArrayList<>();
+        for (PdRequest r : requests) {
+          if (r.decodeServer() == d) {
+            lines.add(new Line(r.decodeLastTokenUs(), decode(r, scenario)));
+          }
+        }
+        log(dir.resolve(PdFiles.decode(d)).resolve("server.log"), lines);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + dir, e);
+    }
+  }
+
+  private static String prefill(PdRequest r, PdScenario scenario) {
+    long bootstrap = Math.min(BOOTSTRAP_US, r.prefillQueueUs());
+    double mb = r.kvBytes() / MB;
+    double gbPerS = mb / 1024 / (r.kvTransferUs() / 1e6);
+    return head(r, scenario, 1, "prefill")
+        + String.format(
+            Locale.ROOT,
+            "bootstrap_duration=%s, alloc_wait_duration=0.00ms, queue_duration=%s,"
+                + " forward_duration=%s, entry_time=%s, transfer_speed=%.2f GB/s,"
+                + " transfer_total=%.2f MB, #retries=0",
+            ms(bootstrap),
+            ms(r.prefillQueueUs() - bootstrap),
+            ms(r.prefillUs() + r.kvTransferUs()),
+            epoch(r.prefillArrivalUs()),
+            gbPerS,
+            mb);
+  }
+
+  private static String decode(PdRequest r, PdScenario scenario) {
+    return head(r, scenario, r.outputTokens(), "decode")
+        + String.format(
+            Locale.ROOT,
+            "prealloc_queue_duration=0.00ms, transfer_duration=%s, queue_duration=%s,"
+                + " forward_duration=%s, entry_time=%s",
+            ms(r.kvTransferUs()),
+            ms(r.decodeQueueUs()),
+            ms(r.decodeUs()),
+            epoch(r.decodeArrivalUs()));
+  }
+
+  private static String head(PdRequest r, PdScenario scenario, int output, String type) {
+    long room = new SplittableRandom(scenario.seed() * 1_000_003L + r.index()).nextLong();
+    return "ReqTimeStats(rid="
+        + r.id()
+        + ", bootstrap_room="
+        + (room & Long.MAX_VALUE)
+        + ", input_len="
+        + r.promptTokens()
+        + ", cached_input_len=0, output_len="
+        + output
+        + ", type="
+        + type
+        + "): ";
+  }
+
+  private static void log(Path file, List<Line> lines) throws IOException {
+    Files.createDirectories(file.getParent());
+    lines.sort(Comparator.comparingLong(Line::atUs));
+    try (BufferedWriter out = Files.newBufferedWriter(file, UTF_8)) {
+      for (Line line : lines) {
+        out.write('[');
+        out.write(
+            LocalDateTime.ofInstant(PdFiles.START.plusNanos(line.atUs() * 1000), ZoneOffset.UTC)
+                .format(LOG_TIME));
+        out.write("] ");
+        out.write(line.text());
+        out.write('\n');
+      }
+    }
+  }
+
+  /** SGLang's {@code format_duration}: ms with two decimals and the unit. */
+  private static String ms(long us) {
+    return String.format(Locale.ROOT, "%.2fms", us / 1e3);
+  }
+
+  /** SGLang's {@code format_wallclock}: epoch seconds with three decimals. */
+  private static String epoch(long simUs) {
+    return String.format(Locale.ROOT, "%.3f", PdFiles.START.getEpochSecond() + simUs / 1e6);
+  }
+
+  private record Line(long atUs, String text) {}
+}
