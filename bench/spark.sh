@@ -4,22 +4,35 @@
 # local[2]` (Spark, one JVM), each in its own process under /usr/bin/time: wall, CPU (user + sys) and
 # peak RSS. The lake holds N generated requests (bench/generate_requests.sql through ScaleLake),
 # kept in DIR between runs.
+# Both also store the report's results with the attribution (spark-correlate in the lake,
+# docs/scale.md#stored-results; correlate in its DuckDB file).
 #   bench/spark.sh [--sizes 100000,1000000] [--repeat 1] [--dir bench/target/spark]
+#                  [--engines duckdb,spark] [--duckdb-memory-limit 1GB] [--built]
+# DuckDB needs --duckdb-memory-limit 3GB at 10 M requests (1GB, the default, runs out of memory).
+# --built: the class path and both launchers' jars are up to date (skips the Maven step).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 sizes=100000
 repeat=1
 dir=bench/target/spark
+engines=duckdb,spark
+memory=1GB
+built=false
 while [ $# -gt 0 ]; do
   case "$1" in
     --sizes) sizes="$2"; shift 2 ;;
     --repeat) repeat="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
+    --engines) engines="$2"; shift 2 ;;
+    --duckdb-memory-limit) memory="$2"; shift 2 ;;
+    --built) built=true; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
-mvn -B -q -o -pl bench -am test-compile dependency:build-classpath -Dspotless.check.skip=true \
-  -Dmdep.outputFile="$PWD/bench/target/classpath.txt" -DincludeScope=runtime
+if [ "$built" != true ] || [ ! -f bench/target/classpath.txt ]; then
+  mvn -B -q -o -pl bench -am test-compile dependency:build-classpath -Dspotless.check.skip=true \
+    -Dmdep.outputFile="$PWD/bench/target/classpath.txt" -DincludeScope=runtime
+fi
 mkdir -p "$dir"
 # both launchers build their jars on first use: build them now, outside the measurements
 ./tokentrace --version >/dev/null
@@ -39,10 +52,15 @@ for n in "${list[@]}"; do
     dev.tokentrace.bench.spark.ScaleLake "$n" "$dir" 2>"$dir/generate-$n.err"
   lake="$dir/lake-$n"
   for r in $(seq 1 "$repeat"); do
-    rm -f "$dir/duck-$n.duckdb" "$dir/duck-$n.duckdb.wal"
-    measure "$n duckdb correlate --lake #$r" ./tokentrace correlate --lake "$lake" --db "$dir/duck-$n.duckdb"
-    measure "$n spark local[2] #$r" ./tokentrace spark-correlate --lake "$lake" --master 'local[2]'
-    grep -h "written to the lake" "$dir/$n spark local[2] #$r.err" || true
+    if [[ ",$engines," == *,duckdb,* ]]; then
+      rm -f "$dir/duck-$n.duckdb" "$dir/duck-$n.duckdb.wal"
+      measure "$n duckdb correlate --lake #$r" ./tokentrace correlate --lake "$lake" \
+        --db "$dir/duck-$n.duckdb" --duckdb-memory-limit "$memory"
+    fi
+    if [[ ",$engines," == *,spark,* ]]; then
+      measure "$n spark local[2] #$r" ./tokentrace spark-correlate --lake "$lake" --master 'local[2]'
+      grep -h "written to the lake\|report result" "$dir/$n spark local[2] #$r.err" || true
+    fi
   done
 done
 echo "after: $(uptime)"

@@ -54,6 +54,7 @@ final class DocumentedOptionsTest {
           "--events", // bench/ingest.sh
           "--sizes", // bench/correlate.sh
           "--master", // spark-correlate (the spark jar, not a cli command: docs/scale.md)
+          "--shuffle-partitions", // spark-correlate
           "--class", // spark-submit
           "--jars", // spark-submit
           "--conf", // spark-submit
@@ -61,7 +62,12 @@ final class DocumentedOptionsTest {
           "--executor-memory", // spark-submit
           "--num-executors", // spark-submit
           "--total-executor-cores", // spark-submit
-          "--add-opens"); // java
+          "--executor-cores", // spark-submit
+          "--driver-memory", // spark-submit
+          "--add-opens", // java
+          "--add-modules", // java (Spark's JVM options, docs/scale.md#jvm-options)
+          "--enable-native-access", // java
+          "--sun-misc-unsafe-memory-access"); // java
 
   private static final Pattern OPTION =
       Pattern.compile("(?<![A-Za-z0-9_-])--[a-z][a-z0-9_-]*[a-z0-9]");

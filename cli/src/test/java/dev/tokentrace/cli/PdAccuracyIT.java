@@ -1,5 +1,8 @@
 package dev.tokentrace.cli;
 
+import static dev.tokentrace.cli.PdRows.attributed;
+import static dev.tokentrace.cli.PdRows.run;
+import static dev.tokentrace.cli.PdRows.truth;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,10 +14,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -130,7 +129,7 @@ final class PdAccuracyIT {
     run("correlate", "--db", db.toString(), "--out", csv.toString());
     assertThat(Files.readAllLines(csv, UTF_8).get(0))
         .endsWith(",kv_transfer_ms,decode_queue_ms,decode_instance,kv_transfer_source");
-    String pairs = runOut("sql", "--db", db.toString(), "--format", "csv", "pd_pairs");
+    String pairs = run("sql", "--db", db.toString(), "--format", "csv", "pd_pairs");
     assertThat(pairs.lines().skip(1).count())
         .as("pd_pairs: one row per prefill/decode pair\n" + pairs)
         .isEqualTo((long) scenario.prefillServers() * scenario.decodeServers());
@@ -328,65 +327,11 @@ final class PdAccuracyIT {
     return instance + "=" + dir.resolve(instance).resolve(file);
   }
 
-  private static Map<String, Map<String, String>> truth(Path file) throws IOException {
-    List<String> lines = Files.readAllLines(file, UTF_8);
-    String[] header = lines.get(0).split(",");
-    Map<String, Map<String, String>> rows = new LinkedHashMap<>();
-    for (String line : lines.subList(1, lines.size())) {
-      String[] fields = line.split(",");
-      Map<String, String> row = new HashMap<>();
-      for (int i = 0; i < header.length; i++) {
-        row.put(header[i], fields[i]);
-      }
-      rows.put(fields[0], row);
-    }
-    return rows;
-  }
-
-  private static Map<String, Map<String, Object>> attributed(Path db) throws Exception {
-    Map<String, Map<String, Object>> rows = new HashMap<>();
-    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:" + db);
-        Statement statement = connection.createStatement();
-        ResultSet row =
-            statement.executeQuery(
-                "SELECT request_id, included, instance, decode_instance, kv_transfer_source,"
-                    + " client_queue_ms, network_ms, queue_ms, prefill_ms, kv_transfer_ms,"
-                    + " decode_queue_ms, decode_ms FROM request_attribution")) {
-      int columns = row.getMetaData().getColumnCount();
-      while (row.next()) {
-        Map<String, Object> values = new HashMap<>();
-        for (int i = 2; i <= columns; i++) {
-          values.put(row.getMetaData().getColumnName(i), row.getObject(i));
-        }
-        rows.put(row.getString(1), values);
-      }
-    }
-    return rows;
-  }
-
-  private static String runOut(String... args) {
-    StringWriter err = new StringWriter();
-    StringWriter out = new StringWriter();
-    CommandLine command = TokentraceMain.commandLine();
-    command.setErr(new PrintWriter(err, true));
-    command.setOut(new PrintWriter(out, true));
-    assertThat(command.execute(args)).as(String.join(" ", args) + ": " + err).isZero();
-    return out.toString();
-  }
-
   private static void runExit(int code, String... args) {
     StringWriter err = new StringWriter();
     CommandLine command = TokentraceMain.commandLine();
     command.setErr(new PrintWriter(err, true));
     command.setOut(new PrintWriter(new StringWriter(), true));
     assertThat(command.execute(args)).as(String.join(" ", args) + ": " + err).isEqualTo(code);
-  }
-
-  private static void run(String... args) {
-    StringWriter err = new StringWriter();
-    CommandLine command = TokentraceMain.commandLine();
-    command.setErr(new PrintWriter(err, true));
-    command.setOut(new PrintWriter(new StringWriter(), true));
-    assertThat(command.execute(args)).as(String.join(" ", args) + ": " + err).isZero();
   }
 }

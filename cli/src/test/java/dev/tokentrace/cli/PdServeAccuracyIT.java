@@ -1,20 +1,16 @@
 package dev.tokentrace.cli;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
+import static dev.tokentrace.cli.PdRows.attributed;
+import static dev.tokentrace.cli.PdRows.run;
+import static dev.tokentrace.cli.PdRows.truth;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -168,49 +164,5 @@ final class PdServeAccuracyIT {
     Thread thread = new Thread(() -> command.execute(args.toArray(String[]::new)), name);
     thread.start();
     return thread;
-  }
-
-  private static Map<String, Map<String, String>> truth(Path file) throws Exception {
-    List<String> lines = Files.readAllLines(file, UTF_8);
-    String[] header = lines.get(0).split(",");
-    Map<String, Map<String, String>> rows = new LinkedHashMap<>();
-    for (String line : lines.subList(1, lines.size())) {
-      String[] fields = line.split(",", -1);
-      Map<String, String> row = new HashMap<>();
-      for (int i = 0; i < header.length; i++) {
-        row.put(header[i], fields[i]);
-      }
-      rows.put(fields[0], row);
-    }
-    return rows;
-  }
-
-  private static Map<String, Map<String, Object>> attributed(Path db) throws Exception {
-    Map<String, Map<String, Object>> rows = new HashMap<>();
-    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:" + db);
-        Statement statement = connection.createStatement();
-        ResultSet row =
-            statement.executeQuery(
-                "SELECT request_id, included, join_status, instance, decode_instance,"
-                    + " kv_transfer_source, network_ms, queue_ms, prefill_ms, kv_transfer_ms,"
-                    + " decode_queue_ms, decode_ms FROM request_attribution")) {
-      int columns = row.getMetaData().getColumnCount();
-      while (row.next()) {
-        Map<String, Object> values = new HashMap<>();
-        for (int i = 2; i <= columns; i++) {
-          values.put(row.getMetaData().getColumnName(i), row.getObject(i));
-        }
-        rows.put(row.getString(1), values);
-      }
-    }
-    return rows;
-  }
-
-  private static void run(String... args) {
-    StringWriter err = new StringWriter();
-    CommandLine command = TokentraceMain.commandLine();
-    command.setErr(new PrintWriter(err, true));
-    command.setOut(new PrintWriter(new StringWriter(), true));
-    assertThat(command.execute(args)).as(String.join(" ", args) + ": " + err).isZero();
   }
 }

@@ -1,11 +1,10 @@
 package dev.tokentrace.cli;
 
+import static dev.tokentrace.cli.PdRows.run;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -19,7 +18,6 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * The P/D sample {@code samples/pd/sglang/slow-link} (docs/formats/pd.md#simulator) is what its
@@ -89,15 +87,5 @@ final class PdSglangSampleTest {
     assertThat(attributed).isEqualTo(truthPairs);
     String pairs = run("sql", "--db", db.toString(), "--format", "csv", "pd_pairs");
     assertThat(pairs.lines().skip(1).count()).as(pairs).isEqualTo(4);
-  }
-
-  private static String run(String... args) {
-    StringWriter err = new StringWriter();
-    StringWriter out = new StringWriter();
-    CommandLine command = TokentraceMain.commandLine();
-    command.setErr(new PrintWriter(err, true));
-    command.setOut(new PrintWriter(out, true));
-    assertThat(command.execute(args)).as(String.join(" ", args) + ": " + err).isZero();
-    return out.toString();
   }
 }

@@ -11,8 +11,9 @@ import scala.collection.Seq;
 /**
  * DuckDB's continuous quantiles, for Spark: the median and the median absolute deviation of a
  * group's values, interpolated as DuckDB's {@code quantile_cont} does (docs/scale.md#dialect):
- * position {@code (n - 1) * q}, {@code lo + (hi - lo) * (position - floor(position))}. Spark's own
- * {@code percentile} interpolates with arithmetic of its own, not promised to round alike.
+ * position {@code (n - 1) * q}, {@code lo * (1 - d) + hi * d} with {@code d = position -
+ * floor(position)}. Spark's own {@code percentile} interpolates with arithmetic of its own, not
+ * promised to round alike.
  */
 public final class Quantiles {
   private Quantiles() {}
@@ -63,7 +64,10 @@ public final class Quantiles {
     }
     double lo = sorted[floor];
     double hi = sorted[ceil];
-    return lo + (hi - lo) * (position - floor);
+    double fraction = position - floor;
+    // DuckDB 2.0's order of operations: lo + (hi - lo) * d rounds differently in the last bit
+    // (docs/scale.md#dialect)
+    return lo * (1 - fraction) + hi * fraction;
   }
 
   static @Nullable Double median(double[] sorted) {

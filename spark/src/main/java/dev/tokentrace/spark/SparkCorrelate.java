@@ -99,8 +99,16 @@ public final class SparkCorrelate implements Callable<Integer> {
             "spark-correlate: rules: request-ID matching with the SQL's defaults (correlate without"
                 + " options); --match heuristic is not run on Spark");
         Dataset<Row> rows = SparkAttribution.run(spark);
-        LakeTableVersions.Written written =
-            SparkLake.write(rows, lake, LakeTableVersions.DEFAULT_GRACE);
+        SparkLake.Stored stored =
+            SparkLake.store(
+                spark,
+                rows,
+                lake,
+                inputs.snapshot(),
+                String.join(" ", "tokentrace spark-correlate", String.join(" ", originalArgs())),
+                scratch,
+                LakeTableVersions.DEFAULT_GRACE);
+        LakeTableVersions.Written written = stored.attribution();
         err.printf(
             "spark-correlate: request_attribution written to the lake %s as version %d (%d rows)"
                 + " in %.1f s on %s%n",
@@ -109,6 +117,11 @@ public final class SparkCorrelate implements Callable<Integer> {
             written.version().rows(),
             (System.nanoTime() - started) / 1e9,
             spark.sparkContext().master());
+        err.printf(
+            "spark-correlate: %d report result(s) stored with it as run %s (clock_offsets and"
+                + " attribution_results versions); report --lake reads them while the lake's"
+                + " committed files stay as they are%n",
+            stored.results(), stored.runId());
         return 0;
       } finally {
         SparkLake.deleteTree(scratch);
@@ -124,6 +137,10 @@ public final class SparkCorrelate implements Callable<Integer> {
         spark.stop();
       }
     }
+  }
+
+  private java.util.List<String> originalArgs() {
+    return spec.commandLine().getParseResult().originalArgs();
   }
 
   public static void main(String[] args) {

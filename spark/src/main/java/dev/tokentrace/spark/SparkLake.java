@@ -2,12 +2,20 @@ package dev.tokentrace.spark;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tokentrace.correlate.attribution.AttributionSettings;
+import dev.tokentrace.correlate.attribution.Attributor;
+import dev.tokentrace.correlate.live.LakeEvents;
+import dev.tokentrace.correlate.live.LakeStoredResults;
+import dev.tokentrace.report.load.StoredResults;
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.DatabaseSettings;
+import dev.tokentrace.store.Runs;
+import dev.tokentrace.store.lake.Lake;
 import dev.tokentrace.store.lake.LakeFile;
 import dev.tokentrace.store.lake.LakeSnapshot;
 import dev.tokentrace.store.lake.LakeTableVersions;
 import dev.tokentrace.store.lake.LakeTables;
+import dev.tokentrace.table.TableSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -17,6 +25,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -60,6 +69,9 @@ public final class SparkLake {
    */
   private static final Set<String> WITH_ROWID =
       Set.of("client_timing", "request_timing", "request_arrived", "request_aborted");
+
+  /** The report's query that lists its file's runs: not stored with a lake's attribution. */
+  private static final String RUN_OVERVIEW = "report/run_overview";
 
   private SparkLake() {}
 
@@ -121,59 +133,162 @@ public final class SparkLake {
     return schemas;
   }
 
+  /** What {@link #store} wrote: the attribution's version and the stored results' run. */
+  public record Stored(LakeTableVersions.Written attribution, String runId, int results) {}
+
   /**
-   * Writes {@code rows} as the lake's next version of {@code request_attribution}: Spark writes
-   * them to a scratch folder under the lake's {@code _tmp}, DuckDB casts them to the table's
-   * columns ({@code sql/schema/}) into the version file and commits the pointer
-   * (docs/storage.md#versioned-tables). Timestamps leave Spark without time zone (UTC), as the lake
-   * stores them.
+   * Stores the attribution in the lake whole (docs/scale.md#stored-results): {@code rows} as the
+   * next version of {@code request_attribution}, Spark's {@code clock_offsets} view as the next
+   * version of {@code clock_offsets}, then the report's stored results ({@code
+   * attribution_results}), computed by DuckDB in this process over the same snapshot's files and
+   * the version just written, with the state row that ties the three and the snapshot together:
+   * that last version is the commit a lake reader adopts ({@code LakeStoredResults}). Spark writes
+   * each table to a scratch folder under the lake's {@code _tmp}; DuckDB casts the rows to the
+   * table's columns ({@code sql/schema/}) into the version file. Timestamps leave Spark without
+   * time zone (UTC), as the lake stores them.
+   *
+   * @param command the command line, recorded with the attribution's run
    */
-  public static LakeTableVersions.Written write(Dataset<Row> rows, Path lake, Duration grace) {
-    Path staging =
-        lake.resolve("_tmp")
-            .resolve("spark.request_attribution." + UUID.randomUUID().toString().substring(0, 12));
+  public static Stored store(
+      SparkSession spark,
+      Dataset<Row> rows,
+      Path lake,
+      LakeSnapshot snapshot,
+      String command,
+      Path scratch,
+      Duration grace) {
+    Instant started = Instant.now();
+    List<Path> staged = new ArrayList<>();
     try {
-      List<Column> columns = new ArrayList<>();
-      for (StructField field : rows.schema().fields()) {
-        Column column = functions.col(field.name());
-        if (field.dataType().equals(DataTypes.TimestampType)) {
-          column = column.cast(DataTypes.TimestampNTZType);
-        }
-        columns.add(column.as(field.name()));
-      }
-      rows.select(columns.toArray(Column[]::new))
-          .write()
-          .mode(SaveMode.ErrorIfExists)
-          .parquet(staging.toString());
-      try (Database database = Database.open(DatabaseSettings.inMemory());
+      Path attributionRows = stage(rows, lake, "request_attribution");
+      staged.add(attributionRows);
+      Path offsetRows = stage(spark.table("clock_offsets"), lake, "clock_offsets");
+      staged.add(offsetRows);
+      // a file, not memory: the report's queries over 10 M rows spill
+      // (docs/scale.md#stored-results)
+      Path file = scratch.resolve("stored-results.duckdb");
+      try (Database database = Database.open(DatabaseSettings.file(file));
           Connection connection = database.newConnection()) {
-        String select = castSelect(connection, List.of(rows.columns()), staging);
-        return LakeTableVersions.write(connection, lake, "request_attribution", select, grace);
+        LakeTableVersions.Written attribution =
+            LakeTableVersions.write(
+                connection,
+                lake,
+                "request_attribution",
+                castSelect(connection, "request_attribution", attributionRows),
+                grace);
+        LakeTableVersions.Written offsets =
+            LakeTableVersions.write(
+                connection,
+                lake,
+                "clock_offsets",
+                castSelect(connection, "clock_offsets", offsetRows),
+                grace);
+        try (Statement statement = connection.createStatement()) {
+          // the snapshot Spark read, as views; the attribution as its version; the offsets copied
+          for (TableSchema<?> table : LakeTables.ALL) {
+            statement.execute("DROP TABLE IF EXISTS " + table.name());
+            statement.execute(
+                "CREATE VIEW "
+                    + table.name()
+                    + " AS "
+                    + Lake.select(table, snapshot.files(table.name())));
+          }
+          statement.execute("DROP TABLE request_attribution");
+          statement.execute(
+              "CREATE VIEW request_attribution AS SELECT * FROM read_parquet("
+                  + literal(attribution.version().path(lake))
+                  + ")");
+          statement.execute(
+              "INSERT INTO clock_offsets BY NAME SELECT * FROM read_parquet("
+                  + literal(offsets.version().path(lake))
+                  + ")");
+        }
+        String runId = Runs.newId(connection, "spark-correlate", started);
+        int results =
+            database
+                .jdbi()
+                .inTransaction(
+                    handle -> {
+                      int stored = StoredResults.store(handle, runId);
+                      // the runs a report lists are its file's, not the lake's: computed there
+                      return stored
+                          - handle
+                              .createUpdate("DELETE FROM attribution_results WHERE query = :query")
+                              .bind("query", RUN_OVERVIEW)
+                              .execute();
+                    });
+        LakeStoredResults.write(
+            connection,
+            lake,
+            new LakeStoredResults.State(
+                runId,
+                attribution.version().file(),
+                offsets.version().file(),
+                LakeEvents.fingerprint(snapshot),
+                Attributor.params(AttributionSettings.defaults()),
+                command,
+                started.toString()),
+            grace);
+        return new Stored(attribution, runId, results);
       }
     } catch (SQLException e) {
       throw new IllegalStateException(
-          "lake " + lake + ": cannot write request_attribution: " + e.getMessage(), e);
+          "lake " + lake + ": cannot store the attribution: " + e.getMessage(), e);
     } catch (IOException e) {
-      throw new UncheckedIOException("lake " + lake + ": cannot write request_attribution", e);
+      throw new UncheckedIOException("lake " + lake + ": cannot store the attribution", e);
     } finally {
-      deleteTree(staging);
+      for (Path path : staged) {
+        deleteTree(path);
+      }
     }
   }
 
-  /** Every column of request_attribution, cast to its type; a column Spark did not make is NULL. */
-  private static String castSelect(Connection connection, List<String> made, Path staging)
+  /** Spark writes {@code rows} as Parquet into a scratch folder under the lake's {@code _tmp}. */
+  private static Path stage(Dataset<Row> rows, Path lake, String table) {
+    Path staging =
+        lake.resolve("_tmp")
+            .resolve("spark." + table + "." + UUID.randomUUID().toString().substring(0, 12));
+    List<Column> columns = new ArrayList<>();
+    for (StructField field : rows.schema().fields()) {
+      Column column = functions.col(field.name());
+      if (field.dataType().equals(DataTypes.TimestampType)) {
+        column = column.cast(DataTypes.TimestampNTZType);
+      }
+      columns.add(column.as(field.name()));
+    }
+    rows.select(columns.toArray(Column[]::new))
+        .write()
+        .mode(SaveMode.ErrorIfExists)
+        .parquet(staging.toString());
+    return staging;
+  }
+
+  /** Every column of {@code table}, cast to its type; a column Spark did not make is NULL. */
+  private static String castSelect(Connection connection, String table, Path staging)
       throws SQLException {
     List<String> items = new ArrayList<>();
     try (Statement statement = connection.createStatement();
-        ResultSet columns =
+        ResultSet made =
             statement.executeQuery(
-                "SELECT column_name, data_type FROM information_schema.columns"
-                    + " WHERE table_schema = 'main' AND table_name = 'request_attribution'"
-                    + " ORDER BY ordinal_position")) {
-      while (columns.next()) {
-        String name = columns.getString(1);
-        String type = columns.getString(2);
-        items.add("CAST(" + (made.contains(name) ? name : "NULL") + " AS " + type + ") AS " + name);
+                "DESCRIBE SELECT * FROM read_parquet("
+                    + literal(staging.resolve("*.parquet"))
+                    + ")"); ) {
+      List<String> names = new ArrayList<>();
+      while (made.next()) {
+        names.add(made.getString(1));
+      }
+      try (ResultSet columns =
+          statement.executeQuery(
+              "SELECT column_name, data_type FROM information_schema.columns"
+                  + " WHERE table_schema = 'main' AND table_name = '"
+                  + table
+                  + "' ORDER BY ordinal_position")) {
+        while (columns.next()) {
+          String name = columns.getString(1);
+          String type = columns.getString(2);
+          items.add(
+              "CAST(" + (names.contains(name) ? name : "NULL") + " AS " + type + ") AS " + name);
+        }
       }
     }
     return "SELECT "

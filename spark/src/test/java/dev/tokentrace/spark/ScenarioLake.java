@@ -54,45 +54,58 @@ final class ScenarioLake {
 
   /** Simulates {@code scenario} (vLLM 0.16) into {@code dir/sim} and writes {@code dir/lake}. */
   static Path write(Path dir, String scenario, int seed, String requests) throws Exception {
-    Path sim = dir.resolve("sim");
-    Map<String, String> explicit = new LinkedHashMap<>();
-    explicit.put(Parameters.ENGINE, "vllm");
-    explicit.put(Parameters.FORMAT_VERSION, "0.16");
-    explicit.put(Parameters.SEED, Integer.toString(seed));
-    explicit.put(Parameters.START, START);
-    if (requests != null) {
-      explicit.put(Parameters.REQUESTS, requests);
-    }
-    ScenarioSettings settings = ScenarioSettings.from(Scenarios.effective(scenario, explicit));
-    new ScenarioWriter(settings.simulation(), settings.output())
-        .write(sim, "simulate --scenario " + scenario, settings.parameters());
-    List<EngineEvent> events = parse(sim, scenario);
-    List<Object[]> clients = clientRows(sim, scenario);
+    return write(dir, List.of(scenario), seed, requests);
+  }
+
+  /**
+   * Simulates each scenario (vLLM 0.16, seed {@code seed + i} for the i-th, so no two share a
+   * request ID) into {@code dir/sim/NAME} and writes them all into one lake {@code dir/lake}: the
+   * scenario's server instance and client run are its name, its events and client rows each a
+   * partition of their own (as several sinks of one consumer group write), each in two commits.
+   */
+  static Path write(Path dir, List<String> scenarios, int seed, String requests) throws Exception {
     Path lake = dir.resolve("lake");
-    LakePartition events0 = new LakePartition("tokentrace.events", 0);
-    LakePartition clients0 = new LakePartition("tokentrace.clients", 0);
     try (LakeWriter writer =
         LakeWriter.open(lake, LakeMarker.of("tokentrace", "test"), "256MB", 1, Clock.systemUTC())) {
-      writer.recover(events0, "events-topic");
-      writer.startAt(events0, 0);
-      writer.recover(clients0, "clients-topic");
-      writer.startAt(clients0, 0);
-      long offset = 0;
-      int half = events.size() / 2;
-      for (int i = 0; i < events.size(); i++) {
-        EngineEvent event = events.get(i);
-        writer.append(events0, EventTables.of(event), event);
-        writer.advance(events0, ++offset);
-        if (i == half) {
-          writer.flush();
+      for (int s = 0; s < scenarios.size(); s++) {
+        String scenario = scenarios.get(s);
+        Path sim = dir.resolve("sim").resolve(scenario);
+        Map<String, String> explicit = new LinkedHashMap<>();
+        explicit.put(Parameters.ENGINE, "vllm");
+        explicit.put(Parameters.FORMAT_VERSION, "0.16");
+        explicit.put(Parameters.SEED, Integer.toString(seed + s));
+        explicit.put(Parameters.START, START);
+        if (requests != null) {
+          explicit.put(Parameters.REQUESTS, requests);
         }
+        ScenarioSettings settings = ScenarioSettings.from(Scenarios.effective(scenario, explicit));
+        new ScenarioWriter(settings.simulation(), settings.output())
+            .write(sim, "simulate --scenario " + scenario, settings.parameters());
+        List<EngineEvent> events = parse(sim, scenario);
+        List<Object[]> clients = clientRows(sim, scenario);
+        LakePartition eventPartition = new LakePartition("tokentrace.events", s);
+        LakePartition clientPartition = new LakePartition("tokentrace.clients", s);
+        writer.recover(eventPartition, "events-topic");
+        writer.startAt(eventPartition, 0);
+        writer.recover(clientPartition, "clients-topic");
+        writer.startAt(clientPartition, 0);
+        long offset = 0;
+        int half = events.size() / 2;
+        for (int i = 0; i < events.size(); i++) {
+          EngineEvent event = events.get(i);
+          writer.append(eventPartition, EventTables.of(event), event);
+          writer.advance(eventPartition, ++offset);
+          if (i == half) {
+            writer.flush();
+          }
+        }
+        long clientOffset = 0;
+        for (Object[] row : clients) {
+          writer.append(clientPartition, ClientRowJson.TABLE, row);
+          writer.advance(clientPartition, ++clientOffset);
+        }
+        writer.flush();
       }
-      long clientOffset = 0;
-      for (Object[] row : clients) {
-        writer.append(clients0, ClientRowJson.TABLE, row);
-        writer.advance(clients0, ++clientOffset);
-      }
-      writer.flush();
     }
     return lake;
   }
@@ -115,7 +128,7 @@ final class ScenarioLake {
         };
     for (Path file : serverFiles(sim)) {
       new SourceParser(
-              sim.relativize(file).toString(),
+              sim.getParent().relativize(file).toString(), // NAME/file: one path per scenario
               Engine.VLLM,
               Parsers.create(Engine.VLLM, settings),
               sink)

@@ -429,6 +429,31 @@ public final class Attributor {
   }
 
   /**
+   * Makes the attribution in {@code request_attribution} (with the results in {@code
+   * attribution_results}) this database's current one: computed elsewhere, with the rules {@code
+   * params}, from exactly the inputs the database holds now. A lake reader does this with the
+   * version {@code spark-correlate} wrote from the snapshot it just copied
+   * (docs/scale.md#stored-results), so a report reuses it as one {@link #run} stored. Records the
+   * run {@code runId} (kind {@value #RUN_KIND}) and the inputs' fingerprint as of now.
+   */
+  public static void adopt(
+      Handle handle, String runId, Instant started, String command, String params)
+      throws SQLException {
+    requireNonNull(runId, "runId is null");
+    Connection connection = handle.getConnection();
+    if (!Runs.exists(connection, runId)) {
+      Runs.insert(connection, new Runs.Run(runId, RUN_KIND, started, command, params));
+    }
+    handle.execute("DELETE FROM attribution_state");
+    handle
+        .createUpdate("INSERT INTO attribution_state VALUES (:run_id, :params, :inputs, NULL)")
+        .bind("run_id", runId)
+        .bind("params", params)
+        .bind("inputs", inputs(handle))
+        .execute();
+  }
+
+  /**
    * The rules of the attribution stored in the database (by the last {@code correlate} or {@code
    * report}), or null when none is stored: what a {@code report} without rule options reuses.
    */
@@ -660,7 +685,8 @@ public final class Attributor {
                     .list());
   }
 
-  static String params(AttributionSettings settings) {
+  /** The rules as stored with an attribution ({@code attribution_state.params}, {@code runs}). */
+  public static String params(AttributionSettings settings) {
     Map<String, Object> params = new LinkedHashMap<>();
     params.put("negative_tolerance_ms", settings.negativeToleranceMs());
     params.put("negative_tolerance_pct", settings.negativeTolerancePct());

@@ -126,7 +126,9 @@ public final class LakeEvents {
    * tables hold the rows that copy left: same count and last row id) and every file it copied is
    * still in the snapshot (no compaction merged them away), only the rows of the snapshot's new
    * files are inserted; otherwise the tables are replaced as by {@link #copy(Path, Database)}. Both
-   * leave the same rows: a snapshot's files never overlap, and a committed file never changes.
+   * leave the same rows: a snapshot's files never overlap, and a committed file never changes. When
+   * the lake holds an attribution stored with exactly this snapshot ({@code spark-correlate}), it
+   * becomes the database's current one ({@link LakeStoredResults#adopt}).
    *
    * @throws IllegalArgumentException naming the directory when it is not a tokentrace lake
    * @throws IllegalStateException naming the table when DuckDB fails (nothing changed then)
@@ -135,8 +137,9 @@ public final class LakeEvents {
     requireNonNull(lake, "lake is null");
     requireNonNull(database, "database is null");
     LakeSnapshot snapshot = LakeSnapshot.scan(lake);
+    Copied copied;
     try {
-      return copy(lake, database, previous, snapshot, Map.of());
+      copied = copy(lake, database, previous, snapshot, Map.of());
     } catch (IllegalStateException e) {
       // A table whose file cannot be read (a truncated file) fails only what needs it
       // (docs/storage.md#a-file-that-cannot-be-read): found after a failed copy, so that a good
@@ -161,6 +164,11 @@ public final class LakeEvents {
       // said by the caller, once per copy (correlate, report)
       return copy(lake, database, null, snapshot, skipped);
     }
+    // the attribution spark-correlate stored with exactly this snapshot, when there is one: a
+    // report then reads it and its results instead of attributing again
+    // (docs/scale.md#stored-results)
+    LakeStoredResults.adopt(lake, database, copied);
+    return copied;
   }
 
   /**

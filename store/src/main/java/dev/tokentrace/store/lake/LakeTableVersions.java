@@ -38,8 +38,13 @@ public final class LakeTableVersions {
   /** The directory of the versioned tables, under the lake's root. */
   public static final String DIRECTORY = "_versions";
 
-  /** The tables kept as versions, in the order readers get their views. */
-  public static final List<String> TABLES = List.of("request_attribution");
+  /**
+   * The tables kept as versions, in the order readers get their views: the attribution ({@code
+   * correlate --lake}, {@code spark-correlate}) and, written by {@code spark-correlate} with it,
+   * its clock offsets and the report's stored results (docs/scale.md#stored-results).
+   */
+  public static final List<String> TABLES =
+      List.of("request_attribution", "clock_offsets", "attribution_results");
 
   /** How long a replaced version stays for readers that read the pointer before it changed. */
   public static final Duration DEFAULT_GRACE = Duration.ofSeconds(60);
@@ -217,13 +222,20 @@ public final class LakeTableVersions {
 
   /** {@code CREATE OR REPLACE VIEW} lines of the versioned tables, for {@code sql --views}. */
   static String viewsSql(Path lake) {
+    // the tables without a version first: comment lines after the last statement would make a
+    // statement of their own for an engine that splits the text at ";\n", and fail there
+    StringBuilder unwritten = new StringBuilder();
     StringBuilder sql = new StringBuilder();
     for (String table : TABLES) {
       Version version = current(lake, table);
       if (version == null) {
-        sql.append("-- ")
+        unwritten
+            .append("-- ")
             .append(table)
-            .append(": no version written yet (correlate --lake writes it)\n");
+            .append(
+                table.equals("request_attribution")
+                    ? ": no version written yet (correlate --lake writes it)\n"
+                    : ": no version written yet (spark-correlate writes it)\n");
       } else {
         sql.append("-- ")
             .append(table)
@@ -241,7 +253,7 @@ public final class LakeTableVersions {
             .append(";\n");
       }
     }
-    return sql.toString();
+    return unwritten.append(sql).toString();
   }
 
   static Path directory(Path lake, String table) {
