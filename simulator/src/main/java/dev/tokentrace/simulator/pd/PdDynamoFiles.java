@@ -137,17 +137,7 @@ final class PdDynamoFiles {
   private static void worker(Path file, List<PdRequest> requests, int server, boolean prefill)
       throws IOException {
     Files.createDirectories(file.getParent());
-    List<PdRequest> mine = new ArrayList<>();
-    for (PdRequest r : requests) {
-      if ((prefill ? r.prefillServer() : r.decodeServer()) == server) {
-        mine.add(r);
-      }
-    }
-    mine.sort(
-        (a, b) ->
-            Long.compare(
-                prefill ? a.prefillFirstTokenUs() : a.decodeLastTokenUs(),
-                prefill ? b.prefillFirstTokenUs() : b.decodeLastTokenUs()));
+    List<PdRequest> mine = PdFiles.served(requests, server, prefill);
     long lease = (prefill ? PREFILL_LEASE : DECODE_LEASE) + server;
     try (BufferedWriter out = Files.newBufferedWriter(file, UTF_8)) {
       // a Python record of the in-process vLLM engine, as Dynamo's JSONL logger prints it

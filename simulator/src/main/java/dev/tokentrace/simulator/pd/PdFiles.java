@@ -207,6 +207,25 @@ public final class PdFiles {
     }
   }
 
+  /**
+   * The requests one server ran (prefill server {@code server} or decode server {@code server}), in
+   * order of their end there: the first token on a prefill server, the last on a decode server.
+   */
+  static List<PdRequest> served(List<PdRequest> requests, int server, boolean prefill) {
+    List<PdRequest> mine = new ArrayList<>();
+    for (PdRequest r : requests) {
+      if ((prefill ? r.prefillServer() : r.decodeServer()) == server) {
+        mine.add(r);
+      }
+    }
+    mine.sort(
+        (a, b) ->
+            Long.compare(
+                prefill ? a.prefillFirstTokenUs() : a.decodeLastTokenUs(),
+                prefill ? b.prefillFirstTokenUs() : b.decodeLastTokenUs()));
+    return mine;
+  }
+
   private static void spans(
       Path file,
       List<PdRequest> requests,
@@ -215,18 +234,8 @@ public final class PdFiles {
       Function<PdRequest, String> sent)
       throws IOException {
     Files.createDirectories(file.getParent());
-    List<PdRequest> mine = new ArrayList<>();
-    for (PdRequest r : requests) {
-      if ((prefill ? r.prefillServer() : r.decodeServer()) == server) {
-        mine.add(r);
-      }
-    }
     // exported in order of the span's end, as the SDK's batch processor does
-    mine.sort(
-        (a, b) ->
-            Long.compare(
-                prefill ? a.prefillFirstTokenUs() : a.decodeLastTokenUs(),
-                prefill ? b.prefillFirstTokenUs() : b.decodeLastTokenUs()));
+    List<PdRequest> mine = served(requests, server, prefill);
     try (BufferedWriter out = Files.newBufferedWriter(file, UTF_8)) {
       for (int from = 0; from < mine.size(); from += SPANS_PER_LINE) {
         List<PdRequest> batch = mine.subList(from, Math.min(mine.size(), from + SPANS_PER_LINE));
