@@ -46,12 +46,12 @@ import picocli.CommandLine;
  * aggregates (docs/formats/pd.md#estimate): it must be labelled {@code interval_estimate}; it is
  * exact where every transfer of a decode server runs alone at one bandwidth (decode-saturated,
  * prefill-saturated) and checked as such there, and in the other scenarios (link contention, a slow
- * link) its error is measured and written to {@code cli/target/pd-accuracy.md}. The same vLLM
- * runs' NIXL debug lines (docs/formats/pd.md#vllm-nixl-debug-lines), ingested afterwards, give
- * every request its own transfer: every component is then checked as exact. SGLang logs each
- * request's transfer (docs/formats/pd.md#sglang-time-stats): labelled {@code request}, its split is
- * checked as exact in every scenario, on the first {@link #SGLANG_REQUESTS} requests of each,
- * loaded in-process (the suite's time).
+ * link) its error is measured and written to {@code cli/target/pd-accuracy.md}. The same vLLM runs'
+ * NIXL debug lines (docs/formats/pd.md#vllm-nixl-debug-lines), ingested afterwards, give every
+ * request its own transfer: every component is then checked as exact. SGLang logs each request's
+ * transfer (docs/formats/pd.md#sglang-time-stats): labelled {@code request}, its split is checked
+ * as exact in every scenario, on the first {@link #SGLANG_REQUESTS} requests of each, loaded
+ * in-process (the suite's time).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 final class PdAccuracyIT {
