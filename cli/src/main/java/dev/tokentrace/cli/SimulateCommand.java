@@ -139,7 +139,10 @@ public final class SimulateCommand implements Callable<Integer> {
           proxyRewrites,
           scenario != null,
           out,
-          commandLine().replaceFirst("^tokentrace simulate", "tokentrace simulate --pd " + pd),
+          commandLine()
+              .replaceFirst(
+                  "^tokentrace simulate",
+                  "tokentrace simulate --pd " + pd + (proxyRewrites ? " --proxy-rewrites" : "")),
           err);
     }
     ScenarioSettings settings;

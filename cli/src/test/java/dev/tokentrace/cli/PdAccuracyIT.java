@@ -14,6 +14,10 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -64,6 +68,11 @@ final class PdAccuracyIT {
 
   /** Requests of the rewriting-proxy case: the scenario's first ones. */
   private static final int PROXY_REQUESTS = 120;
+
+  /** The rewriting-proxy sample (samples/pd/proxy/) and its requests. */
+  private static final String PROXY_SAMPLE = "decode-saturated";
+
+  private static final int PROXY_SAMPLE_REQUESTS = 20;
 
   /** The one case ingested through the embedded broker. */
   private static final String VIA_BROKER = "transfer-bound";
@@ -294,6 +303,87 @@ final class PdAccuracyIT {
               + " | every component "
               + String.format(Locale.ROOT, "%.1f%%", 100.0 * within / truth.size()));
       assertThat(within).isGreaterThanOrEqualTo((int) Math.ceil(SHARE * truth.size()));
+    }
+  }
+
+  /**
+   * A proxy access log read as events (docs/formats/pd.md#proxy-access-log): the rewriting-proxy
+   * sample gives the same attribution through {@code ingest} (in-process) as through {@code ship} →
+   * {@code sink --lake} → {@code correlate --lake} (EXCEPT ALL both ways), every request a P/D pair
+   * joined to its client row; the client file is loaded by {@code clients} in both.
+   */
+  @Test
+  void aProxyLogGivesTheSameAttributionThroughIngestAndTheLake(@TempDir Path work)
+      throws Exception {
+    Path sample = GoldenSamplesTest.SAMPLES.resolve("pd").resolve("proxy").resolve(PROXY_SAMPLE);
+    List<String> files =
+        List.of(
+            instanceFile(sample, PdFiles.prefill(0), "otlp.jsonl"),
+            instanceFile(sample, PdFiles.decode(0), "otlp.jsonl"),
+            instanceFile(sample, PdFiles.decode(0), "server.log"),
+            instanceFile(sample, "proxy", "access.jsonl"));
+    String csv = sample.resolve("client_timings.csv").toString();
+    Path ingested = work.resolve("ingest.duckdb");
+    List<String> ingest =
+        new ArrayList<>(
+            List.of("ingest", "--db", ingested.toString(), "--engine", "vllm", "--year", "2026"));
+    ingest.addAll(files);
+    run(ingest.toArray(String[]::new));
+    run("clients", "--db", ingested.toString(), "--run-id", "proxy-run", csv);
+    run("correlate", "--db", ingested.toString(), "--out", work.resolve("a.csv").toString());
+
+    String prefix = "pd-proxy-lake";
+    List<String> ship =
+        new ArrayList<>(
+            List.of(
+                "ship",
+                "--bootstrap-servers",
+                broker.bootstrapServers(),
+                "--topic-prefix",
+                prefix,
+                "--engine",
+                "vllm",
+                "--year",
+                "2026"));
+    ship.addAll(files);
+    run(ship.toArray(String[]::new));
+    Path lake = work.resolve("lake");
+    run(
+        "sink",
+        "--bootstrap-servers",
+        broker.bootstrapServers(),
+        "--topic-prefix",
+        prefix,
+        "--lake",
+        lake.toString(),
+        "--group",
+        prefix + "-sink");
+    Path fromLake = work.resolve("lake.duckdb");
+    run("clients", "--db", fromLake.toString(), "--run-id", "proxy-run", csv);
+    run("correlate", "--lake", lake.toString(), "--db", fromLake.toString());
+
+    Map<String, Map<String, Object>> attributed = attributed(ingested);
+    assertThat(attributed).hasSize(PROXY_SAMPLE_REQUESTS);
+    assertThat(attributed.values())
+        .allSatisfy(a -> assertThat(a.get("decode_instance")).isEqualTo(PdFiles.decode(0)));
+    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:");
+        Statement statement = connection.createStatement()) {
+      statement.execute("ATTACH '" + ingested + "' AS a (READ_ONLY)");
+      statement.execute("ATTACH '" + fromLake + "' AS b (READ_ONLY)");
+      for (String[] pair : new String[][] {{"a", "b"}, {"b", "a"}}) {
+        try (ResultSet rows =
+            statement.executeQuery(
+                "SELECT count(*) FROM (FROM "
+                    + pair[0]
+                    + ".request_attribution EXCEPT ALL FROM "
+                    + pair[1]
+                    + ".request_attribution)")) {
+          rows.next();
+          assertThat(rows.getLong(1))
+              .as("request_attribution rows of %s not in %s", pair[0], pair[1])
+              .isZero();
+        }
+      }
     }
   }
 

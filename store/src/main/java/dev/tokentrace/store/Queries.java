@@ -48,6 +48,12 @@ public final class Queries {
    */
   public static final String PD_HALVES = "attribution/pd_halves";
 
+  /**
+   * Creates the temporary table {@code client_timing} that shadows the stored one with the keys a
+   * proxy access log maps client IDs to (docs/formats/pd.md#proxy-access-log).
+   */
+  public static final String PROXY_KEYS = "attribution/proxy_keys";
+
   /** Recomputes {@code clock_offsets} from requests paired by ID. */
   public static final String CLOCK_OFFSETS = "attribution/clock_offsets";
 

@@ -148,7 +148,11 @@ public final class PdFiles {
             + "| `decode-N/server.log` | the decode server's `KV Transfer metrics` lines, every 10 s"
             + " |\n"
             + "| `client_timings.csv` | the project's client CSV, one row per request |\n"
-            + "| `truth.csv` | every component of every request (docs/formats/pd.md#truth) |\n";
+            + "| `truth.csv` | every component of every request (docs/formats/pd.md#truth) |\n"
+            + (Files.isDirectory(dir.resolve("proxy"))
+                ? "| `proxy/access.jsonl` | the rewriting proxy's access log, one line per request"
+                    + " (docs/formats/pd.md#proxy-access-log) |\n"
+                : "");
     try {
       Files.createDirectories(dir);
       Files.writeString(dir.resolve("SOURCE.md"), text, UTF_8);
