@@ -137,6 +137,7 @@ final class PdSimulate {
       String engine,
       @Nullable String requests,
       boolean proxyRewrites,
+      boolean noRid,
       boolean otherMode,
       Path out,
       String command,
@@ -157,8 +158,12 @@ final class PdSimulate {
       err.println("simulate: --proxy-rewrites is for vLLM's proxy only, not --engine " + engine);
       return ExitCodes.USAGE;
     }
+    if (noRid && !engine.equals("sglang")) {
+      err.println("simulate: --no-rid is for SGLang's rid only, not --engine " + engine);
+      return ExitCodes.USAGE;
+    }
     try {
-      int written = PdFiles.write(scenario, out, engine, proxyRewrites);
+      int written = PdFiles.write(scenario, out, engine, proxyRewrites, noRid);
       if (engine.equals("vllm")) {
         // the TensorRT-LLM sample's SOURCE.md is written by hand (samples/pd/trtllm/)
         PdFiles.source(scenario, out, command);

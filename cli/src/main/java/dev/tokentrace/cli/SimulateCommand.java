@@ -109,6 +109,14 @@ public final class SimulateCommand implements Callable<Integer> {
   private boolean proxyRewrites;
 
   @Option(
+      names = "--no-rid",
+      description =
+          "With --pd --engine sglang: the client sets no rid, so each server names the request by"
+              + " a uuid of its own and the two halves share only the router's bootstrap_room"
+              + " (docs/formats/pd.md#sglang-request-ids).")
+  private boolean noRid;
+
+  @Option(
       names = "--bind",
       paramLabel = "ADDRESS",
       defaultValue = "127.0.0.1",
@@ -137,12 +145,16 @@ public final class SimulateCommand implements Callable<Integer> {
           values.getOrDefault(Parameters.ENGINE, "vllm"),
           values.get(Parameters.REQUESTS),
           proxyRewrites,
+          noRid,
           scenario != null,
           out,
           commandLine()
               .replaceFirst(
                   "^tokentrace simulate",
-                  "tokentrace simulate --pd " + pd + (proxyRewrites ? " --proxy-rewrites" : "")),
+                  "tokentrace simulate --pd "
+                      + pd
+                      + (proxyRewrites ? " --proxy-rewrites" : "")
+                      + (noRid ? " --no-rid" : "")),
           err);
     }
     ScenarioSettings settings;

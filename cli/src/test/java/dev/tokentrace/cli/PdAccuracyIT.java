@@ -74,6 +74,9 @@ final class PdAccuracyIT {
 
   private static final int PROXY_SAMPLE_REQUESTS = 20;
 
+  /** Requests of the SGLang case without a client rid. */
+  private static final int NO_RID_REQUESTS = 20;
+
   /** The one case ingested through the embedded broker. */
   private static final String VIA_BROKER = "transfer-bound";
 
@@ -384,6 +387,54 @@ final class PdAccuracyIT {
               .isZero();
         }
       }
+    }
+  }
+
+  /**
+   * SGLang without a client {@code rid} (docs/formats/pd.md#sglang-request-ids): each server names
+   * the request by a uuid of its own, and the two halves are keyed by the router's {@code
+   * bootstrap_room} instead, so every request is one key with its prefill and its decode record,
+   * the prefill server's transfer under the same key. The first {@link #NO_RID_REQUESTS} requests
+   * of decode-saturated, in-process.
+   */
+  @Test
+  void sglangHalvesWithoutAClientRidShareTheirBootstrapRoom(@TempDir Path work) throws Exception {
+    Path dir = work.resolve("sim");
+    run(
+        "simulate",
+        "--pd",
+        "decode-saturated",
+        "--engine",
+        "sglang",
+        "--no-rid",
+        "--requests",
+        String.valueOf(NO_RID_REQUESTS),
+        "--out",
+        dir.toString());
+    Path db = work.resolve("no-rid.duckdb");
+    List<String> ingest =
+        new ArrayList<>(
+            List.of("ingest", "--db", db.toString(), "--engine", "sglang", "--year", "2026"));
+    ingest.addAll(serverFiles("sglang", PdScenario.named("decode-saturated"), dir));
+    run(ingest.toArray(String[]::new));
+    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:" + db);
+        Statement statement = connection.createStatement();
+        ResultSet rows =
+            statement.executeQuery(
+                "SELECT count(DISTINCT t.request_key), count(DISTINCT t.request_id),"
+                    + " bool_and(t.request_key LIKE 'bootstrap_room-%'),"
+                    + " (SELECT count(*) FROM (SELECT request_key FROM request_timing"
+                    + "   GROUP BY request_key HAVING count(DISTINCT instance) = 2)),"
+                    + " (SELECT count(*) FROM kv_transfer k"
+                    + "   WHERE k.request_key IN (SELECT request_key FROM request_timing"
+                    + "                           WHERE instance = 'decode-0'))"
+                    + " FROM request_timing t")) {
+      rows.next();
+      assertThat(rows.getLong(1)).as("one key per request").isEqualTo(NO_RID_REQUESTS);
+      assertThat(rows.getLong(2)).as("each server's own rid").isEqualTo(2L * NO_RID_REQUESTS);
+      assertThat(rows.getBoolean(3)).as("keyed by bootstrap_room").isTrue();
+      assertThat(rows.getLong(4)).as("keys with both halves").isEqualTo(NO_RID_REQUESTS);
+      assertThat(rows.getLong(5)).as("transfers under the pair's key").isEqualTo(NO_RID_REQUESTS);
     }
   }
 

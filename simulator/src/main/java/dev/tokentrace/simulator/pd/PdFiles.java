@@ -68,6 +68,19 @@ public final class PdFiles {
    * writes its access log {@code proxy/access.jsonl} (docs/formats/pd.md#proxy-access-log).
    */
   public static int write(PdScenario scenario, Path dir, String engine, boolean proxyRewrites) {
+    return write(scenario, dir, engine, proxyRewrites, false);
+  }
+
+  /**
+   * As {@link #write(PdScenario, Path, String, boolean)}; with {@code noRid} (SGLang only) the
+   * client sets no rid, so each server names the request by a uuid of its own and the halves share
+   * only the router's {@code bootstrap_room} (docs/formats/pd.md#sglang-request-ids).
+   */
+  public static int write(
+      PdScenario scenario, Path dir, String engine, boolean proxyRewrites, boolean noRid) {
+    if (noRid && !engine.equals("sglang")) {
+      throw new IllegalArgumentException("--no-rid is for SGLang only, not --engine " + engine);
+    }
     if (proxyRewrites && !engine.equals("vllm")) {
       throw new IllegalArgumentException(
           "--proxy-rewrites is for vLLM's proxy only, not --engine " + engine);
@@ -75,7 +88,7 @@ public final class PdFiles {
     List<PdRequest> requests = PdSimulation.run(scenario);
     switch (engine) {
       case "vllm" -> vllm(scenario, dir, requests, proxyRewrites);
-      case "sglang" -> PdSglangFiles.write(scenario, dir, requests);
+      case "sglang" -> PdSglangFiles.write(scenario, dir, requests, noRid);
       case "trtllm" -> PdTrtllmFiles.write(scenario, dir, requests);
       case "dynamo" -> PdDynamoFiles.write(scenario, dir, requests);
       default ->

@@ -38,13 +38,18 @@ final class PdSglangFiles {
 
   private PdSglangFiles() {}
 
-  static void write(PdScenario scenario, Path dir, List<PdRequest> requests) {
+  /**
+   * @param noRid the client sets no rid: each server names the request by a 32-hex uuid of its own
+   *     (SGLang's {@code uuid.uuid4().hex}), different on the two servers
+   */
+  static void write(PdScenario scenario, Path dir, List<PdRequest> requests, boolean noRid) {
     try {
       for (int p = 0; p < scenario.prefillServers(); p++) {
         List<Line> lines = new ArrayList<>();
         for (PdRequest r : requests) {
           if (r.prefillServer() == p) {
-            lines.add(new Line(r.prefillFirstTokenUs() + r.kvTransferUs(), prefill(r, scenario)));
+            lines.add(
+                new Line(r.prefillFirstTokenUs() + r.kvTransferUs(), prefill(r, scenario, noRid)));
           }
         }
         log(dir.resolve(PdFiles.prefill(p)).resolve("server.log"), lines);
@@ -53,7 +58,7 @@ final class PdSglangFiles {
         List<Line> lines = new ArrayList<>();
         for (PdRequest r : requests) {
           if (r.decodeServer() == d) {
-            lines.add(new Line(r.decodeLastTokenUs(), decode(r, scenario)));
+            lines.add(new Line(r.decodeLastTokenUs(), decode(r, scenario, noRid)));
           }
         }
         log(dir.resolve(PdFiles.decode(d)).resolve("server.log"), lines);
@@ -63,11 +68,11 @@ final class PdSglangFiles {
     }
   }
 
-  private static String prefill(PdRequest r, PdScenario scenario) {
+  private static String prefill(PdRequest r, PdScenario scenario, boolean noRid) {
     long bootstrap = Math.min(BOOTSTRAP_US, r.prefillQueueUs());
     double mb = r.kvBytes() / MB;
     double gbPerS = mb / 1024 / (r.kvTransferUs() / 1e6);
-    return head(r, scenario, 1, "prefill")
+    return head(r, scenario, 1, "prefill", noRid)
         + String.format(
             Locale.ROOT,
             "bootstrap_duration=%s, alloc_wait_duration=0.00ms, queue_duration=%s,"
@@ -81,8 +86,8 @@ final class PdSglangFiles {
             mb);
   }
 
-  private static String decode(PdRequest r, PdScenario scenario) {
-    return head(r, scenario, r.outputTokens(), "decode")
+  private static String decode(PdRequest r, PdScenario scenario, boolean noRid) {
+    return head(r, scenario, r.outputTokens(), "decode", noRid)
         + String.format(
             Locale.ROOT,
             "prealloc_queue_duration=0.00ms, transfer_duration=%s, queue_duration=%s,"
@@ -93,10 +98,20 @@ final class PdSglangFiles {
             epoch(r.decodeArrivalUs()));
   }
 
-  private static String head(PdRequest r, PdScenario scenario, int output, String type) {
-    long room = new SplittableRandom(scenario.seed() * 1_000_003L + r.index()).nextLong();
+  private static String head(
+      PdRequest r, PdScenario scenario, int output, String type, boolean noRid) {
+    SplittableRandom random = new SplittableRandom(scenario.seed() * 1_000_003L + r.index());
+    long room = random.nextLong();
+    String rid = r.id();
+    if (noRid) {
+      // the server's own uuid: a different one on each server (the prefill's first, then the
+      // decode's, from the same seeded stream)
+      long[] bits = {random.nextLong(), random.nextLong(), random.nextLong(), random.nextLong()};
+      int at = type.equals("prefill") ? 0 : 2;
+      rid = String.format(Locale.ROOT, "%016x%016x", bits[at], bits[at + 1]);
+    }
     return "ReqTimeStats(rid="
-        + r.id()
+        + rid
         + ", bootstrap_room="
         + (room & Long.MAX_VALUE)
         + ", input_len="
