@@ -138,6 +138,7 @@ final class PdSimulate {
       @Nullable String requests,
       boolean proxyRewrites,
       boolean noRid,
+      boolean kvMetrics,
       boolean otherMode,
       Path out,
       String command,
@@ -158,12 +159,19 @@ final class PdSimulate {
       err.println("simulate: --proxy-rewrites is for vLLM's proxy only, not --engine " + engine);
       return ExitCodes.USAGE;
     }
-    if (noRid && !engine.equals("sglang")) {
-      err.println("simulate: --no-rid is for SGLang's rid only, not --engine " + engine);
+    if ((noRid || kvMetrics) && !engine.equals("sglang")) {
+      err.println(
+          "simulate: "
+              + (noRid ? "--no-rid" : "--kv-metrics")
+              + " is for SGLang only, not --engine "
+              + engine);
       return ExitCodes.USAGE;
     }
     try {
       int written = PdFiles.write(scenario, out, engine, proxyRewrites, noRid);
+      if (kvMetrics) {
+        PdFiles.sglangMetrics(scenario, out);
+      }
       if (engine.equals("vllm")) {
         // the TensorRT-LLM sample's SOURCE.md is written by hand (samples/pd/trtllm/)
         PdFiles.source(scenario, out, command);

@@ -117,6 +117,14 @@ public final class SimulateCommand implements Callable<Integer> {
   private boolean noRid;
 
   @Option(
+      names = "--kv-metrics",
+      description =
+          "With --pd --engine sglang: also save each prefill server's /metrics scrapes every 10 s"
+              + " (prefill-N/metrics.prom) with SGLang's KV transfer histograms and failed-transfer"
+              + " counter (docs/formats/pd.md#sglang-kv-transfer-metrics).")
+  private boolean kvMetrics;
+
+  @Option(
       names = "--bind",
       paramLabel = "ADDRESS",
       defaultValue = "127.0.0.1",
@@ -146,6 +154,7 @@ public final class SimulateCommand implements Callable<Integer> {
           values.get(Parameters.REQUESTS),
           proxyRewrites,
           noRid,
+          kvMetrics,
           scenario != null,
           out,
           commandLine()
@@ -154,7 +163,8 @@ public final class SimulateCommand implements Callable<Integer> {
                   "tokentrace simulate --pd "
                       + pd
                       + (proxyRewrites ? " --proxy-rewrites" : "")
-                      + (noRid ? " --no-rid" : "")),
+                      + (noRid ? " --no-rid" : "")
+                      + (kvMetrics ? " --kv-metrics" : "")),
           err);
     }
     ScenarioSettings settings;

@@ -5,6 +5,7 @@ import static dev.tokentrace.cli.PdRows.run;
 import static dev.tokentrace.cli.PdRows.truth;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.withinPercentage;
 
 import dev.tokentrace.ingest.kafka.EmbeddedBroker;
 import dev.tokentrace.simulator.pd.PdFiles;
@@ -407,6 +408,7 @@ final class PdAccuracyIT {
         "--engine",
         "sglang",
         "--no-rid",
+        "--kv-metrics",
         "--requests",
         String.valueOf(NO_RID_REQUESTS),
         "--out",
@@ -416,7 +418,22 @@ final class PdAccuracyIT {
         new ArrayList<>(
             List.of("ingest", "--db", db.toString(), "--engine", "sglang", "--year", "2026"));
     ingest.addAll(serverFiles("sglang", PdScenario.named("decode-saturated"), dir));
+    ingest.add(instanceFile(dir, PdFiles.prefill(0), "metrics.prom"));
     run(ingest.toArray(String[]::new));
+    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:" + db);
+        Statement statement = connection.createStatement();
+        ResultSet rows =
+            statement.executeQuery(
+                "SELECT sum(transfers), sum(failed), sum(duration_ms * transfers),"
+                    + " (SELECT sum(duration_ms) FROM kv_transfer WHERE request_key IS NOT NULL)"
+                    + " FROM kv_transfer WHERE source_kind = 'sglang_metrics'")) {
+      // the saved scrapes (docs/formats/pd.md#sglang-kv-transfer-metrics): every transfer, none
+      // failed, the same total time as the time stats lines' (theirs from a rounded speed)
+      rows.next();
+      assertThat(rows.getLong(1)).isEqualTo(NO_RID_REQUESTS);
+      assertThat(rows.getLong(2)).isZero();
+      assertThat(rows.getDouble(3)).isCloseTo(rows.getDouble(4), withinPercentage(1));
+    }
     try (Connection connection = DriverManager.getConnection("jdbc:duckdb:" + db);
         Statement statement = connection.createStatement();
         ResultSet rows =

@@ -178,6 +178,15 @@ public final class PdFiles {
     }
   }
 
+  /**
+   * Writes each SGLang prefill server's saved {@code /metrics} scrapes of the run {@link #write}
+   * wrote for {@code scenario} ({@code prefill-N/metrics.prom}, docs/formats/pd.md#simulator): the
+   * same requests, simulated again (the model is deterministic).
+   */
+  public static void sglangMetrics(PdScenario scenario, Path dir) {
+    PdSglangMetrics.write(scenario, dir, PdSimulation.run(scenario));
+  }
+
   /** The instance name of prefill server {@code p}. */
   public static String prefill(int p) {
     return "prefill-" + p;
