@@ -8,13 +8,20 @@
 --          table, and drops it before the transaction ends: the stored rows are never rewritten,
 --          so the client file and the proxy log can be loaded in either order, by any path
 --          (clients, ingest, the sinks), and a replaced log takes its mapping with it
---          (docs/formats/pd.md#proxy-access-log).
+--          (docs/formats/pd.md#proxy-access-log). SGLang P/D records keyed by their
+--          bootstrap_room map their rid the same way (docs/formats/pd.md#sglang-request-ids).
 CREATE OR REPLACE TEMP TABLE client_timing AS
 WITH lines AS (
     -- loaded by clients (proxy_requests) or as events by ingest and the sinks (proxy_request)
     SELECT ts, source_path, source_line, client_key, upstream_key FROM main.proxy_requests
     UNION ALL
     SELECT ts, source_path, source_line, client_key, upstream_key FROM main.proxy_request
+    UNION ALL
+    -- SGLang P/D lines keyed by the router's bootstrap_room (docs/formats/pd.md#sglang-request-ids):
+    -- a client that set a 32-hex rid sent the rid both servers logged as request_id
+    SELECT ts, source_path, source_line, request_id AS client_key, request_key AS upstream_key
+    FROM main.request_timing
+    WHERE request_key LIKE 'bootstrap_room-%'
 ),
 first_lines AS (
     SELECT client_key, upstream_key

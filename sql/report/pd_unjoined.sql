@@ -25,11 +25,17 @@ proxy_lines AS (
     UNION ALL
     SELECT client_key, upstream_key FROM proxy_request
 ),
+key_maps AS (
+    -- the proxy's lines, and SGLang P/D records keyed by their bootstrap_room (their rid)
+    SELECT client_key, upstream_key FROM proxy_lines
+    UNION ALL
+    SELECT request_id, request_key FROM request_timing WHERE request_key LIKE 'bootstrap_room-%'
+),
 client_keys AS (
     -- a client row's key, or the servers' key a proxy access log maps it to
     -- (attribution/proxy_keys; any of its lines: the attribution takes the first)
     SELECT coalesce(
-               (SELECT min(p.upstream_key) FROM proxy_lines p WHERE p.client_key = c.request_key),
+               (SELECT min(p.upstream_key) FROM key_maps p WHERE p.client_key = c.request_key),
                c.request_key) AS request_key
     FROM client_rows c
 ),

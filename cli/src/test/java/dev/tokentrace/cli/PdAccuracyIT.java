@@ -455,6 +455,84 @@ final class PdAccuracyIT {
     }
   }
 
+  /**
+   * A client that sets SGLang-like rids (32 hex digits) on an SGLang P/D run: both servers log that
+   * rid, the two halves are keyed by their bootstrap room (the rid looks like SGLang's own), and
+   * the client rows still join through the rid the servers logged (attribution/proxy_keys,
+   * docs/formats/pd.md#sglang-request-ids): every component within max(1 ms, 1%) of the truth. The
+   * first {@link #NO_RID_REQUESTS} requests of decode-saturated with every ID rewritten to 32 hex
+   * digits in every file.
+   */
+  @Test
+  void sglangClientRidsOfThirtyTwoHexDigitsStillJoin(@TempDir Path work) throws Exception {
+    Path dir = work.resolve("sim");
+    String name = "decode-saturated";
+    run(
+        "simulate",
+        "--pd",
+        name,
+        "--engine",
+        "sglang",
+        "--requests",
+        String.valueOf(NO_RID_REQUESTS),
+        "--out",
+        dir.toString());
+    java.util.regex.Pattern id = java.util.regex.Pattern.compile("pd-" + name + "-(\\d{5})");
+    for (Path file :
+        List.of(
+            dir.resolve("client_timings.csv"),
+            dir.resolve("truth.csv"),
+            dir.resolve(PdFiles.prefill(0)).resolve("server.log"),
+            dir.resolve(PdFiles.decode(0)).resolve("server.log"))) {
+      String text = Files.readString(file, UTF_8);
+      Files.writeString(
+          file,
+          id.matcher(text)
+              .replaceAll(m -> String.format(Locale.ROOT, "%032x", Long.parseLong(m.group(1)))),
+          UTF_8);
+    }
+    Path db = work.resolve("hex.duckdb");
+    List<String> ingest =
+        new ArrayList<>(
+            List.of("ingest", "--db", db.toString(), "--engine", "sglang", "--year", "2026"));
+    ingest.addAll(serverFiles("sglang", PdScenario.named(name), dir));
+    run(ingest.toArray(String[]::new));
+    run("clients", "--db", db.toString(), dir.resolve("client_timings.csv").toString());
+    run("correlate", "--db", db.toString(), "--out", work.resolve("hex.csv").toString());
+    Map<String, Map<String, String>> truth = truth(dir.resolve("truth.csv"));
+    Map<String, Map<String, Object>> attributed = attributed(db);
+    assertThat(attributed.keySet()).as("every client ID attributed").isEqualTo(truth.keySet());
+    int within = 0;
+    for (var entry : truth.entrySet()) {
+      Map<String, String> t = entry.getValue();
+      Map<String, Object> a = attributed.get(entry.getKey());
+      boolean ok =
+          Boolean.TRUE.equals(a.get("included"))
+              && t.get("decode_instance").equals(a.get("decode_instance"));
+      for (String[] c :
+          new String[][] {
+            {"client_queue_ms", "client_queue_ms"},
+            {"network_ms", "network_ms"},
+            {"prefill_queue_ms", "queue_ms"},
+            {"prefill_ms", "prefill_ms"},
+            {"kv_transfer_ms", "kv_transfer_ms"},
+            {"decode_queue_ms", "decode_queue_ms"},
+            {"decode_ms", "decode_ms"}
+          }) {
+        double e = Double.parseDouble(t.get(c[0]));
+        Object v = a.get(c[1]);
+        ok &= v != null && Math.abs((Double) v - e) <= Math.max(1.0, 0.01 * Math.abs(e));
+      }
+      within += ok ? 1 : 0;
+    }
+    figures.put(
+        "sglang, " + name + ", 32-hex client rids keyed by bootstrap_room",
+        truth.size()
+            + " | every component "
+            + String.format(Locale.ROOT, "%.1f%%", 100.0 * within / truth.size()));
+    assertThat(within).isEqualTo(truth.size());
+  }
+
   /** {@code ingest}'s {@code INSTANCE=FILE} arguments of every server {@code engine} wrote. */
   private static List<String> serverFiles(String engine, PdScenario scenario, Path dir) {
     List<String> files = new ArrayList<>();

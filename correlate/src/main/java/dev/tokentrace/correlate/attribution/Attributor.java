@@ -236,8 +236,9 @@ public final class Attributor {
   }
 
   /**
-   * When a proxy access log is stored, shadows {@code client_timing} for this transaction with the
-   * keys it maps client IDs to (docs/formats/pd.md#proxy-access-log); whether it did.
+   * When a proxy access log (or an SGLang record keyed by its bootstrap room) is stored, shadows
+   * {@code client_timing} for this transaction with the keys it maps client IDs to
+   * (docs/formats/pd.md#proxy-access-log, docs/formats/pd.md#sglang-request-ids); whether it did.
    */
   private static boolean proxyKeys(Handle handle) {
     if (!hasProxyRows(handle)) {
@@ -249,7 +250,10 @@ public final class Attributor {
 
   private static boolean hasProxyRows(Handle handle) {
     return handle
-        .createQuery("SELECT EXISTS (FROM main.proxy_requests) OR EXISTS (FROM main.proxy_request)")
+        .createQuery(
+            "SELECT EXISTS (FROM main.proxy_requests) OR EXISTS (FROM main.proxy_request)"
+                + " OR EXISTS (FROM main.request_timing"
+                + " WHERE request_key LIKE 'bootstrap_room-%')")
         .mapTo(Boolean.class)
         .one();
   }
