@@ -320,6 +320,27 @@ final class PdAccuracyIT {
   void aProxyLogGivesTheSameAttributionThroughIngestAndTheLake(@TempDir Path work)
       throws Exception {
     Path sample = GoldenSamplesTest.SAMPLES.resolve("pd").resolve("proxy").resolve(PROXY_SAMPLE);
+    // the sample is what its SOURCE.md command writes now, byte for byte
+    Path again = work.resolve("again");
+    run(
+        "simulate",
+        "--pd",
+        PROXY_SAMPLE,
+        "--proxy-rewrites",
+        "--requests",
+        String.valueOf(PROXY_SAMPLE_REQUESTS),
+        "--out",
+        again.toString());
+    for (String file :
+        List.of(
+            "client_timings.csv",
+            "truth.csv",
+            "proxy/access.jsonl",
+            "prefill-0/otlp.jsonl",
+            "decode-0/otlp.jsonl",
+            "decode-0/server.log")) {
+      assertThat(Files.mismatch(sample.resolve(file), again.resolve(file))).as(file).isEqualTo(-1L);
+    }
     List<String> files =
         List.of(
             instanceFile(sample, PdFiles.prefill(0), "otlp.jsonl"),
