@@ -54,6 +54,9 @@ public final class Queries {
    */
   public static final String PROXY_KEYS = "attribution/proxy_keys";
 
+  /** Whether {@link #PROXY_KEYS} has anything to map (one BOOLEAN). */
+  public static final String PROXY_KEYS_NEEDED = "attribution/proxy_keys_needed";
+
   /** Recomputes {@code clock_offsets} from requests paired by ID. */
   public static final String CLOCK_OFFSETS = "attribution/clock_offsets";
 

@@ -249,13 +249,7 @@ public final class Attributor {
   }
 
   private static boolean hasProxyRows(Handle handle) {
-    return handle
-        .createQuery(
-            "SELECT EXISTS (FROM main.proxy_requests) OR EXISTS (FROM main.proxy_request)"
-                + " OR EXISTS (FROM main.request_timing"
-                + " WHERE request_key LIKE 'bootstrap_room-%')")
-        .mapTo(Boolean.class)
-        .one();
+    return handle.createQuery(SqlCatalog.get(Queries.PROXY_KEYS_NEEDED)).mapTo(Boolean.class).one();
   }
 
   private static void estimateOffsets(Handle handle) {
@@ -314,7 +308,7 @@ public final class Attributor {
     }
     if (hasProxyRows(handle)) {
       // the mapping is one shadow of every client row (docs/formats/pd.md#proxy-access-log)
-      return " (a proxy access log maps client IDs)";
+      return " (a proxy access log or SGLang's bootstrap rooms map client IDs)";
     }
     long kept =
         handle
