@@ -136,6 +136,12 @@ public final class SimulateCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     if (pd != null) {
       Map<String, String> values = explicitValues();
+      if (serve != null && (proxyRewrites || noRid || kvMetrics)) {
+        err.println(
+            "simulate: --proxy-rewrites, --no-rid and --kv-metrics shape the batch files of --pd,"
+                + " not --serve");
+        return ExitCodes.USAGE;
+      }
       if (serve != null) {
         return PdSimulate.serve(
             spec.commandLine(),
