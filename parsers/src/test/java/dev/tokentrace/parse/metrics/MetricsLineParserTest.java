@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.EngineStats;
+import dev.tokentrace.event.KvTransfer;
 import dev.tokentrace.event.ServerHistogram;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.LineParser;
@@ -74,6 +75,43 @@ final class MetricsLineParserTest {
         .containsEntry(2L, "ignored: " + MetricsLineParser.METADATA)
         .containsEntry(4L, "ignored: " + MetricsLineParser.FOLDED)
         .containsEntry(7L, "ignored: " + MetricsLineParser.UNUSED);
+    assertThat(out.byLine).hasSize(lines.size());
+  }
+
+  private static List<String> sglangKvScrape(String ts, int transfers, int ms, int mb, int failed) {
+    String labels = "model_name=\"m\",engine_type=\"prefill\",tp_rank=\"0\"";
+    return List.of(
+        "# tokentrace scrape " + ts,
+        "# TYPE sglang:kv_transfer_latency_ms histogram",
+        "sglang:kv_transfer_latency_ms_bucket{le=\"10.0\"," + labels + "} " + transfers / 2,
+        "sglang:kv_transfer_latency_ms_bucket{le=\"25.0\"," + labels + "} " + transfers,
+        "sglang:kv_transfer_latency_ms_bucket{le=\"+Inf\"," + labels + "} " + transfers,
+        "sglang:kv_transfer_latency_ms_sum{" + labels + "} " + ms,
+        "sglang:kv_transfer_latency_ms_count{" + labels + "} " + transfers,
+        "sglang:kv_transfer_total_mb_bucket{le=\"+Inf\"," + labels + "} " + transfers,
+        "sglang:kv_transfer_total_mb_sum{" + labels + "} " + mb,
+        "sglang:kv_transfer_total_mb_count{" + labels + "} " + transfers,
+        "sglang:num_transfer_failed_reqs_total{" + labels + "} " + failed);
+  }
+
+  @Test
+  void sglangKvTransferMetricsBecomeOneIntervalRowOfThePrefillServer() {
+    List<String> lines = new ArrayList<>();
+    lines.addAll(sglangKvScrape("2026-12-01T10:00:00Z", 2, 30, 64, 0));
+    lines.addAll(sglangKvScrape("2026-12-01T10:00:10Z", 6, 110, 192, 1));
+    Outcomes out = run(Engine.SGLANG, lines);
+    assertThat(out.events).hasSize(1);
+    KvTransfer row = (KvTransfer) out.events.get(0);
+    assertThat(row.side()).isEqualTo("prefill");
+    assertThat(row.requestKey()).isNull();
+    assertThat(row.intervalS()).isEqualTo(10.0);
+    assertThat(row.transfers()).isEqualTo(4);
+    assertThat(row.durationMs()).isEqualTo(20.0); // (110 - 30) ms / 4
+    assertThat(row.p90Ms()).isNotNull().isBetween(10.0, 25.0); // in ms: the buckets' unit
+    assertThat(row.mbPerTransfer()).isEqualTo(32.0); // (192 - 64) MB / 4
+    assertThat(row.throughputMbS()).isEqualTo(1600.0); // 128 MB in 0.08 s
+    assertThat(row.failed()).isEqualTo(1);
+    assertThat(row.sourceKind()).isEqualTo(MetricsLineParser.KV_METRICS);
     assertThat(out.byLine).hasSize(lines.size());
   }
 

@@ -68,19 +68,29 @@ public final class PdFiles {
    * writes its access log {@code proxy/access.jsonl} (docs/formats/pd.md#proxy-access-log).
    */
   public static int write(PdScenario scenario, Path dir, String engine, boolean proxyRewrites) {
-    return write(scenario, dir, engine, proxyRewrites, false);
+    return write(scenario, dir, engine, proxyRewrites, false, false);
   }
 
   /**
    * As {@link #write(PdScenario, Path, String, boolean)}; with {@code nixlDebug} (vLLM only) each
    * decode server's log also has NIXL's per-request DEBUG lines, every line behind a millisecond
-   * collector time (docs/formats/pd.md#vllm-nixl-debug-lines).
+   * collector time (docs/formats/pd.md#vllm-nixl-debug-lines); with {@code noRid} (SGLang only) the
+   * client sets no rid, so each server names the request by a uuid of its own and the halves share
+   * only the router's {@code bootstrap_room} (docs/formats/pd.md#sglang-request-ids).
    */
   public static int write(
-      PdScenario scenario, Path dir, String engine, boolean proxyRewrites, boolean nixlDebug) {
+      PdScenario scenario,
+      Path dir,
+      String engine,
+      boolean proxyRewrites,
+      boolean nixlDebug,
+      boolean noRid) {
     if (nixlDebug && !engine.equals("vllm")) {
       throw new IllegalArgumentException(
           "--nixl-debug is for vLLM's NIXL connector only, not --engine " + engine);
+    }
+    if (noRid && !engine.equals("sglang")) {
+      throw new IllegalArgumentException("--no-rid is for SGLang only, not --engine " + engine);
     }
     if (proxyRewrites && !engine.equals("vllm")) {
       throw new IllegalArgumentException(
@@ -89,7 +99,7 @@ public final class PdFiles {
     List<PdRequest> requests = PdSimulation.run(scenario);
     switch (engine) {
       case "vllm" -> vllm(scenario, dir, requests, proxyRewrites, nixlDebug);
-      case "sglang" -> PdSglangFiles.write(scenario, dir, requests);
+      case "sglang" -> PdSglangFiles.write(scenario, dir, requests, noRid);
       case "trtllm" -> PdTrtllmFiles.write(scenario, dir, requests);
       case "dynamo" -> PdDynamoFiles.write(scenario, dir, requests);
       default ->
@@ -171,7 +181,11 @@ public final class PdFiles {
             + "| `decode-N/server.log` | the decode server's `KV Transfer metrics` lines, every 10 s"
             + " |\n"
             + "| `client_timings.csv` | the project's client CSV, one row per request |\n"
-            + "| `truth.csv` | every component of every request (docs/formats/pd.md#truth) |\n";
+            + "| `truth.csv` | every component of every request (docs/formats/pd.md#truth) |\n"
+            + (Files.isDirectory(dir.resolve("proxy"))
+                ? "| `proxy/access.jsonl` | the rewriting proxy's access log, one line per request"
+                    + " (docs/formats/pd.md#proxy-access-log) |\n"
+                : "");
     try {
       Files.createDirectories(dir);
       Files.writeString(dir.resolve("SOURCE.md"), text, UTF_8);
@@ -182,6 +196,15 @@ public final class PdFiles {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + dir, e);
     }
+  }
+
+  /**
+   * Writes each SGLang prefill server's saved {@code /metrics} scrapes of the run {@link #write}
+   * wrote for {@code scenario} ({@code prefill-N/metrics.prom}, docs/formats/pd.md#simulator): the
+   * same requests, simulated again (the model is deterministic).
+   */
+  public static void sglangMetrics(PdScenario scenario, Path dir) {
+    PdSglangMetrics.write(scenario, dir, PdSimulation.run(scenario));
   }
 
   /** The instance name of prefill server {@code p}. */
