@@ -137,6 +137,7 @@ final class PdSimulate {
       String engine,
       @Nullable String requests,
       boolean proxyRewrites,
+      boolean nixlDebug,
       boolean otherMode,
       Path out,
       String command,
@@ -157,8 +158,13 @@ final class PdSimulate {
       err.println("simulate: --proxy-rewrites is for vLLM's proxy only, not --engine " + engine);
       return ExitCodes.USAGE;
     }
+    if (nixlDebug && !engine.equals("vllm")) {
+      err.println(
+          "simulate: --nixl-debug is for vLLM's NIXL connector only, not --engine " + engine);
+      return ExitCodes.USAGE;
+    }
     try {
-      int written = PdFiles.write(scenario, out, engine, proxyRewrites);
+      int written = PdFiles.write(scenario, out, engine, proxyRewrites, nixlDebug);
       if (engine.equals("vllm")) {
         // the TensorRT-LLM sample's SOURCE.md is written by hand (samples/pd/trtllm/)
         PdFiles.source(scenario, out, command);

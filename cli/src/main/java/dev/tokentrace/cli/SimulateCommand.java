@@ -109,6 +109,14 @@ public final class SimulateCommand implements Callable<Integer> {
   private boolean proxyRewrites;
 
   @Option(
+      names = "--nixl-debug",
+      description =
+          "With --pd (vLLM): each decode server's log is as at VLLM_LOGGING_LEVEL=DEBUG behind"
+              + " kubectl's --timestamps, with NIXL's per-request read lines, so each request's"
+              + " transfer is read instead of estimated (docs/formats/pd.md#vllm-nixl-debug-lines).")
+  private boolean nixlDebug;
+
+  @Option(
       names = "--bind",
       paramLabel = "ADDRESS",
       defaultValue = "127.0.0.1",
@@ -137,6 +145,7 @@ public final class SimulateCommand implements Callable<Integer> {
           values.getOrDefault(Parameters.ENGINE, "vllm"),
           values.get(Parameters.REQUESTS),
           proxyRewrites,
+          nixlDebug,
           scenario != null,
           out,
           commandLine().replaceFirst("^tokentrace simulate", "tokentrace simulate --pd " + pd),

@@ -46,10 +46,12 @@ import picocli.CommandLine;
  * aggregates (docs/formats/pd.md#estimate): it must be labelled {@code interval_estimate}; it is
  * exact where every transfer of a decode server runs alone at one bandwidth (decode-saturated,
  * prefill-saturated) and checked as such there, and in the other scenarios (link contention, a slow
- * link) its error is measured and written to {@code cli/target/pd-accuracy.md}. SGLang logs each
- * request's transfer (docs/formats/pd.md#sglang-time-stats): labelled {@code request}, its split is
- * checked as exact in every scenario, on the first {@link #SGLANG_REQUESTS} requests of each,
- * loaded in-process (the suite's time).
+ * link) its error is measured and written to {@code cli/target/pd-accuracy.md}. The same vLLM runs'
+ * NIXL debug lines (docs/formats/pd.md#vllm-nixl-debug-lines), ingested afterwards, give every
+ * request its own transfer: every component is then checked as exact. SGLang logs each request's
+ * transfer (docs/formats/pd.md#sglang-time-stats): labelled {@code request}, its split is checked
+ * as exact in every scenario, on the first {@link #SGLANG_REQUESTS} requests of each, loaded
+ * in-process (the suite's time).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 final class PdAccuracyIT {
@@ -107,8 +109,14 @@ final class PdAccuracyIT {
     if (engine.equals("sglang")) {
       simulate.addAll(List.of("--requests", String.valueOf(SGLANG_REQUESTS)));
     }
+    if (engine.equals("vllm")) {
+      simulate.add("--nixl-debug");
+    }
     run(simulate.toArray(String[]::new));
     PdScenario scenario = PdScenario.named(name);
+    if (engine.equals("vllm")) {
+      splitDebugLines(scenario, dir);
+    }
     List<String> ingest =
         new ArrayList<>(
             List.of("ingest", "--db", db.toString(), "--engine", engine, "--year", "2026"));
@@ -199,6 +207,96 @@ final class PdAccuracyIT {
             .as(name + " " + c + " within tolerance")
             .isGreaterThanOrEqualTo((int) Math.ceil(SHARE * n));
       }
+    }
+    if (engine.equals("vllm")) {
+      nixlDebugLinesGiveEachRequestsTransfer(name, scenario, dir, db, work, truth);
+    }
+  }
+
+  /**
+   * The same run's decode-server logs at DEBUG (docs/formats/pd.md#vllm-nixl-debug-lines): {@code
+   * simulate --nixl-debug} wrote them whole; {@link #splitDebugLines} left their INFO lines in
+   * {@code server.log} (what the estimate above read) and moved NIXL's DEBUG lines to {@code
+   * debug.log}, ingested now into the same store. Every request's transfer is then its own ({@code
+   * request}), and every component, the split included, is within max(1 ms, 1%) of the truth for at
+   * least 99% of the requests.
+   */
+  private void nixlDebugLinesGiveEachRequestsTransfer(
+      String name,
+      PdScenario scenario,
+      Path dir,
+      Path db,
+      Path work,
+      Map<String, Map<String, String>> truth)
+      throws Exception {
+    long startNanos = System.nanoTime();
+    List<String> ingest =
+        new ArrayList<>(
+            List.of("ingest", "--db", db.toString(), "--engine", "vllm", "--year", "2026"));
+    for (int d = 0; d < scenario.decodeServers(); d++) {
+      ingest.add(instanceFile(dir, PdFiles.decode(d), "debug.log"));
+    }
+    run(ingest.toArray(String[]::new));
+    run("correlate", "--db", db.toString(), "--out", work.resolve("debug.csv").toString());
+    Map<String, Map<String, Object>> attributed = attributed(db);
+    assertThat(attributed.keySet()).as("every request attributed").isEqualTo(truth.keySet());
+    String[][] components = {
+      {"client_queue_ms", "client_queue_ms"},
+      {"network_ms", "network_ms"},
+      {"prefill_queue_ms", "queue_ms"},
+      {"prefill_ms", "prefill_ms"},
+      {"kv_transfer_ms", "kv_transfer_ms"},
+      {"decode_queue_ms", "decode_queue_ms"},
+      {"decode_ms", "decode_ms"}
+    };
+    Map<String, Integer> within = new LinkedHashMap<>();
+    for (var entry : truth.entrySet()) {
+      Map<String, String> t = entry.getValue();
+      Map<String, Object> a = attributed.get(entry.getKey());
+      assertThat(a.get("kv_transfer_source")).as(entry.getKey()).isEqualTo("request");
+      for (String[] c : components) {
+        double e = Double.parseDouble(t.get(c[0]));
+        Object v = a.get(c[1]);
+        boolean ok = v != null && Math.abs((Double) v - e) <= Math.max(1.0, 0.01 * Math.abs(e));
+        within.merge(c[0], ok ? 1 : 0, Integer::sum);
+      }
+    }
+    int n = truth.size();
+    StringBuilder line = new StringBuilder();
+    within.forEach(
+        (c, k) ->
+            line.append(c)
+                .append(' ')
+                .append(String.format(Locale.ROOT, "%.1f%%", 100.0 * k / n))
+                .append("; "));
+    figures.put("vllm, " + name + ", NIXL debug lines", n + " | " + line);
+    System.out.printf(
+        Locale.ROOT,
+        "PdAccuracyIT %s: the NIXL debug pass took %.1f s%n",
+        name,
+        (System.nanoTime() - startNanos) / 1e9);
+    for (String[] c : components) {
+      assertThat(within.getOrDefault(c[0], 0))
+          .as(name + " with NIXL debug lines: " + c[0] + " within tolerance")
+          .isGreaterThanOrEqualTo((int) Math.ceil(SHARE * n));
+    }
+  }
+
+  /**
+   * Moves the DEBUG lines of each decode server's {@code server.log} to {@code debug.log}, leaving
+   * the INFO lines a server at vLLM's default level writes.
+   */
+  private static void splitDebugLines(PdScenario scenario, Path dir) throws IOException {
+    for (int d = 0; d < scenario.decodeServers(); d++) {
+      Path log = dir.resolve(PdFiles.decode(d)).resolve("server.log");
+      List<String> info = new ArrayList<>();
+      List<String> debug = new ArrayList<>();
+      for (String line : Files.readAllLines(log, UTF_8)) {
+        (line.contains(") DEBUG ") ? debug : info).add(line);
+      }
+      assertThat(debug).as(log + " has NIXL's debug lines").isNotEmpty();
+      Files.write(log, info, UTF_8);
+      Files.write(log.resolveSibling("debug.log"), debug, UTF_8);
     }
   }
 

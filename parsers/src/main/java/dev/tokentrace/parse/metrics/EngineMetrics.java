@@ -46,6 +46,8 @@ final class EngineMetrics {
           Map.entry("vllm:time_per_output_token_seconds", "itl"),
           Map.entry("vllm:request_time_per_output_token_seconds", "tpot"),
           Map.entry("vllm:e2e_request_latency_seconds", "e2e"),
+          // a decode server's NIXL reads, post to done (docs/formats/pd.md#vllm-nixl-debug-lines)
+          Map.entry("vllm:nixl_xfer_time_seconds", "kv_transfer"),
           Map.entry("sglang:queue_time_seconds", "queue"),
           Map.entry("sglang:time_to_first_token_seconds", "ttft"),
           Map.entry("sglang:inter_token_latency_seconds", "itl"),

@@ -121,6 +121,28 @@ final class MetricsLineParserTest {
   }
 
   @Test
+  void readsVllmsNixlTransferTimeAsTheKvTransferComponent() {
+    Outcomes out =
+        run(
+            Engine.VLLM,
+            List.of(
+                "# tokentrace scrape 2026-12-01T10:00:00Z",
+                "vllm:nixl_xfer_time_seconds_bucket{engine=\"0\",le=\"+Inf\",model_name=\"m\"} 2",
+                "vllm:nixl_xfer_time_seconds_sum{engine=\"0\",model_name=\"m\"} 0.05",
+                "vllm:nixl_xfer_time_seconds_count{engine=\"0\",model_name=\"m\"} 2",
+                "# tokentrace scrape 2026-12-01T10:00:10Z",
+                "vllm:nixl_xfer_time_seconds_bucket{engine=\"0\",le=\"+Inf\",model_name=\"m\"} 5",
+                "vllm:nixl_xfer_time_seconds_sum{engine=\"0\",model_name=\"m\"} 0.125",
+                "vllm:nixl_xfer_time_seconds_count{engine=\"0\",model_name=\"m\"} 5"));
+    assertThat(out.events).hasSize(1);
+    ServerHistogram transfers = (ServerHistogram) out.events.get(0);
+    assertThat(transfers.component()).isEqualTo("kv_transfer");
+    assertThat(transfers.metric()).isEqualTo("vllm:nixl_xfer_time_seconds");
+    assertThat(transfers.count()).isEqualTo(3);
+    assertThat(transfers.sumMs()).isCloseTo(75.0, org.assertj.core.data.Offset.offset(1e-9));
+  }
+
+  @Test
   void readsTrtllmServeHistogramsUnderBothNames() {
     Outcomes out =
         run(

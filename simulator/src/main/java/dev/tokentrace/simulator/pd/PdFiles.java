@@ -68,13 +68,27 @@ public final class PdFiles {
    * writes its access log {@code proxy/access.jsonl} (docs/formats/pd.md#proxy-access-log).
    */
   public static int write(PdScenario scenario, Path dir, String engine, boolean proxyRewrites) {
+    return write(scenario, dir, engine, proxyRewrites, false);
+  }
+
+  /**
+   * As {@link #write(PdScenario, Path, String, boolean)}; with {@code nixlDebug} (vLLM only) each
+   * decode server's log also has NIXL's per-request DEBUG lines, every line behind a millisecond
+   * collector time (docs/formats/pd.md#vllm-nixl-debug-lines).
+   */
+  public static int write(
+      PdScenario scenario, Path dir, String engine, boolean proxyRewrites, boolean nixlDebug) {
+    if (nixlDebug && !engine.equals("vllm")) {
+      throw new IllegalArgumentException(
+          "--nixl-debug is for vLLM's NIXL connector only, not --engine " + engine);
+    }
     if (proxyRewrites && !engine.equals("vllm")) {
       throw new IllegalArgumentException(
           "--proxy-rewrites is for vLLM's proxy only, not --engine " + engine);
     }
     List<PdRequest> requests = PdSimulation.run(scenario);
     switch (engine) {
-      case "vllm" -> vllm(scenario, dir, requests, proxyRewrites);
+      case "vllm" -> vllm(scenario, dir, requests, proxyRewrites, nixlDebug);
       case "sglang" -> PdSglangFiles.write(scenario, dir, requests);
       case "trtllm" -> PdTrtllmFiles.write(scenario, dir, requests);
       case "dynamo" -> PdDynamoFiles.write(scenario, dir, requests);
@@ -92,7 +106,11 @@ public final class PdFiles {
   }
 
   private static void vllm(
-      PdScenario scenario, Path dir, List<PdRequest> requests, boolean proxyRewrites) {
+      PdScenario scenario,
+      Path dir,
+      List<PdRequest> requests,
+      boolean proxyRewrites,
+      boolean nixlDebug) {
     Function<PdRequest, String> sent = r -> proxyRewrites ? proxyId(r) : r.id();
     try {
       Files.createDirectories(dir);
@@ -104,7 +122,12 @@ public final class PdFiles {
       }
       for (int d = 0; d < scenario.decodeServers(); d++) {
         spans(dir.resolve(decode(d)).resolve("otlp.jsonl"), requests, d, false, sent);
-        transferLog(dir.resolve(decode(d)).resolve("server.log"), requests, d);
+        Path log = dir.resolve(decode(d)).resolve("server.log");
+        if (nixlDebug) {
+          PdNixlDebug.write(log, requests, d, sent);
+        } else {
+          transferLog(log, requests, d);
+        }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + dir, e);
@@ -302,6 +325,18 @@ public final class PdFiles {
   /** NIXL's interval line on the decode server: the transfers that ended in each 10 s. */
   private static void transferLog(Path file, List<PdRequest> requests, int server)
       throws IOException {
+    try (BufferedWriter out = Files.newBufferedWriter(file, UTF_8)) {
+      for (var entry : transferLines(requests, server).entrySet()) {
+        out.write(transferLine(instant(entry.getKey()), entry.getValue()));
+      }
+    }
+  }
+
+  /**
+   * The decode server's interval lines: at each 10 s boundary (model µs), the transfers that ended
+   * in the interval before it.
+   */
+  static TreeMap<Long, List<PdRequest>> transferLines(List<PdRequest> requests, int server) {
     TreeMap<Long, List<PdRequest>> byLine = new TreeMap<>();
     for (PdRequest r : requests) {
       if (r.decodeServer() == server) {
@@ -309,11 +344,7 @@ public final class PdFiles {
         byLine.computeIfAbsent(line * LOG_INTERVAL_US, k -> new ArrayList<>()).add(r);
       }
     }
-    try (BufferedWriter out = Files.newBufferedWriter(file, UTF_8)) {
-      for (var entry : byLine.entrySet()) {
-        out.write(transferLine(instant(entry.getKey()), entry.getValue()));
-      }
-    }
+    return byLine;
   }
 
   /**
@@ -417,7 +448,7 @@ public final class PdFiles {
     return BigDecimal.valueOf(us, 3).toPlainString();
   }
 
-  private static Instant instant(long simUs) {
+  static Instant instant(long simUs) {
     return START.plusNanos(simUs * 1000);
   }
 
