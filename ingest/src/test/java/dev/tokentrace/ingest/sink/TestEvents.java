@@ -8,6 +8,7 @@ import dev.tokentrace.event.GpuProcess;
 import dev.tokentrace.event.GpuSample;
 import dev.tokentrace.event.KvTransfer;
 import dev.tokentrace.event.Phase;
+import dev.tokentrace.event.ProxyRequest;
 import dev.tokentrace.event.RequestAborted;
 import dev.tokentrace.event.RequestArrived;
 import dev.tokentrace.event.RequestFinished;
@@ -22,12 +23,12 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Events of all twelve types with every nullable field null in some of them, built from an index.
+ * Events of all thirteen types with every nullable field null in some of them, built from an index.
  * Timestamps have millisecond precision because that is what the JSON on the topic carries.
  */
 final class TestEvents {
   static final Instant BASE = Instant.parse("2026-02-13T11:33:33.000Z");
-  static final int TYPES = 12;
+  static final int TYPES = 13;
 
   private TestEvents() {}
 
@@ -39,7 +40,7 @@ final class TestEvents {
     return events;
   }
 
-  /** Event {@code i}: type {@code i % 12}, line {@code i + 1}, offset {@code 100 i}. */
+  /** Event {@code i}: type {@code i % 13}, line {@code i + 1}, offset {@code 100 i}. */
   static EngineEvent event(String path, int i) {
     Engine engine = Engine.values()[i % 3];
     String instance = "inst-" + (i % 2);
@@ -202,6 +203,19 @@ final class TestEvents {
             i % 4 == 0 ? null : (long) (i % 3),
             i % 5 == 0 ? null : (long) (i % 2),
             KvTransfer.NIXL_INTERVAL);
+      case 11:
+        return new ProxyRequest(
+            engine,
+            instance,
+            ts,
+            source,
+            "client-" + key,
+            "client-" + key,
+            "proxy-" + key,
+            key,
+            i % 2 == 0 ? null : "prefill-" + (i % 3),
+            i % 3 == 0 ? null : "decode-" + (i % 2),
+            i % 4 == 0 ? null : 200);
       default:
         return new ServerNotice(
             engine,
