@@ -79,14 +79,20 @@ public final class Parsers {
    */
   public static Detection detect(List<String> head, ParseSettings settings) {
     Map<Engine, Score> scores = new EnumMap<>(Engine.class);
-    for (Engine engine : Engine.values()) {
-      LineParser parser = create(engine, settings);
-      Score score = new Score();
-      long line = 1;
-      for (String text : head) {
-        parser.parse(text, new SourcePosition("<detect>", line++, 0), score);
+    boolean outer = Rejection.COUNTING_ONLY.get();
+    Rejection.COUNTING_ONLY.set(true);
+    try {
+      for (Engine engine : Engine.values()) {
+        LineParser parser = create(engine, settings);
+        Score score = new Score();
+        long line = 1;
+        for (String text : head) {
+          parser.parse(text, new SourcePosition("<detect>", line++, 0), score);
+        }
+        scores.put(engine, score);
       }
-      scores.put(engine, score);
+    } finally {
+      Rejection.COUNTING_ONLY.set(outer);
     }
     return new Detection(Optional.ofNullable(winner(scores)), Map.copyOf(scores));
   }

@@ -29,8 +29,19 @@ public record Rejection(
     }
     // a reason may quote a bad value, which may be a prompt's or a secret
     reason = Redaction.apply(reason);
-    excerpt = excerptOf(excerpt);
+    excerpt = COUNTING_ONLY.get() ? UNREAD_EXCERPT : excerptOf(excerpt);
   }
+
+  /**
+   * True while {@link Parsers#detect} runs on this thread: it only counts rejections, so their
+   * excerpts are not redacted (the redaction of a rejected 24 KB OTLP line by the engines that do
+   * not read it was half of {@code ingest}'s main thread at 400 k events, BENCHMARKS.md "Ingest and
+   * TensorRT-LLM JSON, round 7"). Such a rejection never leaves detection.
+   */
+  static final ThreadLocal<Boolean> COUNTING_ONLY = ThreadLocal.withInitial(() -> false);
+
+  /** The excerpt of a rejection made while only counting. */
+  static final String UNREAD_EXCERPT = "[not kept: format detection]";
 
   /** Builds a rejection from the offending line, capping the excerpt. */
   public static Rejection of(

@@ -167,6 +167,8 @@ public final class IngestBench {
     List<String> jvm = new ArrayList<>(List.of("-Xmx" + heap));
     if (jfr && main.equals(MAIN)) {
       jvm.add("-XX:StartFlightRecording=settings=profile,filename=" + work.resolve(name + ".jfr"));
+      // JFR's start-up note would otherwise open parse's NDJSON on stdout
+      jvm.add("-Xlog:jfr+startup=warning");
       // JFR's start-up note goes to stdout, which is parse's NDJSON: read_json then failed on it
       jvm.add("-Xlog:jfr+startup=warning");
     }

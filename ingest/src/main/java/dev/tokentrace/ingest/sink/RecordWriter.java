@@ -3,6 +3,7 @@ package dev.tokentrace.ingest.sink;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.tokentrace.clients.ClientRowJson;
+import dev.tokentrace.event.BatchStep;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.EventTable;
 import dev.tokentrace.event.EventTables;
@@ -100,7 +101,40 @@ final class RecordWriter {
    * that its rows are the broker path's ({@link DirectLoad}).
    */
   EngineEvent asStored(EngineEvent event) {
+    if (event instanceof BatchStep step && roundTripsUnchanged(step)) {
+      return step;
+    }
+    return roundTrip(event);
+  }
+
+  /** The event decoded from its record value, as the sink reads it. */
+  EngineEvent roundTrip(EngineEvent event) {
     return decode(EventJson.write(event).getBytes(UTF_8));
+  }
+
+  /**
+   * Whether a batch step comes back from its JSON round trip equal to itself, so that {@link
+   * #asStored} may skip the round trip (nine in ten events of a vLLM iteration log; the encode and
+   * decode were a fifth of {@code ingest}'s main thread, BENCHMARKS.md "Ingest and TensorRT-LLM
+   * JSON, round 7"). The round trip only changes a time below the millisecond or outside the years
+   * {@link EventJson#formatCanonical} writes itself, and a lone surrogate in a text (UTF-8 has
+   * none); numbers, the phase and the flag come back exactly (docs/design.md#events).
+   */
+  static boolean roundTripsUnchanged(BatchStep step) {
+    Instant ts = step.ts();
+    return (ts == null || EventJson.isCanonicalMillis(ts))
+        && noSurrogate(step.instance())
+        && noSurrogate(step.source().path())
+        && (step.rank() == null || noSurrogate(step.rank()));
+  }
+
+  private static boolean noSurrogate(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      if (Character.isSurrogate(text.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private EngineEvent decode(byte @Nullable [] value) {

@@ -192,6 +192,17 @@ public final class EventJson {
     return new String(text);
   }
 
+  /**
+   * Whether {@link #formatCanonical} writes {@code instant} itself and {@link #parseCanonical}
+   * reads it back as the same instant: whole milliseconds in the years 1000-9999.
+   */
+  public static boolean isCanonicalMillis(Instant instant) {
+    long seconds = instant.getEpochSecond();
+    return seconds >= FIRST_FOUR_DIGIT_SECOND
+        && seconds < FIRST_FIVE_DIGIT_SECOND
+        && instant.getNano() % 1_000_000 == 0;
+  }
+
   /** {@code value} as {@code count} decimal digits, zero-padded, at {@code from}. */
   private static void put(char[] text, int from, int value, int count) {
     for (int i = from + count - 1; i >= from; i--) {
