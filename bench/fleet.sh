@@ -89,7 +89,8 @@ for k in $(seq 1 "$ships"); do
   done
   # client rows are streamed (docs/live.md#streamed-client-rows): ship --follow, stopped once the
   # lake holds them
-  timed "ship-clients-$k" "$tt" ship --follow "${kafka[@]}" --run "fleet-$k" "${clients[@]}" &
+  timed "ship-clients-$k" "$tt" ship --follow "${kafka[@]}" --shipper-id "fleet-clients-$k" \
+    --run "fleet-$k" "${clients[@]}" &
   pids+=($!)
   # exit 3 (rejects over --max-reject-ratio) is reported below, not fatal: the counts are checked
   (timed "ship-$k" "$tt" ship "${kafka[@]}" "${files[@]}" \
