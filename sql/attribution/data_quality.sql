@@ -85,6 +85,18 @@ clocks AS (
 ),
 client_keys AS (
     SELECT DISTINCT request_key FROM client_timing WHERE coalesce(id_kind, 'sent') <> 'local'
+    UNION
+    -- the servers' keys a proxy access log maps client keys to (attribution/proxy_keys)
+    SELECT p.upstream_key FROM proxy_requests p
+    WHERE p.client_key IN (SELECT request_key FROM client_timing)
+    UNION
+    SELECT p.upstream_key FROM proxy_request p
+    WHERE p.client_key IN (SELECT request_key FROM client_timing)
+    UNION
+    -- SGLang P/D records keyed by their bootstrap_room whose rid a client sent
+    SELECT t.request_key FROM request_timing t
+    WHERE t.request_key LIKE 'bootstrap_room-%'
+      AND t.request_id IN (SELECT request_key FROM client_timing)
 ),
 pd_decode AS (
     -- the decode server of each attributed prefill/decode request: its record and arrival there are

@@ -43,8 +43,10 @@
 -- (pd_halves, made first in the same transaction) is one server request, its prefill half: the
 -- decode half is never a candidate, and the server e2e and TTFT above are the two halves' sums
 -- (prefill e2e + the decode server's queued time + its first step, or + its whole time), so that
--- the network terms compare like with like.
-WITH arrivals_once AS (
+-- the network terms compare like with like. A time_series link to a P/D clock group (context
+-- servers behind one TensorRT-LLM disaggregated server, named 'prefill-0+prefill-1' by
+-- steady_clock_series.sql) holds for each of its instances: they share that server's steady clock.
+WITH RECURSIVE arrivals_once AS (
     -- one arrival logged by two files of one instance (vLLM's API server `Received request`, the
     -- engine's `Added request`: docs/formats/vllm-wild.md#added-request) counts once: a row of
     -- another file with the same key up to 2 s after an earlier row is its echo and left out
@@ -119,10 +121,28 @@ run_offsets AS (
     WHERE coalesce(method, 'id_pairs') = 'id_pairs'
     GROUP BY run_id, client_clock
 ),
+pd_edges AS (
+    SELECT DISTINCT t.instance AS prefill_instance, h.decode_instance
+    FROM pd_halves h JOIN request_timing t ON t.rowid = h.prefill_record_id
+),
+pd_reach (prefill_instance, member) AS (
+    SELECT prefill_instance, prefill_instance FROM pd_edges
+    UNION
+    SELECT r.prefill_instance, o.prefill_instance
+    FROM pd_reach r
+    JOIN pd_edges e ON e.prefill_instance = r.member
+    JOIN pd_edges o ON o.decode_instance = e.decode_instance
+),
+pd_clock_groups AS (
+    SELECT prefill_instance AS instance,
+           string_agg(DISTINCT member, '+' ORDER BY member) AS clock_group
+    FROM pd_reach GROUP BY prefill_instance
+),
 steady_links AS (
-    SELECT run_id, client_clock, instance, offset_ms
-    FROM clock_offsets
-    WHERE method = 'time_series' AND coalesce(flag, '') NOT LIKE '%ambiguous%'
+    SELECT o.run_id, o.client_clock, coalesce(g.instance, o.instance) AS instance, o.offset_ms
+    FROM clock_offsets o
+    LEFT JOIN pd_clock_groups g ON g.clock_group = o.instance
+    WHERE o.method = 'time_series' AND coalesce(o.flag, '') NOT LIKE '%ambiguous%'
 ),
 client AS (
     SELECT c.run_id, c.source_path, c.source_line, c.prompt_tokens, c.output_tokens, c.e2e_ms,

@@ -16,6 +16,8 @@ SELECT concat_ws(' ',
     'batch_step=' || (SELECT count(*) || '/' || coalesce(max(rowid), -1) FROM batch_step),
     'kv_transfer=' || (SELECT count(*) || '/' || coalesce(max(rowid), -1) FROM kv_transfer),
     'client_timing=' || (SELECT count(*) || '/' || coalesce(max(rowid), -1) FROM client_timing),
+    'proxy_requests=' || (SELECT count(*) || '/' || coalesce(max(rowid), -1) FROM proxy_requests),
+    'proxy_request=' || (SELECT count(*) || '/' || coalesce(max(rowid), -1) FROM proxy_request),
     'rejects=' || (SELECT count(*) || '/' || coalesce(max(rowid), -1) FROM rejects),
     'kafka=' || (SELECT count(*) || '/' || coalesce(sum(next_offset), 0) FROM kafka_offsets),
     'loads=' || (SELECT count(*) || '/' || coalesce(CAST(max(started_ts) AS VARCHAR), '-')

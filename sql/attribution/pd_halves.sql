@@ -37,8 +37,10 @@
 --             (forward time); first step 0 (the prefill server made the first token, the decode
 --             server streams it when first scheduled); decode_wait_ms = kv + decode queue.
 --   dynamo    NVIDIA Dynamo's halves (source kinds dynamo_prefill / dynamo_decode, one each, on
---             two instances) pair without the rules above: the branch after UNION ALL
---             (docs/formats/pd.md#dynamo).
+--             two instances) pair without the rules above: the branches after UNION ALL
+--             (docs/formats/pd.md#dynamo). Where the in-process engine's own records of the key
+--             exist on both workers (docs/formats/dynamo.md#engine-records), they split each side
+--             and the rows with a NULL prefill_record_id name the extra records to leave out.
 CREATE OR REPLACE TEMP TABLE pd_halves AS
 WITH decode_servers AS (
     SELECT DISTINCT instance FROM kv_transfer WHERE side = 'decode'
@@ -156,15 +158,49 @@ dynamo_transfers AS (
     WHERE source_kind = 'dynamo_request_end' AND request_key IS NOT NULL
     GROUP BY request_key
 ),
+dynamo_engine AS (
+    -- the in-process engine's own record of the key on a worker (docs/formats/dynamo.md#engine-records):
+    -- any record of a dynamo key but Dynamo's spans, one per instance
+    SELECT t.rowid AS record_id, t.request_key, t.instance, t.arrival_ts, t.queue_ms, t.prefill_ms,
+           t.decode_ms, t.output_tokens
+    FROM request_timing t
+    WHERE t.request_key IN (SELECT request_key FROM dynamo_keys)
+      AND t.source_kind NOT IN ('dynamo_prefill', 'dynamo_decode')
+    QUALIFY count(*) OVER (PARTITION BY t.request_key, t.instance) = 1
+),
+dynamo_ready AS (
+    -- the decode engine's end of the request's transfer (vLLM's scheduler record)
+    SELECT request_key, instance, min(ts) AS ready_ts
+    FROM kv_transfer
+    WHERE source_kind = 'vllm_recv_done' AND request_key IS NOT NULL
+    GROUP BY request_key, instance
+),
 dynamo_pairs AS (
     SELECT p.request_key, p.rowid AS prefill_record_id, d.rowid AS decode_record_id,
            d.instance AS decode_instance, least(k.kv_ms, d.e2e_ms) AS kv_transfer_ms,
-           d.e2e_ms AS decode_span_ms
+           d.e2e_ms AS decode_span_ms,
+           pe.record_id AS engine_prefill_id, de.record_id AS engine_decode_id,
+           de.queue_ms AS engine_wait_ms, de.prefill_ms AS engine_first_ms,
+           de.prefill_ms + de.decode_ms AS engine_decode_ms, de.output_tokens AS engine_tokens,
+           -- the engine's queued time holds the transfer (arrival → its end) and the wait for a slot
+           least(coalesce((epoch_us(r.ready_ts) - epoch_us(de.arrival_ts)) / 1000.0, k.kv_ms),
+                 de.queue_ms) AS engine_kv_ms
     FROM request_timing p
     JOIN request_timing d ON d.request_key = p.request_key AND d.source_kind = 'dynamo_decode'
     LEFT JOIN dynamo_transfers k ON k.request_key = p.request_key
+    LEFT JOIN dynamo_engine pe ON pe.request_key = p.request_key AND pe.instance = p.instance
+    LEFT JOIN dynamo_engine de ON de.request_key = p.request_key AND de.instance = d.instance
+    LEFT JOIN dynamo_ready r ON r.request_key = p.request_key AND r.instance = d.instance
     WHERE p.source_kind = 'dynamo_prefill'
       AND p.request_key IN (SELECT request_key FROM dynamo_keys)
+),
+dynamo_split AS (
+    -- with both engines' records each side is split (the engine's prefill record is the prefill
+    -- half); else each side as a whole
+    SELECT *, engine_prefill_id IS NOT NULL AND engine_decode_id IS NOT NULL
+                  AND engine_wait_ms IS NOT NULL AND engine_first_ms IS NOT NULL
+                  AND engine_decode_ms IS NOT NULL AS split
+    FROM dynamo_pairs
 )
 SELECT request_key, prefill_record_id, decode_record_id, decode_instance, kv_transfer_ms,
        CASE WHEN sglang THEN decode_wait_ms ELSE decode_wait_ms - kv_transfer_ms END
@@ -180,4 +216,19 @@ SELECT request_key, prefill_record_id, decode_record_id, decode_instance, kv_tra
        CAST(NULL AS INTEGER) AS decode_output_tokens,
        CASE WHEN kv_transfer_ms IS NOT NULL THEN 'request' END AS kv_transfer_source,
        kv_transfer_ms AS decode_wait_ms
-FROM dynamo_pairs
+FROM dynamo_split
+WHERE NOT split
+UNION ALL
+SELECT request_key, engine_prefill_id, decode_record_id, decode_instance, engine_kv_ms,
+       engine_wait_ms - engine_kv_ms, engine_first_ms, engine_decode_ms, engine_tokens,
+       CASE WHEN engine_kv_ms IS NOT NULL THEN 'request' END, engine_wait_ms
+FROM dynamo_split
+WHERE split
+UNION ALL
+-- the records a split request leaves out besides its decode half (Dynamo's prefill span, the
+-- decode engine's record): rows no prefill record joins, read only for decode_record_id
+SELECT request_key, CAST(NULL AS BIGINT), unnest([prefill_record_id, engine_decode_id]),
+       CAST(NULL AS VARCHAR), NULL, NULL, NULL, NULL, CAST(NULL AS INTEGER), CAST(NULL AS VARCHAR),
+       NULL
+FROM dynamo_split
+WHERE split

@@ -1,6 +1,6 @@
 -- attribution/steady_clock_series: which client sends and steady-clock server arrivals have no request paired by ID, so that only their time series can align the clocks?
 -- params:  none
--- returns: side (client | server), series (client: run_id; server: instance), client_clock (client:
+-- returns: side (client | server), series (client: run_id; server: instance or P/D clock group), client_clock (client:
 --          wall | monotonic; server: NULL), engine (server: the engine; client: NULL), at_ms,
 --          ttft_ms, e2e_ms; ordered by side, series, client_clock, at_ms
 --
@@ -22,7 +22,12 @@
 --         the prefill server it was sent to, and the prefill half's ttft_ms and e2e_ms are the two
 --         halves' sums (prefill e2e + the decode server's queued time + its first step, or + its
 --         whole time).
-WITH client_keys AS (
+--         The prefill halves of context servers that share a decode server (transitively) are one
+--         series, named by their instances joined with '+' in order (pd_clock_groups): behind one
+--         TensorRT-LLM disaggregated server every worker writes its times on that server's steady
+--         clock, and its router spreads a run over all of them (docs/formats/pd.md#tensorrt-llm);
+--         heuristic_candidates.sql maps a link to such a series back to its members.
+WITH RECURSIVE client_keys AS (
     SELECT DISTINCT request_key FROM client_timing WHERE coalesce(id_kind, 'sent') <> 'local'
 ),
 id_server_keys AS (
@@ -30,6 +35,23 @@ id_server_keys AS (
     WHERE source_kind NOT IN ('perf_metrics', 'perf_time_events')
     UNION
     SELECT request_key FROM request_arrived
+),
+pd_edges AS (
+    SELECT DISTINCT t.instance AS prefill_instance, h.decode_instance
+    FROM pd_halves h JOIN request_timing t ON t.rowid = h.prefill_record_id
+),
+pd_reach (prefill_instance, member) AS (
+    SELECT prefill_instance, prefill_instance FROM pd_edges
+    UNION
+    SELECT r.prefill_instance, o.prefill_instance
+    FROM pd_reach r
+    JOIN pd_edges e ON e.prefill_instance = r.member
+    JOIN pd_edges o ON o.decode_instance = e.decode_instance
+),
+pd_clock_groups AS (
+    SELECT prefill_instance AS instance,
+           string_agg(DISTINCT member, '+' ORDER BY member) AS clock_group
+    FROM pd_reach GROUP BY prefill_instance
 ),
 client AS (
     SELECT 'client' AS side, c.run_id AS series,
@@ -51,7 +73,10 @@ client AS (
             AND coalesce(o.method, 'id_pairs') = 'id_pairs')
 ),
 server AS (
-    SELECT 'server' AS side, t.instance AS series, CAST(NULL AS VARCHAR) AS client_clock,
+    SELECT 'server' AS side,
+           CASE WHEN h.request_key IS NULL THEN t.instance ELSE coalesce(g.clock_group, t.instance)
+           END AS series,
+           CAST(NULL AS VARCHAR) AS client_clock,
            t.engine, t.arrival_mono_s * 1000.0 AS at_ms,
            CASE WHEN h.request_key IS NULL THEN t.server_ttft_ms
                 ELSE coalesce(t.e2e_ms, t.server_ttft_ms) + h.decode_wait_ms + h.decode_first_ms
@@ -61,6 +86,7 @@ server AS (
            END AS e2e_ms
     FROM request_timing t
     LEFT JOIN pd_halves h ON h.prefill_record_id = t.rowid
+    LEFT JOIN pd_clock_groups g ON g.instance = t.instance
     WHERE t.arrival_mono_s IS NOT NULL
       AND t.rowid NOT IN (SELECT decode_record_id FROM pd_halves)
       AND t.arrival_ts IS NULL

@@ -39,8 +39,9 @@ final class PdSimulate {
     if (usage != ExitCodes.OK || scenario == null) {
       return usage;
     }
-    if (!engine.equals("vllm")) {
-      err.println("simulate: --serve --pd serves vLLM's formats only, not --engine " + engine);
+    if (!engine.equals("vllm") && !engine.equals("sglang")) {
+      err.println(
+          "simulate: --serve --pd serves vLLM's or SGLang's formats, not --engine " + engine);
       return ExitCodes.USAGE;
     }
     if (statsIntervalS < 1) {
@@ -58,7 +59,7 @@ final class PdSimulate {
     try {
       proxy =
           PdProxyServer.start(
-              new InetSocketAddress(bind, port), dir, scenario, api, statsIntervalS);
+              new InetSocketAddress(bind, port), dir, scenario, api, statsIntervalS, engine);
     } catch (UncheckedIOException e) {
       err.println("simulate: " + e.getMessage() + ": " + e.getCause().getMessage());
       err.flush();
@@ -68,7 +69,7 @@ final class PdSimulate {
     try (ShutdownHook hook = ShutdownHook.install("simulate", err, stop::countDown)) {
       out.printf(
           "simulate: P/D proxy (%s) serving %s on http://%s:%d%s in front of %d prefill and %d"
-              + " decode server(s), vLLM formats, writing into %s; Ctrl-C to stop%n",
+              + " decode server(s), %s formats, writing into %s; Ctrl-C to stop%n",
           name,
           api.name().toLowerCase(Locale.ROOT),
           bind,
@@ -76,6 +77,7 @@ final class PdSimulate {
           api.path(),
           scenario.prefillServers(),
           scenario.decodeServers(),
+          engine.equals("sglang") ? "SGLang" : "vLLM",
           dir);
       out.flush();
       boolean interrupted = false;
@@ -137,6 +139,9 @@ final class PdSimulate {
       String engine,
       @Nullable String requests,
       boolean proxyRewrites,
+      boolean nixlDebug,
+      boolean noRid,
+      boolean kvMetrics,
       boolean otherMode,
       Path out,
       String command,
@@ -157,8 +162,24 @@ final class PdSimulate {
       err.println("simulate: --proxy-rewrites is for vLLM's proxy only, not --engine " + engine);
       return ExitCodes.USAGE;
     }
+    if (nixlDebug && !engine.equals("vllm")) {
+      err.println(
+          "simulate: --nixl-debug is for vLLM's NIXL connector only, not --engine " + engine);
+      return ExitCodes.USAGE;
+    }
+    if ((noRid || kvMetrics) && !engine.equals("sglang")) {
+      err.println(
+          "simulate: "
+              + (noRid ? "--no-rid" : "--kv-metrics")
+              + " is for SGLang only, not --engine "
+              + engine);
+      return ExitCodes.USAGE;
+    }
     try {
-      int written = PdFiles.write(scenario, out, engine, proxyRewrites);
+      int written = PdFiles.write(scenario, out, engine, proxyRewrites, nixlDebug, noRid);
+      if (kvMetrics) {
+        PdFiles.sglangMetrics(scenario, out);
+      }
       if (engine.equals("vllm")) {
         // the TensorRT-LLM sample's SOURCE.md is written by hand (samples/pd/trtllm/)
         PdFiles.source(scenario, out, command);

@@ -109,6 +109,30 @@ public final class SimulateCommand implements Callable<Integer> {
   private boolean proxyRewrites;
 
   @Option(
+      names = "--nixl-debug",
+      description =
+          "With --pd (vLLM): each decode server's log is as at VLLM_LOGGING_LEVEL=DEBUG behind"
+              + " kubectl's --timestamps, with NIXL's per-request read lines, so each request's"
+              + " transfer is read instead of estimated (docs/formats/pd.md#vllm-nixl-debug-lines).")
+  private boolean nixlDebug;
+
+  @Option(
+      names = "--no-rid",
+      description =
+          "With --pd --engine sglang: the client sets no rid, so each server names the request by"
+              + " a uuid of its own and the two halves share only the router's bootstrap_room"
+              + " (docs/formats/pd.md#sglang-request-ids).")
+  private boolean noRid;
+
+  @Option(
+      names = "--kv-metrics",
+      description =
+          "With --pd --engine sglang: also save each prefill server's /metrics scrapes every 10 s"
+              + " (prefill-N/metrics.prom) with SGLang's KV transfer histograms and failed-transfer"
+              + " counter (docs/formats/pd.md#sglang-kv-transfer-metrics).")
+  private boolean kvMetrics;
+
+  @Option(
       names = "--bind",
       paramLabel = "ADDRESS",
       defaultValue = "127.0.0.1",
@@ -120,6 +144,12 @@ public final class SimulateCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     if (pd != null) {
       Map<String, String> values = explicitValues();
+      if (serve != null && (proxyRewrites || nixlDebug || noRid || kvMetrics)) {
+        err.println(
+            "simulate: --proxy-rewrites, --nixl-debug, --no-rid and --kv-metrics shape the batch"
+                + " files of --pd, not --serve");
+        return ExitCodes.USAGE;
+      }
       if (serve != null) {
         return PdSimulate.serve(
             spec.commandLine(),
@@ -137,9 +167,20 @@ public final class SimulateCommand implements Callable<Integer> {
           values.getOrDefault(Parameters.ENGINE, "vllm"),
           values.get(Parameters.REQUESTS),
           proxyRewrites,
+          nixlDebug,
+          noRid,
+          kvMetrics,
           scenario != null,
           out,
-          commandLine().replaceFirst("^tokentrace simulate", "tokentrace simulate --pd " + pd),
+          commandLine()
+              .replaceFirst(
+                  "^tokentrace simulate",
+                  "tokentrace simulate --pd "
+                      + pd
+                      + (proxyRewrites ? " --proxy-rewrites" : "")
+                      + (nixlDebug ? " --nixl-debug" : "")
+                      + (noRid ? " --no-rid" : "")
+                      + (kvMetrics ? " --kv-metrics" : "")),
           err);
     }
     ScenarioSettings settings;

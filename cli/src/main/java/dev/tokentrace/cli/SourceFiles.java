@@ -8,6 +8,7 @@ import dev.tokentrace.parse.GpuMap;
 import dev.tokentrace.parse.LineSplitter;
 import dev.tokentrace.parse.ParseSettings;
 import dev.tokentrace.parse.Parsers;
+import dev.tokentrace.parse.ProxyLogLine;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -56,6 +57,23 @@ final class SourceFiles {
    * format, another engine than --engine) is added to {@code problems} as {@code path:line: reason}
    * and left out, so that one bad file in a batch does not decide for the others.
    */
+  /** Why no engine was detected: a P/D proxy's access log, or no known format. */
+  private static String undetected(List<String> head, Parsers.Detection detection) {
+    boolean proxyLog =
+        head.stream()
+            .filter(line -> !line.isBlank())
+            .findFirst()
+            .filter(ProxyLogLine::claims)
+            .isPresent();
+    if (proxyLog) {
+      // every server engine reads its lines alike (docs/formats/pd.md#proxy-access-log)
+      return ": a P/D proxy's access log: give --engine, the engine of the servers behind the proxy";
+    }
+    return ": no known engine format in its first lines (tried "
+        + detection.describe()
+        + "); give --engine if you know it";
+  }
+
   static List<SourceFile> resolve(List<Path> paths, ParseOptions options, List<String> problems) {
     InputPaths.requireReadable(paths);
     ZoneId zone = options.zoneId();
@@ -74,11 +92,7 @@ final class SourceFiles {
       Parsers.Detection detection = Parsers.detect(head, settings);
       if (forced == null) {
         if (detection.engine().isEmpty()) {
-          problems.add(
-              path
-                  + ": no known engine format in its first lines (tried "
-                  + detection.describe()
-                  + "); give --engine if you know it");
+          problems.add(path + undetected(head, detection));
           continue;
         }
         files.add(new SourceFile(path, detection.engine().get(), settings));

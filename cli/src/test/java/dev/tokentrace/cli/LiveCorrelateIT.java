@@ -64,7 +64,7 @@ final class LiveCorrelateIT {
         await(followErr, "round 1"); // server rows only: nothing to attribute yet
         loadClientsBetweenRounds(follow, scenario); // client rows after the server's
         await(followErr, "round 2");
-        writer.commit(events.subList(events.size() / 2, events.size())); // late server rows
+        writer.commit(events.subList(events.size() / 2, events.size() * 3 / 4)); // late rows
         await(followErr, "round 3");
         // one more interval: a round with nothing new attributes nothing
         Thread.sleep(600);
@@ -72,12 +72,61 @@ final class LiveCorrelateIT {
         follower.interrupt();
         follower.join(WAIT.toMillis());
       }
+      assertThat(followErr.toString()).doesNotContain("round 4").contains("stopped after 3");
+      // each round's attribution went to the lake too, for readers in other processes
+      assertThat(followErr.toString())
+          .contains("round 3: request_attribution written to the lake " + lake + " as version 3");
+      assertLakeHasAttributionOf(lake, follow);
+
+      // a round killed between its two writes: the file's attribution committed, the lake's
+      // version not (a round that does not write the lake leaves that state, and the killed
+      // write's half-written version file is put beside it); the restarted follower writes the
+      // lake first, with the same rows (docs/live.md#the-attribution-in-the-lake)
+      writer.commit(events.subList(events.size() * 3 / 4, events.size()));
+      StringWriter killedErr = new StringWriter();
+      Thread killed =
+          start(
+              killedErr,
+              "correlate",
+              "--follow",
+              "--no-lake-attribution",
+              "--lake",
+              lake.toString(),
+              "--db",
+              follow.toString(),
+              "--interval",
+              "200ms");
+      try {
+        await(killedErr, "round 1 (");
+      } finally {
+        killed.interrupt();
+        killed.join(WAIT.toMillis());
+      }
+      assertThat(killedErr.toString()).contains("request key(s) again");
+      java.nio.file.Files.write(
+          lake.resolve("_versions/request_attribution/00000000000000000004.0badc0ffee00.parquet"),
+          new byte[] {'P', 'A', 'R', '1'});
+      StringWriter restartedErr = new StringWriter();
+      Thread restarted =
+          start(
+              restartedErr,
+              "correlate",
+              "--follow",
+              "--lake",
+              lake.toString(),
+              "--db",
+              follow.toString(),
+              "--interval",
+              "200ms");
+      try {
+        await(restartedErr, "as version 4");
+      } finally {
+        restarted.interrupt();
+        restarted.join(WAIT.toMillis());
+      }
+      assertThat(restartedErr.toString()).doesNotContain("every request");
+      assertLakeHasAttributionOf(lake, follow);
     }
-    assertThat(followErr.toString()).doesNotContain("round 4").contains("stopped after 3");
-    // each round's attribution went to the lake too, for readers in other processes
-    assertThat(followErr.toString())
-        .contains("round 3: request_attribution written to the lake " + lake + " as version 3");
-    assertLakeHasAttributionOf(lake, follow);
 
     Path batch = dir.resolve("batch.duckdb");
     try (Database db = ScenarioDatabase.open(dir, "batch")) {
@@ -93,7 +142,7 @@ final class LiveCorrelateIT {
     String err = run("correlate", "--lake", lake.toString(), "--db", batchLake.toString());
     assertThat(err).contains("replaced by the lake").contains(events.size() + " rows");
     assertSameAttribution(batchLake, batch);
-    assertThat(err).contains("as version 4");
+    assertThat(err).contains("as version 5");
     assertLakeHasAttributionOf(lake, batchLake);
     StringWriter report = new StringWriter();
     CommandLine command = TokentraceMain.commandLine();

@@ -33,6 +33,7 @@ import picocli.CommandLine;
  */
 final class PdServeAccuracyIT {
   private static final int REQUESTS = 120;
+  private static final int SGLANG_REQUESTS = 40;
   private static final double SHARE = 0.99;
 
   @TempDir Path dir;
@@ -140,6 +141,95 @@ final class PdServeAccuracyIT {
           .isGreaterThanOrEqualTo((int) Math.ceil(SHARE * truth.size()));
     }
     assertThat(network).allSatisfy(n -> assertThat(n).isGreaterThan(-0.01));
+  }
+
+  /**
+   * The same live run in SGLang's format ({@code --engine sglang}: each server's time stats lines,
+   * docs/formats/pd.md#live), {@link #SGLANG_REQUESTS} requests loaded in-process: every request
+   * attributed with its own transfer ({@code request}) and every server component within max(1 ms,
+   * 1%) of the truth.
+   */
+  @Test
+  void sglangFormatServesTheSameModel() throws Exception {
+    Path served = dir.resolve("served-sglang");
+    Path clients = dir.resolve("client_timings_sglang.csv");
+    Path db = dir.resolve("pd-sglang.duckdb");
+    StringWriter out = new StringWriter();
+    Thread server =
+        serveInThread(out, "pd-serve-sglang", served, "prefill-saturated", "--engine", "sglang");
+    try {
+      int port = LiveSimulator.awaitPort(out, server);
+      run(
+          "loadgen",
+          "--url",
+          "http://127.0.0.1:" + port,
+          "--api",
+          "completions",
+          "--concurrency",
+          "8",
+          "--requests",
+          Integer.toString(SGLANG_REQUESTS),
+          "--prompt-tokens",
+          "400",
+          "--max-tokens",
+          "12",
+          "--id-prefix",
+          "pdsg-",
+          "--out",
+          clients.toString());
+    } finally {
+      server.interrupt();
+      server.join(30_000);
+    }
+    assertThat(server.isAlive()).as("simulate --serve --pd --engine sglang stopped").isFalse();
+    run(
+        "ingest",
+        "--db",
+        db.toString(),
+        "--engine",
+        "sglang",
+        "--year",
+        Integer.toString(Instant.now().atZone(ZoneOffset.UTC).getYear()),
+        "--zone",
+        "UTC",
+        "prefill-0=" + served.resolve("prefill-0/server.log"),
+        "decode-0=" + served.resolve("decode-0/server.log"));
+    run("clients", "--db", db.toString(), clients.toString());
+    run("correlate", "--db", db.toString());
+    Map<String, Map<String, String>> truth = truth(served.resolve("server_truth.csv"));
+    assertThat(truth).hasSize(SGLANG_REQUESTS);
+    Map<String, Map<String, Object>> attributed = attributed(db);
+    assertThat(attributed.keySet()).as("every request attributed").isEqualTo(truth.keySet());
+    int within = 0;
+    for (var entry : truth.entrySet()) {
+      Map<String, String> t = entry.getValue();
+      Map<String, Object> a = attributed.get(entry.getKey());
+      assertThat(a.get("decode_instance")).isEqualTo(t.get("decode_instance"));
+      assertThat(a.get("kv_transfer_source")).isEqualTo("request");
+      boolean ok = Boolean.TRUE.equals(a.get("included"));
+      for (String[] c :
+          new String[][] {
+            {"prefill_queue_ms", "queue_ms"},
+            {"prefill_ms", "prefill_ms"},
+            {"kv_transfer_ms", "kv_transfer_ms"},
+            {"decode_queue_ms", "decode_queue_ms"},
+            {"decode_ms", "decode_ms"}
+          }) {
+        double expected = Double.parseDouble(t.get(c[0]));
+        Object actual = a.get(c[1]);
+        ok &=
+            actual != null
+                && Math.abs(((Number) actual).doubleValue() - expected)
+                    <= Math.max(1.0, 0.01 * Math.abs(expected));
+      }
+      within += ok ? 1 : 0;
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "PdServeAccuracyIT (sglang): %d requests, every server component %.1f%%%n",
+        truth.size(),
+        100.0 * within / truth.size());
+    assertThat(within).isGreaterThanOrEqualTo((int) Math.ceil(SHARE * truth.size()));
   }
 
   /** {@code simulate --serve 0 --pd SCENARIO} in a thread of this JVM, printing to {@code out}. */

@@ -134,6 +134,32 @@ final class TokentraceMainTest {
   }
 
   @Test
+  void aProxyAccessLogWithoutAnEngineAsksForTheServersEngine() {
+    Path log = GoldenSamplesTest.SAMPLES.resolve("pd/proxy/decode-saturated/proxy/access.jsonl");
+    assertThat(run("parse", log.toString())).isEqualTo(ExitCodes.USAGE);
+    assertThat(stderr.toString())
+        .contains("access.jsonl: a P/D proxy's access log: give --engine, the engine of the");
+  }
+
+  @Test
+  void batchOnlyPdOptionsAreRefusedWithServe() {
+    assertThat(
+            run(
+                "simulate",
+                "--serve",
+                "0",
+                "--pd",
+                "decode-saturated",
+                "--engine",
+                "sglang",
+                "--no-rid",
+                "--out",
+                dir.resolve("served").toString()))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(stderr.toString()).contains("shape the batch files of --pd, not --serve");
+  }
+
+  @Test
   void aWrongEngineIsAnErrorNamingTheDetectedOne() {
     Path sglang = GoldenSamplesTest.SAMPLES.resolve("sglang/v0.5.6-decode-bound/server.log");
     assertThat(run("parse", "--engine", "vllm", sglang.toString())).isEqualTo(ExitCodes.USAGE);

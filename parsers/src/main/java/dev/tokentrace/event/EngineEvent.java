@@ -27,7 +27,8 @@ import org.jspecify.annotations.Nullable;
   @JsonSubTypes.Type(value = GpuSample.class, name = GpuSample.TYPE),
   @JsonSubTypes.Type(value = GpuProcess.class, name = GpuProcess.TYPE),
   @JsonSubTypes.Type(value = ServerHistogram.class, name = ServerHistogram.TYPE),
-  @JsonSubTypes.Type(value = KvTransfer.class, name = KvTransfer.TYPE)
+  @JsonSubTypes.Type(value = KvTransfer.class, name = KvTransfer.TYPE),
+  @JsonSubTypes.Type(value = ProxyRequest.class, name = ProxyRequest.TYPE)
 })
 public sealed interface EngineEvent
     permits RequestArrived,
@@ -41,7 +42,8 @@ public sealed interface EngineEvent
         GpuSample,
         GpuProcess,
         ServerHistogram,
-        KvTransfer {
+        KvTransfer,
+        ProxyRequest {
 
   Engine engine();
 

@@ -21,7 +21,8 @@ public final class EventTables {
           GpuSample.TABLE,
           GpuProcess.TABLE,
           ServerHistogram.TABLE,
-          KvTransfer.TABLE);
+          KvTransfer.TABLE,
+          ProxyRequest.TABLE);
 
   private static final Map<Class<?>, EventTable<?>> BY_CLASS = new HashMap<>();
   private static final Map<String, EventTable<?>> BY_NAME = new HashMap<>();

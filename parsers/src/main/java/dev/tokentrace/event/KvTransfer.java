@@ -44,6 +44,12 @@ public record KvTransfer(
   /** {@code source_kind} of vLLM's interval line (docs/formats/pd.md#vllm-kv-transfer-metrics). */
   public static final String NIXL_INTERVAL = "nixl_interval";
 
+  /**
+   * {@code source_kind} of one request's read timed by vLLM's NIXL DEBUG lines
+   * (docs/formats/pd.md#vllm-nixl-debug-lines).
+   */
+  public static final String NIXL_DEBUG = "nixl_debug";
+
   /** The {@value #TYPE} table: the envelope, then one column per component below it, in order. */
   public static final EventTable<KvTransfer> TABLE =
       new EventTable<>(

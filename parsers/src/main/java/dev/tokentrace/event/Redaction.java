@@ -334,7 +334,8 @@ public final class Redaction {
     String v = value;
     if (v.startsWith("\\")) {
       v = v.substring(1);
-      if (v.endsWith("\\" + v.charAt(0)) && v.length() >= 3) {
+      // length first: a lone backslash leaves nothing to look at (found by SglangHostileInputTest)
+      if (v.length() >= 3 && v.endsWith("\\" + v.charAt(0))) {
         return v.substring(1, v.length() - 2);
       }
     }

@@ -42,11 +42,14 @@ public final class Parsers {
   private static LineParser raw(Engine engine, ParseSettings settings) {
     switch (engine) {
       case VLLM:
-        return new MetricsRouter(engine, new VllmLineParser(settings), settings);
+        return new ProxyLogRouter(
+            engine, new MetricsRouter(engine, new VllmLineParser(settings), settings), settings);
       case SGLANG:
-        return new MetricsRouter(engine, new SglangLineParser(settings), settings);
+        return new ProxyLogRouter(
+            engine, new MetricsRouter(engine, new SglangLineParser(settings), settings), settings);
       case TRTLLM:
-        return new MetricsRouter(engine, new TrtLlmLineParser(settings), settings);
+        return new ProxyLogRouter(
+            engine, new MetricsRouter(engine, new TrtLlmLineParser(settings), settings), settings);
       case GPU:
         return new GpuLineParser(settings);
       default:

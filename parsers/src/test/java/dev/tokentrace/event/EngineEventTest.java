@@ -221,7 +221,26 @@ final class EngineEventTest {
                 + "\"line\":42,\"offset\":4096},\"side\":\"decode\",\"interval_s\":10.0,"
                 + "\"transfers\":4,\"duration_ms\":12.25,\"p90_ms\":15.5,\"mb_per_transfer\":32.0,"
                 + "\"throughput_mb_s\":2612.2,\"failed\":0,\"expired\":0,"
-                + "\"source_kind\":\"nixl_interval\"}"));
+                + "\"source_kind\":\"nixl_interval\"}"),
+        Arguments.of(
+            new ProxyRequest(
+                Engine.VLLM,
+                "proxy",
+                TS,
+                SOURCE,
+                "c-1",
+                "c-1",
+                "9f1c",
+                "9f1c",
+                "prefill-0",
+                "decode-0",
+                200),
+            "{\"type\":\"proxy_request\",\"engine\":\"vllm\",\"instance\":\"proxy\","
+                + "\"ts\":\"2026-02-13T11:33:33.000Z\",\"source\":{\"path\":\"samples/x/server.log\","
+                + "\"line\":42,\"offset\":4096},\"client_request_id\":\"c-1\","
+                + "\"client_key\":\"c-1\",\"upstream_request_id\":\"9f1c\","
+                + "\"upstream_key\":\"9f1c\",\"prefill\":\"prefill-0\",\"decode\":\"decode-0\","
+                + "\"status\":200}"));
   }
 
   @ParameterizedTest
@@ -254,7 +273,7 @@ final class EngineEventTest {
   }
 
   @Test
-  void typeNamesAreTheTwelveOfTheDesign() {
+  void typeNamesAreTheThirteenOfTheDesign() {
     List<String> names =
         Arrays.stream(EngineEvent.class.getAnnotation(JsonSubTypes.class).value())
             .map(JsonSubTypes.Type::name)
@@ -272,7 +291,8 @@ final class EngineEventTest {
             "gpu_sample",
             "gpu_process",
             "server_histogram",
-            "kv_transfer");
+            "kv_transfer",
+            "proxy_request");
   }
 
   @Test

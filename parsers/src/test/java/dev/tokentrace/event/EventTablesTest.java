@@ -127,7 +127,19 @@ final class EventTablesTest {
             5160.0,
             1L,
             2L,
-            KvTransfer.NIXL_INTERVAL));
+            KvTransfer.NIXL_INTERVAL),
+        new ProxyRequest(
+            Engine.VLLM,
+            "i",
+            TS,
+            SOURCE,
+            "c-a",
+            "c-a",
+            "u-a",
+            "u-a",
+            "prefill-0",
+            "decode-0",
+            200));
   }
 
   @Test

@@ -48,6 +48,15 @@ public final class Queries {
    */
   public static final String PD_HALVES = "attribution/pd_halves";
 
+  /**
+   * Creates the temporary table {@code client_timing} that shadows the stored one with the keys a
+   * proxy access log maps client IDs to (docs/formats/pd.md#proxy-access-log).
+   */
+  public static final String PROXY_KEYS = "attribution/proxy_keys";
+
+  /** Whether {@link #PROXY_KEYS} has anything to map (one BOOLEAN). */
+  public static final String PROXY_KEYS_NEEDED = "attribution/proxy_keys_needed";
+
   /** Recomputes {@code clock_offsets} from requests paired by ID. */
   public static final String CLOCK_OFFSETS = "attribution/clock_offsets";
 

@@ -202,6 +202,7 @@ public final class Attributor {
     handle.execute("DELETE FROM request_matches");
     handle.execute("DELETE FROM clock_offsets");
     steps.lap("inputs");
+    boolean proxied = proxyKeys(handle);
     keyTable(handle);
     steps.lap("keys");
     estimateOffsets(handle);
@@ -215,6 +216,9 @@ public final class Attributor {
     attributeRequests(handle, settings);
     handle.execute("DROP TABLE IF EXISTS temp.attribution_keys");
     handle.execute("DROP TABLE IF EXISTS temp.pd_halves");
+    if (proxied) {
+      handle.execute("DROP TABLE IF EXISTS temp.client_timing");
+    }
     steps.lap("per_request");
     return record(handle, settings, command, started, inputs);
   }
@@ -229,6 +233,23 @@ public final class Attributor {
     // (docs/formats/pd.md#attribution)
     handle.execute(SqlCatalog.get(Queries.PD_HALVES));
     handle.execute(SqlCatalog.get(Queries.REQUEST_KEYS));
+  }
+
+  /**
+   * When a proxy access log (or an SGLang record keyed by its bootstrap room) is stored, shadows
+   * {@code client_timing} for this transaction with the keys it maps client IDs to
+   * (docs/formats/pd.md#proxy-access-log, docs/formats/pd.md#sglang-request-ids); whether it did.
+   */
+  private static boolean proxyKeys(Handle handle) {
+    if (!hasProxyRows(handle)) {
+      return false;
+    }
+    handle.execute(SqlCatalog.get(Queries.PROXY_KEYS));
+    return true;
+  }
+
+  private static boolean hasProxyRows(Handle handle) {
+    return handle.createQuery(SqlCatalog.get(Queries.PROXY_KEYS_NEEDED)).mapTo(Boolean.class).one();
   }
 
   private static void estimateOffsets(Handle handle) {
@@ -284,6 +305,10 @@ public final class Attributor {
       // an interval row moves the estimate of every request of its decode server
       // (docs/formats/pd.md#estimate): key digests cannot tell which requests changed
       return " (P/D transfer estimates are per decode server)";
+    }
+    if (hasProxyRows(handle)) {
+      // the mapping is one shadow of every client row (docs/formats/pd.md#proxy-access-log)
+      return " (a proxy access log or SGLang's bootstrap rooms map client IDs)";
     }
     long kept =
         handle
@@ -556,6 +581,7 @@ public final class Attributor {
       for (String name :
           List.of(
               Queries.PD_HALVES,
+              Queries.PROXY_KEYS,
               Queries.REQUEST_KEYS,
               Queries.CLOCK_OFFSETS,
               Queries.STEADY_CLOCK_SERIES,

@@ -21,7 +21,10 @@ final class ClientReplacement {
     List<String> paths = new ArrayList<>();
     try (PreparedStatement select =
         connection.prepareStatement(
-            "SELECT run_id, path FROM run_files WHERE sha256 = ? AND kind LIKE 'client:%'")) {
+            "SELECT run_id, path FROM run_files WHERE sha256 = ?"
+                + " AND (kind LIKE 'client:%' OR kind = '"
+                + ProxyAccessLog.KIND
+                + "')")) {
       select.setString(1, sha256);
       try (ResultSet result = select.executeQuery()) {
         while (result.next()) {
@@ -34,6 +37,11 @@ final class ClientReplacement {
       update(
           connection,
           "DELETE FROM client_timing WHERE run_id = ? AND source_path = ?",
+          runs.get(i),
+          paths.get(i));
+      update(
+          connection,
+          "DELETE FROM proxy_requests WHERE run_id = ? AND source_path = ?",
           runs.get(i),
           paths.get(i));
       update(
@@ -62,6 +70,7 @@ final class ClientReplacement {
       update(connection, "DELETE FROM rejects WHERE engine = 'client' AND source_path = ?", path);
     }
     update(connection, "DELETE FROM client_timing WHERE run_id = ?", runId);
+    update(connection, "DELETE FROM proxy_requests WHERE run_id = ?", runId);
     update(connection, "DELETE FROM run_files WHERE run_id = ?", runId);
     update(connection, "DELETE FROM runs WHERE run_id = ?", runId);
   }

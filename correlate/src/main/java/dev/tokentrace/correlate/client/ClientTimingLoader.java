@@ -201,10 +201,6 @@ public final class ClientTimingLoader {
         }
       } // closing flushes the Appenders inside the transaction, before run_files and commit
       results.addAll(proxyLogs(runId));
-      int mapped = ProxyAccessLog.apply(connection);
-      if (mapped > 0) {
-        note("proxy-log: " + mapped + " client rows joined through the proxy's request IDs");
-      }
       for (int i = 0; i < results.size(); i++) {
         ClientLoadResult.FileResult result = results.get(i);
         if (result.skipped() == null) {
@@ -231,7 +227,13 @@ public final class ClientTimingLoader {
         }
         FileFingerprint fingerprint = FileFingerprint.of(file);
         String earlier = Runs.runWithFile(connection, fingerprint.sha256(), ProxyAccessLog.KIND);
-        if (earlier != null && !replace) {
+        if (replace) {
+          for (String run : ClientReplacement.removeFile(connection, fingerprint.sha256())) {
+            note(file + ": proxy-log: loaded again: the lines run " + run + " loaded removed");
+          }
+          earlier = null;
+        }
+        if (earlier != null) {
           note(file + ": proxy-log: file skipped: already loaded by run " + earlier);
           results.add(
               new ClientLoadResult.FileResult(

@@ -2,10 +2,13 @@ package dev.tokentrace.correlate.client;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tokentrace.event.Engine;
+import dev.tokentrace.event.ProxyRequest;
 import dev.tokentrace.event.RequestKeys;
+import dev.tokentrace.event.SourcePosition;
+import dev.tokentrace.parse.ProxyLogLine;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,12 +17,10 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -28,9 +29,9 @@ import org.jspecify.annotations.Nullable;
  * A P/D proxy's access log (docs/formats/pd.md#proxy-access-log): one JSON object per line with the
  * client's request ID ({@code client_request_id}) and the ID the proxy sent to the prefill and
  * decode servers ({@code upstream_request_id}), optionally {@code ts}, {@code prefill}, {@code
- * decode} and {@code status}. Loaded by {@code clients} into {@code proxy_requests}; the client
- * rows whose key the log names then carry the servers' key, so a client ID the proxy rewrote still
- * joins.
+ * decode} and {@code status}. Loaded by {@code clients} into {@code proxy_requests}; the
+ * attribution joins the client rows whose key the log names by the servers' key
+ * (attribution/proxy_keys), so a client ID the proxy rewrote still joins.
  */
 public final class ProxyAccessLog {
   /** {@code run_files.kind} of a proxy access log. */
@@ -101,57 +102,26 @@ public final class ProxyAccessLog {
           continue;
         }
         try {
-          entries.add(entry(line, JSON.readTree(text)));
-        } catch (JsonProcessingException e) {
-          rejected.add(file + ":" + line + ": proxy-log: not a JSON object");
+          ProxyRequest event =
+              ProxyLogLine.parse(
+                  text, Engine.VLLM, KIND, new SourcePosition(file.toString(), line, 0));
+          entries.add(
+              new Entry(
+                  line,
+                  event.ts(),
+                  event.clientRequestId(),
+                  event.upstreamRequestId(),
+                  event.prefill(),
+                  event.decode(),
+                  event.status()));
         } catch (IllegalArgumentException e) {
-          rejected.add(file + ":" + line + ": proxy-log: " + e.getMessage());
+          rejected.add(file + ":" + line + ": " + ProxyLogLine.REASON + e.getMessage());
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file, e);
     }
     return new Read(entries, rejected, ignored);
-  }
-
-  private static Entry entry(long line, JsonNode node) {
-    if (node == null || !node.isObject()) {
-      throw new IllegalArgumentException("not a JSON object");
-    }
-    String client = text(node, "client_request_id");
-    String upstream = text(node, "upstream_request_id");
-    if (client == null || upstream == null) {
-      throw new IllegalArgumentException(
-          "client_request_id and upstream_request_id must both be non-empty strings");
-    }
-    Instant ts = null;
-    String at = text(node, "ts");
-    if (at != null) {
-      try {
-        ts = at.endsWith("Z") || at.contains("+") ? Instant.parse(at) : null;
-        if (ts == null) {
-          ts = LocalDateTime.parse(at).toInstant(ZoneOffset.UTC);
-        }
-      } catch (DateTimeParseException e) {
-        throw new IllegalArgumentException("ts is not an ISO-8601 time: " + at);
-      }
-    }
-    JsonNode status = node.get("status");
-    return new Entry(
-        line,
-        ts,
-        client,
-        upstream,
-        text(node, "prefill"),
-        text(node, "decode"),
-        status != null && status.canConvertToInt() ? status.intValue() : null);
-  }
-
-  private static @Nullable String text(JsonNode node, String field) {
-    JsonNode value = node.get(field);
-    return value != null && value.isTextual() && !value.asText().isBlank()
-        ? value.asText().strip()
-        : null;
   }
 
   /** Stores {@code entries} of {@code file} as rows of run {@code runId}. */
@@ -185,27 +155,6 @@ public final class ProxyAccessLog {
         insert.addBatch();
       }
       insert.executeBatch();
-    }
-  }
-
-  /**
-   * Gives every client row whose key a proxy log names the servers' key (the first line of that
-   * client key), whichever of the two was loaded first; request_id keeps the client's ID. Gateway
-   * rows are left alone (a gateway in front of the proxy logs the client's ID as well). The number
-   * of rows changed.
-   */
-  static int apply(Connection connection) throws SQLException {
-    try (Statement statement = connection.createStatement()) {
-      return statement.executeUpdate(
-          "UPDATE client_timing SET request_key = m.upstream_key"
-              + " FROM (SELECT client_key, upstream_key FROM proxy_requests"
-              + "       QUALIFY row_number() OVER (PARTITION BY client_key"
-              + "                                  ORDER BY ts NULLS LAST, source_path, source_line)"
-              + "               = 1) m"
-              + " WHERE client_timing.request_key = m.client_key"
-              + "   AND m.client_key <> m.upstream_key"
-              + "   AND coalesce(client_timing.vantage, 'client') <> 'gateway'"
-              + "   AND coalesce(client_timing.id_kind, 'sent') <> 'local'");
     }
   }
 }

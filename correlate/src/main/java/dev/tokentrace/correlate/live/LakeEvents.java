@@ -184,6 +184,8 @@ public final class LakeEvents {
           "request_aborted",
           // the prefill-to-decode hand-over of a disaggregated request: per-request components
           "kv_transfer",
+          // a proxy's map of client IDs to the servers' (docs/formats/pd.md#proxy-access-log)
+          "proxy_request",
           CLIENT_TIMING);
 
   /**

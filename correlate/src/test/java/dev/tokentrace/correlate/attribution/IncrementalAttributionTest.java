@@ -116,6 +116,21 @@ final class IncrementalAttributionTest {
     // round 6: nothing new: nothing attributed again
     round();
     assertThat(incremental.lastRound()).startsWith("attributed 0 request key(s) again");
+
+    // round 7: two new pairs, one on each side of the run's median: its offset stays and only its
+    // pair count grows, which no attributed row reads, so no other row is realigned
+    both(
+        rows -> {
+          for (int i : new int[] {28, 34}) {
+            rows.arrival("k" + i, "gpu-0", arrival(i));
+            rows.timing(Rows.Timing.span("k" + i, arrival(i), 40));
+            rows.client(Rows.Client.sent("run", "k" + i, start(i), 300, 1200, 40));
+          }
+        });
+    round();
+    assertThat(incremental.lastRound())
+        .startsWith("attributed 2 request key(s) again")
+        .doesNotContain("clock offsets");
   }
 
   @Test

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tokentrace.store.Database;
 import dev.tokentrace.store.DatabaseSettings;
+import dev.tokentrace.store.Queries;
+import dev.tokentrace.store.SqlCatalog;
 import dev.tokentrace.store.TestQueries;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,17 +78,43 @@ final class ProxyAccessLogTest {
   void clientRowsTakeTheServersKeyInEitherOrder() throws Exception {
     Path log = write("access.jsonl", LOG);
     Path clients = write("run.csv", CLIENTS);
-    // the log first, the client file in a later run: the mapping applies when either is loaded
+    // the log first, the client file in a later run: the attribution's join does not care
     loader.load(new ClientLoadSettings(List.of(log), "auto", null, null, "clients log", 1.0));
     loader.load(new ClientLoadSettings(List.of(clients), "csv", null, null, "clients csv", 1.0));
-    assertThat(
-            TestQueries.rows(
-                database, "SELECT request_id, request_key FROM client_timing ORDER BY request_id"))
+    String keys = "SELECT request_id, request_key FROM client_timing ORDER BY request_id";
+    // stored as loaded: nothing is rewritten in place
+    assertThat(TestQueries.rows(database, keys))
+        .containsExactly(
+            Map.of("request_id", "a", "request_key", "a"),
+            Map.of("request_id", "c", "request_key", "c"));
+    // as the attribution reads them (attribution/proxy_keys shadows client_timing)
+    List<Map<String, Object>> mapped =
+        database
+            .jdbi()
+            .inTransaction(
+                handle -> {
+                  handle.execute(SqlCatalog.get(Queries.PROXY_KEYS));
+                  List<Map<String, Object>> rows = handle.createQuery(keys).mapToMap().list();
+                  handle.execute("DROP TABLE temp.client_timing");
+                  return rows;
+                });
+    assertThat(mapped)
         .containsExactly(
             Map.of("request_id", "a", "request_key", "1111-aaaa"),
             Map.of("request_id", "c", "request_key", "c"));
     assertThat(TestQueries.rows(database, "SELECT client_key, prefill FROM proxy_requests"))
         .containsExactly(Map.of("client_key", "a", "prefill", "prefill-0"));
+  }
+
+  @Test
+  void replacingALogRemovesItsEarlierLines() throws Exception {
+    Path log = write("access.jsonl", LOG);
+    ClientLoadSettings settings =
+        new ClientLoadSettings(List.of(log), "auto", null, null, "clients log", 1.0);
+    loader.load(settings);
+    loader.load(settings, true);
+    assertThat(TestQueries.rows(database, "SELECT client_key FROM proxy_requests"))
+        .containsExactly(Map.of("client_key", "a"));
   }
 
   private Path write(String name, String content) throws Exception {

@@ -11,6 +11,7 @@ import dev.tokentrace.event.EngineStats;
 import dev.tokentrace.event.GpuProcess;
 import dev.tokentrace.event.GpuSample;
 import dev.tokentrace.event.KvTransfer;
+import dev.tokentrace.event.ProxyRequest;
 import dev.tokentrace.event.Redaction;
 import dev.tokentrace.event.RequestAborted;
 import dev.tokentrace.event.RequestArrived;
@@ -70,6 +71,9 @@ final class EventRecords {
     } else if (event instanceof KvTransfer transfer) {
       // a request's transfer goes with its request, an interval aggregate with its server
       return transfer.requestKey() == null ? transfer.instance() : transfer.requestKey();
+    } else if (event instanceof ProxyRequest proxied) {
+      // with the servers' records of the request it names
+      return proxied.upstreamKey();
     }
     throw new IllegalArgumentException("unknown event type " + event.getClass().getName());
   }

@@ -35,6 +35,21 @@ final class EngineMetrics {
   static final Set<String> KV_FRACTION =
       Set.of("vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc", "sglang:token_usage");
 
+  /**
+   * SGLang's KV transfer histograms, in the units their names say
+   * (docs/formats/pd.md#sglang-kv-transfer-metrics): a transfer's time in ms and its size in MB,
+   * observed by the prefill server.
+   */
+  static final String KV_LATENCY_MS = "sglang:kv_transfer_latency_ms";
+
+  static final String KV_TOTAL_MB = "sglang:kv_transfer_total_mb";
+
+  /** SGLang's counter of failed transfers. */
+  static final String KV_FAILED = "sglang:num_transfer_failed_reqs_total";
+
+  /** The histograms above, read into {@code kv_transfer} interval rows, not server histograms. */
+  static final Set<String> KV_HISTOGRAMS = Set.of(KV_LATENCY_MS, KV_TOTAL_MB);
+
   /** Histogram base names (without _bucket/_sum/_count) and the component each measures. */
   static final Map<String, String> HISTOGRAMS =
       Map.ofEntries(
@@ -46,6 +61,8 @@ final class EngineMetrics {
           Map.entry("vllm:time_per_output_token_seconds", "itl"),
           Map.entry("vllm:request_time_per_output_token_seconds", "tpot"),
           Map.entry("vllm:e2e_request_latency_seconds", "e2e"),
+          // a decode server's NIXL reads, post to done (docs/formats/pd.md#vllm-nixl-debug-lines)
+          Map.entry("vllm:nixl_xfer_time_seconds", "kv_transfer"),
           Map.entry("sglang:queue_time_seconds", "queue"),
           Map.entry("sglang:time_to_first_token_seconds", "ttft"),
           Map.entry("sglang:inter_token_latency_seconds", "itl"),

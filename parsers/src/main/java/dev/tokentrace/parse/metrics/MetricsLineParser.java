@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineStats;
+import dev.tokentrace.event.KvTransfer;
 import dev.tokentrace.event.ServerHistogram;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.LineParser;
@@ -35,6 +36,9 @@ public final class MetricsLineParser implements LineParser {
   static final String METADATA = "metrics: exposition metadata";
   static final String UNUSED = "metrics: metric not used";
   static final String BASELINE = "metrics: first scrape (baseline of the histograms)";
+
+  /** {@code source_kind} of a {@code kv_transfer} row from SGLang's metrics. */
+  static final String KV_METRICS = "sglang_metrics";
 
   private final Engine engine;
   private final String instance;
@@ -106,7 +110,12 @@ public final class MetricsLineParser implements LineParser {
         EngineMetrics.RUNNING.contains(name)
             || EngineMetrics.WAITING.contains(name)
             || EngineMetrics.KV_FRACTION.contains(name);
-    boolean histogram = EngineMetrics.HISTOGRAMS.containsKey(base) && !base.equals(name);
+    boolean histogram =
+        (EngineMetrics.HISTOGRAMS.containsKey(base) || EngineMetrics.KV_HISTOGRAMS.contains(base))
+            && !base.equals(name);
+    // a counter is read as a histogram's count alone (its deltas between scrapes)
+    boolean counter = name.equals(EngineMetrics.KV_FAILED);
+    histogram |= counter;
     if ((gauge || histogram) && (!Double.isFinite(value) || value < 0)) {
       reject(position, "metrics: " + name + " is " + value, line, sink);
       return;
@@ -116,7 +125,10 @@ public final class MetricsLineParser implements LineParser {
       reject(position, "metrics: " + name + " is " + value + ", " + range, line, sink);
       return;
     }
-    if (histogram && name.endsWith("_bucket") && Scrape.bound(sample.label("le")) == null) {
+    if (!counter
+        && histogram
+        && name.endsWith("_bucket")
+        && Scrape.bound(sample.label("le")) == null) {
       reject(position, "metrics: " + name + ": bad or missing le label", line, sink);
       return;
     }
@@ -227,6 +239,11 @@ public final class MetricsLineParser implements LineParser {
           done.ts != null && previousTs != null && !done.ts.isBefore(previousTs)
               ? Duration.between(previousTs, done.ts).toNanos() / 1e9
               : null;
+      KvTransfer transfers = kvTransfers(done, perMetric, interval);
+      if (transfers != null) {
+        sink.event(transfers);
+        any = true;
+      }
       for (Map.Entry<String, HistogramDelta> metric : perMetric.entrySet()) {
         sink.event(histogram(done, metric.getKey(), metric.getValue(), interval));
         any = true;
@@ -238,6 +255,42 @@ public final class MetricsLineParser implements LineParser {
     previous = done.series;
     previousTs = done.ts;
     hasPrevious = true;
+  }
+
+  /**
+   * SGLang's KV transfer metrics of one interval (docs/formats/pd.md#sglang-kv-transfer-metrics) as
+   * one {@code kv_transfer} interval row of the prefill server that observed them, taken out of
+   * {@code perMetric}; null when the scrapes have none of them.
+   */
+  private @Nullable KvTransfer kvTransfers(
+      Scrape done, Map<String, HistogramDelta> perMetric, @Nullable Double interval) {
+    HistogramDelta latency = perMetric.remove(EngineMetrics.KV_LATENCY_MS);
+    HistogramDelta total = perMetric.remove(EngineMetrics.KV_TOTAL_MB);
+    HistogramDelta failed = perMetric.remove(EngineMetrics.KV_FAILED);
+    if (latency == null && failed == null) {
+      return null;
+    }
+    long count = latency == null ? 0 : Math.round(latency.count);
+    boolean timed = count > 0 && latency.hasSum;
+    boolean sized = timed && total != null && total.hasSum && Math.round(total.count) == count;
+    return new KvTransfer(
+        engine,
+        instance,
+        done.ts,
+        done.first,
+        null,
+        null,
+        "prefill",
+        null,
+        interval,
+        count,
+        timed ? latency.sum / count : null,
+        count > 0 ? latency.quantile(0.9) : null, // the buckets are in ms already
+        sized ? total.sum / count : null,
+        sized && latency.sum > 0 ? total.sum / (latency.sum / 1000) : null,
+        failed == null ? null : Math.round(failed.count),
+        null,
+        KV_METRICS);
   }
 
   private ServerHistogram histogram(

@@ -9,6 +9,7 @@ import dev.tokentrace.parse.Numbers;
 import dev.tokentrace.parse.ParseOutput;
 import dev.tokentrace.parse.Rejection;
 import java.time.Instant;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -46,6 +47,18 @@ final class TimeStatsLine {
   static final String WITHOUT_TIMES = "sglang: time stats without times";
 
   private static final String[] START_KEYS = {" start_time=", " start=", " entry_time="};
+
+  /** The prefix of a request key made from the router's bootstrap room. */
+  static final String ROOM_KEY = "bootstrap_room-";
+
+  /**
+   * {@code bootstrap_room}: a non-negative integer (mini_lb: below 2^63; the Rust router's gRPC
+   * path: below 2^31).
+   */
+  private static final Pattern ROOM = Pattern.compile("[0-9]{1,19}");
+
+  /** A rid SGLang made itself ({@code uuid.uuid4().hex}: 32 lower-case hex digits). */
+  private static final Pattern OWN_RID = Pattern.compile("[0-9a-f]{32}");
 
   private final String instance;
 
@@ -147,7 +160,7 @@ final class TimeStatsLine {
             read.ts,
             read.source,
             read.rid,
-            RequestKeys.normalize(read.rid),
+            key(read),
             PdTimeStats.PREFILL,
             null,
             null,
@@ -169,7 +182,7 @@ final class TimeStatsLine {
         read.ts,
         read.source,
         read.rid,
-        RequestKeys.normalize(read.rid),
+        key(read),
         null,
         read.queueMs,
         prefillMs,
@@ -181,6 +194,21 @@ final class TimeStatsLine {
         read.head.cached,
         null,
         KIND);
+  }
+
+  /**
+   * The request key: the client's rid, normalized; but a prefill or decode server's own rid (the
+   * client set none: SGLang's 32-hex uuid, different on the two servers) gives way to the router's
+   * {@code bootstrap_room}, which both servers' lines print, so the two halves share one key
+   * (docs/formats/pd.md#sglang-request-ids).
+   */
+  private static String key(Read read) {
+    if (read.head.room != null
+        && (PdTimeStats.PREFILL.equals(read.head.type) || PdTimeStats.DECODE.equals(read.head.type))
+        && OWN_RID.matcher(read.rid).matches()) {
+      return ROOM_KEY + read.head.room;
+    }
+    return RequestKeys.normalize(read.rid);
   }
 
   /** Rounded to the µs: the line's durations have two decimals of a ms. */
@@ -224,6 +252,7 @@ final class TimeStatsLine {
     @Nullable Integer output;
     @Nullable Integer cached;
     @Nullable String type;
+    @Nullable String room;
 
     @Nullable String read(String line, int from, int headEnd) {
       int p = from;
@@ -248,6 +277,12 @@ final class TimeStatsLine {
       boolean isCached = key.equals("cached_input_len");
       if (key.equals("type")) {
         type = line.substring(start, end);
+        return null;
+      }
+      if (key.equals("bootstrap_room")) {
+        String value = line.substring(start, end);
+        // anything but an integer (None) names no room: the line keys by its rid as before
+        room = ROOM.matcher(value).matches() ? value : null;
         return null;
       }
       if (!isInput && !isOutput && !isCached) {

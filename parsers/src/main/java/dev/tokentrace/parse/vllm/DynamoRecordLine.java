@@ -28,7 +28,10 @@ import org.jspecify.annotations.Nullable;
  *       line's {@code x_request_id}, arriving at the line's time less {@code time.duration_us};
  *   <li>the frontend's {@code request_end} record (Dynamo's trace sink, bare or under {@code
  *       "event"}): one request's {@code kv_transfer} row (source kind {@code dynamo_request_end})
- *       holding {@code kv_transfer_estimated_latency_ms}.
+ *       holding {@code kv_transfer_estimated_latency_ms};
+ *   <li>the decode engine's (vLLM's) DEBUG record {@code Finished recving KV transfer for request
+ *       <id>} in a worker's log: one request's {@code kv_transfer} row (source kind {@code
+ *       vllm_recv_done}) at the transfer's end (docs/formats/dynamo.md#engine-records).
  * </ul>
  *
  * Every other Dynamo JSON line (its log records, other spans, a {@code request_payload} record) is
@@ -40,6 +43,11 @@ final class DynamoRecordLine {
   static final String DECODE = "dynamo_decode";
   static final String REQUEST_END = "dynamo_request_end";
   static final String IGNORED = "dynamo: other json record";
+
+  /** The decode engine's end of a request's KV transfer (docs/formats/dynamo.md#engine-records). */
+  static final String RECV_DONE = "vllm_recv_done";
+
+  private static final String RECV_PREFIX = "Finished recving KV transfer for request ";
 
   /** The trace sinks' schemas: agent tracing (2026-04 →) and request tracing (2026-06 →). */
   private static final String AGENT_SCHEMA = "dynamo.agent.trace.v1";
@@ -85,6 +93,8 @@ final class DynamoRecordLine {
     } else if ("SPAN_CLOSED".equals(root.path("message").asText(null))
         && "handle_payload".equals(root.path("span_name").asText(null))) {
       span(root, text, position, instance, sink);
+    } else if (root.path("message").asText("").startsWith(RECV_PREFIX)) {
+      recvDone(root, text, position, instance, sink);
     } else {
       sink.ignored(position, IGNORED);
     }
@@ -130,6 +140,45 @@ final class DynamoRecordLine {
             null,
             prefill ? PREFILL : DECODE,
             null));
+  }
+
+  /**
+   * vLLM's scheduler record of a finished KV transfer (DEBUG) as Dynamo's logger prints it:
+   * docs/formats/dynamo.md#engine-records. One request's {@code kv_transfer} row (side decode) with
+   * the transfer's end as {@code ts} and no duration: the attribution measures it from the decode
+   * engine's arrival.
+   */
+  private static void recvDone(
+      JsonNode line, String text, SourcePosition position, String instance, ParseOutput sink) {
+    String id = line.path("message").asText("").substring(RECV_PREFIX.length()).strip();
+    Instant at = time(line.path("time").asText(null));
+    if (id.isEmpty() || id.contains(" ") || at == null) {
+      sink.rejected(
+          Rejection.of(
+              position, Engine.VLLM, "dynamo: KV transfer record without time or request", text));
+      return;
+    }
+    // the engine-side ID carries vLLM's random suffix (docs/formats/vllm.md#request-ids)
+    String request = RequestKeys.withoutEngineSuffix(id);
+    sink.event(
+        new KvTransfer(
+            Engine.VLLM,
+            instance,
+            at,
+            position,
+            request,
+            RequestKeys.normalize(request),
+            "decode",
+            null,
+            null,
+            1,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            RECV_DONE));
   }
 
   /** docs/formats/dynamo.md#request-end */

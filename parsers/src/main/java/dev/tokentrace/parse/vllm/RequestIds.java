@@ -89,6 +89,22 @@ final class RequestIds {
     return RequestKeys.normalize(id);
   }
 
+  /**
+   * The request key of an engine-side ID on a line that only the engine core writes (the NIXL read
+   * lines, docs/formats/pd.md#vllm-nixl-debug-lines), whose server may log no request lines at all:
+   * the 8-hex suffix is removed unless the ID is a seen external one or this server was seen to add
+   * no suffix.
+   */
+  String engineCoreKey(String id) {
+    String base = withoutChild(id);
+    if (external.containsKey(base)
+        || Boolean.FALSE.equals(suffixing)
+        || !RequestKeys.hasEngineSuffix(base)) {
+      return RequestKeys.normalize(id);
+    }
+    return RequestKeys.normalize(RequestKeys.withoutEngineSuffix(id));
+  }
+
   /** {@code 3_chatcmpl-abc} without {@code 3_} (V1 parallel sampling child). */
   private static String withoutChild(String id) {
     int digits = Ascii.digitsEnd(id, 0);

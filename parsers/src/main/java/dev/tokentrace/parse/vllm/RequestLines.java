@@ -36,6 +36,11 @@ final class RequestLines {
   private ReceivedRequestLine.@Nullable Parts details;
 
   /** True when the message was a request line (and has been reported). */
+  /** The request key of an ID only the engine core logs ({@link RequestIds#engineCoreKey}). */
+  String engineCoreKey(String id) {
+    return ids.engineCoreKey(id);
+  }
+
   boolean handle(RecordLine line, ParseOutput sink) {
     String message = line.message();
     if (message.isEmpty()) {

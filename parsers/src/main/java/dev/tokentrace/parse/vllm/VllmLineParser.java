@@ -51,6 +51,7 @@ public final class VllmLineParser implements LineParser, CollectorClock {
   private final JsonBlock json = new JsonBlock();
   private final TraceFiles traces;
   private final KvTransferLine kvTransfers = new KvTransferLine();
+  private final NixlRequestLines nixlReads = new NixlRequestLines(requests);
   private @Nullable Instant collectorTs;
   private @Nullable Level wrapperLevel;
   private @Nullable VllmHeader lastHeader;
@@ -247,6 +248,7 @@ public final class VllmLineParser implements LineParser, CollectorClock {
         || message.startsWith(ResponseLines.PREFIX)
         || message.startsWith(IterationLine.PREFIX)
         || message.startsWith(PrefixCacheLine.PREFIX)
+        || NixlRequestLines.startsRecord(message)
         || isPreemption(message);
   }
 
@@ -263,10 +265,12 @@ public final class VllmLineParser implements LineParser, CollectorClock {
     } else if (isPreemption(message)) {
       notice(line, ServerNotice.Kind.PREEMPTION, sink);
     } else if (kvTransfers.handle(line, sink)
+        || nixlReads.handle(line, collectorTs, sink)
         || StartupConfig.handle(line, sink)
         || OtherRecords.handle(line, sink)) {
       return;
     } else if (line.level() == Level.WARNING || line.level().isError()) {
+      nixlReads.noteFailure(message);
       String process = line.header().process(line.text());
       notices.start(
           new PendingNotice(line.position(), line.ts(), line.level(), process, message), sink);

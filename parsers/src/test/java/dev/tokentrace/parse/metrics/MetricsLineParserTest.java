@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.EngineEvent;
 import dev.tokentrace.event.EngineStats;
+import dev.tokentrace.event.KvTransfer;
 import dev.tokentrace.event.ServerHistogram;
 import dev.tokentrace.event.SourcePosition;
 import dev.tokentrace.parse.LineParser;
@@ -77,6 +78,43 @@ final class MetricsLineParserTest {
     assertThat(out.byLine).hasSize(lines.size());
   }
 
+  private static List<String> sglangKvScrape(String ts, int transfers, int ms, int mb, int failed) {
+    String labels = "model_name=\"m\",engine_type=\"prefill\",tp_rank=\"0\"";
+    return List.of(
+        "# tokentrace scrape " + ts,
+        "# TYPE sglang:kv_transfer_latency_ms histogram",
+        "sglang:kv_transfer_latency_ms_bucket{le=\"10.0\"," + labels + "} " + transfers / 2,
+        "sglang:kv_transfer_latency_ms_bucket{le=\"25.0\"," + labels + "} " + transfers,
+        "sglang:kv_transfer_latency_ms_bucket{le=\"+Inf\"," + labels + "} " + transfers,
+        "sglang:kv_transfer_latency_ms_sum{" + labels + "} " + ms,
+        "sglang:kv_transfer_latency_ms_count{" + labels + "} " + transfers,
+        "sglang:kv_transfer_total_mb_bucket{le=\"+Inf\"," + labels + "} " + transfers,
+        "sglang:kv_transfer_total_mb_sum{" + labels + "} " + mb,
+        "sglang:kv_transfer_total_mb_count{" + labels + "} " + transfers,
+        "sglang:num_transfer_failed_reqs_total{" + labels + "} " + failed);
+  }
+
+  @Test
+  void sglangKvTransferMetricsBecomeOneIntervalRowOfThePrefillServer() {
+    List<String> lines = new ArrayList<>();
+    lines.addAll(sglangKvScrape("2026-12-01T10:00:00Z", 2, 30, 64, 0));
+    lines.addAll(sglangKvScrape("2026-12-01T10:00:10Z", 6, 110, 192, 1));
+    Outcomes out = run(Engine.SGLANG, lines);
+    assertThat(out.events).hasSize(1);
+    KvTransfer row = (KvTransfer) out.events.get(0);
+    assertThat(row.side()).isEqualTo("prefill");
+    assertThat(row.requestKey()).isNull();
+    assertThat(row.intervalS()).isEqualTo(10.0);
+    assertThat(row.transfers()).isEqualTo(4);
+    assertThat(row.durationMs()).isEqualTo(20.0); // (110 - 30) ms / 4
+    assertThat(row.p90Ms()).isNotNull().isBetween(10.0, 25.0); // in ms: the buckets' unit
+    assertThat(row.mbPerTransfer()).isEqualTo(32.0); // (192 - 64) MB / 4
+    assertThat(row.throughputMbS()).isEqualTo(1600.0); // 128 MB in 0.08 s
+    assertThat(row.failed()).isEqualTo(1);
+    assertThat(row.sourceKind()).isEqualTo(MetricsLineParser.KV_METRICS);
+    assertThat(out.byLine).hasSize(lines.size());
+  }
+
   @Test
   void aCounterThatWentDownCountsFromZeroAfterTheRestart() {
     List<String> lines = new ArrayList<>();
@@ -118,6 +156,28 @@ final class MetricsLineParserTest {
     assertThat(e2e.count()).isEqualTo(4);
     assertThat(e2e.intervalS()).isEqualTo(2.0);
     assertThat(e2e.sumMs()).isNull(); // no _sum line in this scrape
+  }
+
+  @Test
+  void readsVllmsNixlTransferTimeAsTheKvTransferComponent() {
+    Outcomes out =
+        run(
+            Engine.VLLM,
+            List.of(
+                "# tokentrace scrape 2026-12-01T10:00:00Z",
+                "vllm:nixl_xfer_time_seconds_bucket{engine=\"0\",le=\"+Inf\",model_name=\"m\"} 2",
+                "vllm:nixl_xfer_time_seconds_sum{engine=\"0\",model_name=\"m\"} 0.05",
+                "vllm:nixl_xfer_time_seconds_count{engine=\"0\",model_name=\"m\"} 2",
+                "# tokentrace scrape 2026-12-01T10:00:10Z",
+                "vllm:nixl_xfer_time_seconds_bucket{engine=\"0\",le=\"+Inf\",model_name=\"m\"} 5",
+                "vllm:nixl_xfer_time_seconds_sum{engine=\"0\",model_name=\"m\"} 0.125",
+                "vllm:nixl_xfer_time_seconds_count{engine=\"0\",model_name=\"m\"} 5"));
+    assertThat(out.events).hasSize(1);
+    ServerHistogram transfers = (ServerHistogram) out.events.get(0);
+    assertThat(transfers.component()).isEqualTo("kv_transfer");
+    assertThat(transfers.metric()).isEqualTo("vllm:nixl_xfer_time_seconds");
+    assertThat(transfers.count()).isEqualTo(3);
+    assertThat(transfers.sumMs()).isCloseTo(75.0, org.assertj.core.data.Offset.offset(1e-9));
   }
 
   @Test

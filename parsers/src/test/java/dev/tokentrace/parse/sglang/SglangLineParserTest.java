@@ -325,7 +325,35 @@ final class SglangLineParserTest {
                 + " forward_duration=800.00ms, entry_time=1778148000.400",
             "request_timing ts=2026-05-07T10:00:00.000Z request_id=ts8 request_key=ts8"
                 + " queue_ms=4.25 decode_ms=800.0 prompt_tokens=10 output_tokens=40"
-                + " cached_tokens=0 source_kind=req_time_stats"));
+                + " cached_tokens=0 source_kind=req_time_stats"),
+        row(
+            "2026-05-06+ ReqTimeStats, PD prefill without a client rid: keyed by bootstrap_room",
+            "[2026-05-07 10:00:00] ReqTimeStats(rid=0f1e2d3c4b5a69788796a5b4c3d2e1f0,"
+                + " bootstrap_room=4611686018427387904, input_len=10, cached_input_len=0,"
+                + " output_len=1, type=prefill): bootstrap_duration=0.80ms,"
+                + " alloc_wait_duration=0.20ms, queue_duration=1.00ms, forward_duration=30.00ms,"
+                + " entry_time=1778148000.500, transfer_speed=10.00 GB/s, transfer_total=32.00 MB,"
+                + " #retries=0",
+            "request_timing ts=2026-05-07T10:00:00.000Z"
+                + " request_id=0f1e2d3c4b5a69788796a5b4c3d2e1f0"
+                + " request_key=bootstrap_room-4611686018427387904 queue_ms=2.0 prefill_ms=26.875"
+                + " prompt_tokens=10 output_tokens=1 cached_tokens=0 source_kind=req_time_stats",
+            "kv_transfer ts=2026-05-07T10:00:00.000Z"
+                + " request_id=0f1e2d3c4b5a69788796a5b4c3d2e1f0"
+                + " request_key=bootstrap_room-4611686018427387904 side=prefill transfers=1"
+                + " duration_ms=3.125 mb_per_transfer=32.0 throughput_mb_s=10240.0"
+                + " source_kind=req_time_stats"),
+        row(
+            "2026-05-06+ ReqTimeStats, PD decode without a client rid: keyed by bootstrap_room",
+            "[2026-05-07 10:00:00] ReqTimeStats(rid=a1b2c3d4e5f60718293a4b5c6d7e8f90,"
+                + " bootstrap_room=4611686018427387904, input_len=10, cached_input_len=0,"
+                + " output_len=40, type=decode): bootstrap_duration=0.80ms,"
+                + " alloc_wait_duration=0.00ms, transfer_duration=35.00ms, queue_duration=4.25ms,"
+                + " forward_duration=800.00ms, entry_time=1778148000.400",
+            "request_timing ts=2026-05-07T10:00:00.000Z"
+                + " request_id=a1b2c3d4e5f60718293a4b5c6d7e8f90"
+                + " request_key=bootstrap_room-4611686018427387904 queue_ms=4.25 decode_ms=800.0"
+                + " prompt_tokens=10 output_tokens=40 cached_tokens=0 source_kind=req_time_stats"));
   }
 
   static Stream<Arguments> noticeLines() {

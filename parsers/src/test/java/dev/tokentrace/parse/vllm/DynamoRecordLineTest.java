@@ -46,6 +46,26 @@ final class DynamoRecordLineTest {
   }
 
   @Test
+  void theDecodeEnginesTransferEndIsOneRequestsRowWithoutItsEngineSuffix() {
+    RecordingSink sink =
+        RecordingSink.parse(
+            "{\"time\":\"2026-03-02T10:00:01.120566Z\",\"level\":\"DEBUG\",\"target\":\"log\","
+                + "\"message\":\"Finished recving KV transfer for request req-7-1a2b3c4d\","
+                + "\"log.target\":\"vllm.v1.core.sched.scheduler\"}",
+            "{\"time\":\"nope\",\"level\":\"DEBUG\",\"target\":\"log\","
+                + "\"message\":\"Finished recving KV transfer for request req-8\"}");
+
+    KvTransfer row = (KvTransfer) sink.events.get(0);
+    assertThat(sink.events).hasSize(1);
+    assertThat(row.sourceKind()).isEqualTo(DynamoRecordLine.RECV_DONE);
+    assertThat(row.requestId()).isEqualTo("req-7");
+    assertThat(row.side()).isEqualTo("decode");
+    assertThat(row.ts()).isEqualTo(Instant.parse("2026-03-02T10:00:01.120566Z"));
+    assertThat(row.durationMs()).isNull();
+    assertThat(sink.rejections).hasSize(1);
+  }
+
+  @Test
   void whatCannotBeReadIsIgnoredOrRejectedWithAReason() {
     RecordingSink sink =
         RecordingSink.parse(
@@ -77,7 +97,8 @@ final class DynamoRecordLineTest {
   }
 
   /**
-   * The simulated sample: every line accounted for, one half per worker line, one transfer each.
+   * The simulated sample: every line accounted for, one half per worker span, one transfer each
+   * from the frontend and one transfer end per request from the decode engines.
    */
   @Test
   void theSampleReadsEveryRequestOnBothWorkersAndTheFrontend() throws IOException {
@@ -85,14 +106,22 @@ final class DynamoRecordLineTest {
     RecordingSink frontend = read("frontend", SAMPLE.resolve("frontend/request_trace.jsonl"));
     RecordingSink frontendLog = read("frontend", SAMPLE.resolve("frontend/frontend.log"));
     int halves = 0;
+    int ends = 0;
     for (String worker : List.of("prefill-0", "prefill-1", "decode-0", "decode-1")) {
       RecordingSink sink = read(worker, SAMPLE.resolve(worker).resolve("worker.log"));
       assertThat(sink.rejections).isEmpty();
       assertThat(sink.ignored).hasSize(1);
-      assertThat(sink.events).allMatch(RequestTiming.class::isInstance);
-      halves += sink.events.size();
+      halves += (int) sink.events.stream().filter(RequestTiming.class::isInstance).count();
+      for (var event : sink.events) {
+        if (event instanceof KvTransfer end) {
+          assertThat(end.sourceKind()).isEqualTo(DynamoRecordLine.RECV_DONE);
+          assertThat(worker).startsWith("decode-");
+          ends++;
+        }
+      }
     }
     assertThat(halves).isEqualTo(2 * requests);
+    assertThat(ends).isEqualTo(requests);
     assertThat(frontend.rejections).isEmpty();
     assertThat(frontend.events).hasSize(requests).allMatch(KvTransfer.class::isInstance);
     KvTransfer first = (KvTransfer) frontend.events.get(0);

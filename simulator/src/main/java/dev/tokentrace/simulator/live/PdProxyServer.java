@@ -53,8 +53,23 @@ public final class PdProxyServer implements AutoCloseable {
    */
   public static PdProxyServer start(
       InetSocketAddress address, Path dir, PdScenario scenario, Api api, long statsIntervalS) {
+    return start(address, dir, scenario, api, statsIntervalS, "vllm");
+  }
+
+  /**
+   * As {@link #start(InetSocketAddress, Path, PdScenario, Api, long)}, the servers writing {@code
+   * engine}'s formats ({@code vllm} or {@code sglang}, {@link PdLive#start(PdScenario, Path, long,
+   * String)}).
+   */
+  public static PdProxyServer start(
+      InetSocketAddress address,
+      Path dir,
+      PdScenario scenario,
+      Api api,
+      long statsIntervalS,
+      String engine) {
     requireNonNull(address, "address is null");
-    PdLive model = PdLive.start(scenario, dir, statsIntervalS);
+    PdLive model = PdLive.start(scenario, dir, statsIntervalS, engine);
     HttpServer http;
     try {
       http = HttpServer.create(address, 1024);

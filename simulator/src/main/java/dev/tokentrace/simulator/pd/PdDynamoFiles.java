@@ -15,6 +15,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.TreeMap;
 
 /**
  * Writes a P/D run in NVIDIA Dynamo's formats (docs/formats/dynamo.md,
@@ -27,13 +28,18 @@ import java.util.Locale;
  * so every line carries it as {@code x_request_id}. Timing as Dynamo's {@code RequestTracker}
  * defines it: the frontend routes for half of the proxy's time and the hop to a worker takes the
  * other half; the prefill worker's answer and the decode worker's tokens reach it one proxy time
- * after the worker produced them.
+ * after the worker produced them. Under each worker the in-process vLLM engine's own records are
+ * written too (docs/formats/dynamo.md#engine-records): its OTLP span export ({@code otlp.jsonl})
+ * and, in the decode worker's log, its scheduler's DEBUG record of each transfer's end, both naming
+ * the request by Dynamo's ID (the client's {@code x-request-id}).
  */
 final class PdDynamoFiles {
   /** Dynamo's worker ids are etcd lease ids, printed in decimal. */
   private static final long PREFILL_LEASE = 7_587_888_160_958_627_000L;
 
   private static final long DECODE_LEASE = 7_587_888_160_958_628_000L;
+
+  private static final int SPANS_PER_LINE = 64;
 
   private static final DateTimeFormatter RFC3339_MICROS =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'", Locale.ROOT)
@@ -47,9 +53,11 @@ final class PdDynamoFiles {
       frontend(scenario, dir.resolve("frontend"), requests);
       for (int p = 0; p < scenario.prefillServers(); p++) {
         worker(dir.resolve(PdFiles.prefill(p)).resolve("worker.log"), requests, p, true);
+        engineSpans(dir.resolve(PdFiles.prefill(p)).resolve("otlp.jsonl"), requests, p, true);
       }
       for (int d = 0; d < scenario.decodeServers(); d++) {
         worker(dir.resolve(PdFiles.decode(d)).resolve("worker.log"), requests, d, false);
+        engineSpans(dir.resolve(PdFiles.decode(d)).resolve("otlp.jsonl"), requests, d, false);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + dir, e);
@@ -85,7 +93,8 @@ final class PdDynamoFiles {
         line.append(receivedMs + Math.round(totalUs / 1000.0));
         line.append(",\"event_source\":\"dynamo\"");
         line.append(",\"agent_context\":{\"session_id\":\"tokentrace-simulated\"}");
-        line.append(",\"request\":{\"request_id\":\"").append(uuid(r.index()));
+        // Dynamo's own ID: the client's x-request-id (docs/formats/dynamo.md#engine-records)
+        line.append(",\"request\":{\"request_id\":\"").append(r.id());
         line.append("\",\"x_request_id\":\"").append(r.id());
         line.append("\",\"model\":\"Qwen/Qwen3-0.6B\",\"input_tokens\":").append(r.promptTokens());
         line.append(",\"output_tokens\":").append(r.outputTokens());
@@ -148,38 +157,82 @@ final class PdDynamoFiles {
               + " Qwen/Qwen3-0.6B has been initialized\",\"log.file\":"
               + "\"/opt/dynamo/venv/lib/python3.12/site-packages/dynamo/vllm/main.py\","
               + "\"log.line\":191,\"log.target\":\"main.init\"}\n");
+      TreeMap<Long, List<String>> lines = new TreeMap<>();
       for (PdRequest r : mine) {
+        if (!prefill) {
+          lines.computeIfAbsent(r.kvReadyUs(), k -> new ArrayList<>()).add(recvLine(r));
+        }
         long arrival = prefill ? r.prefillArrivalUs() : r.decodeArrivalUs();
         long end = prefill ? r.prefillFirstTokenUs() : r.decodeLastTokenUs();
         long duration = end - arrival;
         long busy = Math.min(duration, 1_000);
-        out.write(
-            "{\"time\":\""
-                + time(end)
-                + "\",\"level\":\"INFO\",\"file\":"
-                + "\"/opt/dynamo/lib/runtime/src/pipeline/network/ingress/push_endpoint.rs\""
-                + ",\"line\":108,\"target\":"
-                + "\"dynamo_runtime::pipeline::network::ingress::push_endpoint\""
-                + ",\"message\":\"SPAN_CLOSED\",\"component\":\""
-                + (prefill ? "prefill" : "backend")
-                + "\",\"endpoint\":\"generate\",\"instance_id\":\""
-                + lease
-                + "\",\"namespace\":\"dynamo\",\"parent_id\":\""
-                + String.format("%016x", 0x6959a1b2d1ee0000L + r.index())
-                + "\",\"span_id\":\""
-                + String.format(
-                    "%016x", (prefill ? 0xb035f33b00000000L : 0x5a732a3700000000L) + r.index())
-                + "\",\"span_name\":\"handle_payload\",\"time.busy_us\":"
-                + busy
-                + ",\"time.duration_us\":"
-                + duration
-                + ",\"time.idle_us\":"
-                + (duration - busy)
-                + ",\"trace_id\":\""
-                + traceId(r)
-                + "\",\"x_request_id\":\""
-                + r.id()
-                + "\"}\n");
+        lines
+            .computeIfAbsent(end, k -> new ArrayList<>())
+            .add(
+                "{\"time\":\""
+                    + time(end)
+                    + "\",\"level\":\"INFO\",\"file\":"
+                    + "\"/opt/dynamo/lib/runtime/src/pipeline/network/ingress/push_endpoint.rs\""
+                    + ",\"line\":108,\"target\":"
+                    + "\"dynamo_runtime::pipeline::network::ingress::push_endpoint\""
+                    + ",\"message\":\"SPAN_CLOSED\",\"component\":\""
+                    + (prefill ? "prefill" : "backend")
+                    + "\",\"endpoint\":\"generate\",\"instance_id\":\""
+                    + lease
+                    + "\",\"namespace\":\"dynamo\",\"parent_id\":\""
+                    + String.format("%016x", 0x6959a1b2d1ee0000L + r.index())
+                    + "\",\"span_id\":\""
+                    + String.format(
+                        "%016x", (prefill ? 0xb035f33b00000000L : 0x5a732a3700000000L) + r.index())
+                    + "\",\"span_name\":\"handle_payload\",\"time.busy_us\":"
+                    + busy
+                    + ",\"time.duration_us\":"
+                    + duration
+                    + ",\"time.idle_us\":"
+                    + (duration - busy)
+                    + ",\"trace_id\":\""
+                    + traceId(r)
+                    + "\",\"x_request_id\":\""
+                    + r.id()
+                    + "\"}\n");
+      }
+      for (List<String> at : lines.values()) {
+        for (String line : at) {
+          out.write(line);
+        }
+      }
+    }
+  }
+
+  /**
+   * The decode engine's scheduler record of the end of the request's KV transfer, as Dynamo's JSONL
+   * logger prints a DEBUG record of vLLM (docs/formats/dynamo.md#engine-records): the engine names
+   * the request by Dynamo's ID with vLLM's random suffix (v0.16 →).
+   */
+  private static String recvLine(PdRequest r) {
+    return "{\"time\":\""
+        + time(r.kvReadyUs())
+        + "\",\"level\":\"DEBUG\",\"target\":\"log\",\"message\":\"Finished recving KV transfer"
+        + " for request "
+        + r.id()
+        + String.format("-%08x", (r.index() * 2_654_435_761L) & 0xffff_ffffL)
+        + "\",\"log.file\":\"/opt/dynamo/venv/lib/python3.12/site-packages/vllm/v1/core/sched/"
+        + "scheduler.py\",\"log.line\":1894,\"log.target\":\"vllm.v1.core.sched.scheduler\"}\n";
+  }
+
+  /**
+   * The in-process vLLM engine's own OTLP span export ({@code --otlp-traces-endpoint} through a
+   * collector's file exporter, docs/formats/dynamo.md#engine-records): one {@code llm_request} span
+   * per request, named by Dynamo's ID as the worker hands it to the engine (no {@code chatcmpl-}
+   * prefix: that is vLLM's HTTP server's).
+   */
+  private static void engineSpans(Path file, List<PdRequest> requests, int server, boolean prefill)
+      throws IOException {
+    List<PdRequest> mine = PdFiles.served(requests, server, prefill);
+    try (BufferedWriter out = Files.newBufferedWriter(file, UTF_8)) {
+      for (int from = 0; from < mine.size(); from += SPANS_PER_LINE) {
+        List<PdRequest> batch = mine.subList(from, Math.min(mine.size(), from + SPANS_PER_LINE));
+        out.write(PdFiles.spanLine(batch, prefill, PdFiles.START, PdRequest::id));
       }
     }
   }
@@ -198,10 +251,6 @@ final class PdDynamoFiles {
 
   private static String traceId(PdRequest r) {
     return String.format("%032x", 0x425ef761ca5b0000L + r.index());
-  }
-
-  private static String uuid(int index) {
-    return String.format("5f3c9a1e-0000-4000-8000-%012x", index);
   }
 
   private static String time(long simUs) {

@@ -68,14 +68,38 @@ public final class PdFiles {
    * writes its access log {@code proxy/access.jsonl} (docs/formats/pd.md#proxy-access-log).
    */
   public static int write(PdScenario scenario, Path dir, String engine, boolean proxyRewrites) {
+    return write(scenario, dir, engine, proxyRewrites, false, false);
+  }
+
+  /**
+   * As {@link #write(PdScenario, Path, String, boolean)}; with {@code nixlDebug} (vLLM only) each
+   * decode server's log also has NIXL's per-request DEBUG lines, every line behind a millisecond
+   * collector time (docs/formats/pd.md#vllm-nixl-debug-lines); with {@code noRid} (SGLang only) the
+   * client sets no rid, so each server names the request by a uuid of its own and the halves share
+   * only the router's {@code bootstrap_room} (docs/formats/pd.md#sglang-request-ids).
+   */
+  public static int write(
+      PdScenario scenario,
+      Path dir,
+      String engine,
+      boolean proxyRewrites,
+      boolean nixlDebug,
+      boolean noRid) {
+    if (nixlDebug && !engine.equals("vllm")) {
+      throw new IllegalArgumentException(
+          "--nixl-debug is for vLLM's NIXL connector only, not --engine " + engine);
+    }
+    if (noRid && !engine.equals("sglang")) {
+      throw new IllegalArgumentException("--no-rid is for SGLang only, not --engine " + engine);
+    }
     if (proxyRewrites && !engine.equals("vllm")) {
       throw new IllegalArgumentException(
           "--proxy-rewrites is for vLLM's proxy only, not --engine " + engine);
     }
     List<PdRequest> requests = PdSimulation.run(scenario);
     switch (engine) {
-      case "vllm" -> vllm(scenario, dir, requests, proxyRewrites);
-      case "sglang" -> PdSglangFiles.write(scenario, dir, requests);
+      case "vllm" -> vllm(scenario, dir, requests, proxyRewrites, nixlDebug);
+      case "sglang" -> PdSglangFiles.write(scenario, dir, requests, noRid);
       case "trtllm" -> PdTrtllmFiles.write(scenario, dir, requests);
       case "dynamo" -> PdDynamoFiles.write(scenario, dir, requests);
       default ->
@@ -92,7 +116,11 @@ public final class PdFiles {
   }
 
   private static void vllm(
-      PdScenario scenario, Path dir, List<PdRequest> requests, boolean proxyRewrites) {
+      PdScenario scenario,
+      Path dir,
+      List<PdRequest> requests,
+      boolean proxyRewrites,
+      boolean nixlDebug) {
     Function<PdRequest, String> sent = r -> proxyRewrites ? proxyId(r) : r.id();
     try {
       Files.createDirectories(dir);
@@ -104,7 +132,12 @@ public final class PdFiles {
       }
       for (int d = 0; d < scenario.decodeServers(); d++) {
         spans(dir.resolve(decode(d)).resolve("otlp.jsonl"), requests, d, false, sent);
-        transferLog(dir.resolve(decode(d)).resolve("server.log"), requests, d);
+        Path log = dir.resolve(decode(d)).resolve("server.log");
+        if (nixlDebug) {
+          PdNixlDebug.write(log, requests, d, sent);
+        } else {
+          transferLog(log, requests, d);
+        }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + dir, e);
@@ -148,7 +181,11 @@ public final class PdFiles {
             + "| `decode-N/server.log` | the decode server's `KV Transfer metrics` lines, every 10 s"
             + " |\n"
             + "| `client_timings.csv` | the project's client CSV, one row per request |\n"
-            + "| `truth.csv` | every component of every request (docs/formats/pd.md#truth) |\n";
+            + "| `truth.csv` | every component of every request (docs/formats/pd.md#truth) |\n"
+            + (Files.isDirectory(dir.resolve("proxy"))
+                ? "| `proxy/access.jsonl` | the rewriting proxy's access log, one line per request"
+                    + " (docs/formats/pd.md#proxy-access-log) |\n"
+                : "");
     try {
       Files.createDirectories(dir);
       Files.writeString(dir.resolve("SOURCE.md"), text, UTF_8);
@@ -159,6 +196,15 @@ public final class PdFiles {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + dir, e);
     }
+  }
+
+  /**
+   * Writes each SGLang prefill server's saved {@code /metrics} scrapes of the run {@link #write}
+   * wrote for {@code scenario} ({@code prefill-N/metrics.prom}, docs/formats/pd.md#simulator): the
+   * same requests, simulated again (the model is deterministic).
+   */
+  public static void sglangMetrics(PdScenario scenario, Path dir) {
+    PdSglangMetrics.write(scenario, dir, PdSimulation.run(scenario));
   }
 
   /** The instance name of prefill server {@code p}. */
@@ -302,6 +348,18 @@ public final class PdFiles {
   /** NIXL's interval line on the decode server: the transfers that ended in each 10 s. */
   private static void transferLog(Path file, List<PdRequest> requests, int server)
       throws IOException {
+    try (BufferedWriter out = Files.newBufferedWriter(file, UTF_8)) {
+      for (var entry : transferLines(requests, server).entrySet()) {
+        out.write(transferLine(instant(entry.getKey()), entry.getValue()));
+      }
+    }
+  }
+
+  /**
+   * The decode server's interval lines: at each 10 s boundary (model µs), the transfers that ended
+   * in the interval before it.
+   */
+  static TreeMap<Long, List<PdRequest>> transferLines(List<PdRequest> requests, int server) {
     TreeMap<Long, List<PdRequest>> byLine = new TreeMap<>();
     for (PdRequest r : requests) {
       if (r.decodeServer() == server) {
@@ -309,11 +367,7 @@ public final class PdFiles {
         byLine.computeIfAbsent(line * LOG_INTERVAL_US, k -> new ArrayList<>()).add(r);
       }
     }
-    try (BufferedWriter out = Files.newBufferedWriter(file, UTF_8)) {
-      for (var entry : byLine.entrySet()) {
-        out.write(transferLine(instant(entry.getKey()), entry.getValue()));
-      }
-    }
+    return byLine;
   }
 
   /**
@@ -417,7 +471,7 @@ public final class PdFiles {
     return BigDecimal.valueOf(us, 3).toPlainString();
   }
 
-  private static Instant instant(long simUs) {
+  static Instant instant(long simUs) {
     return START.plusNanos(simUs * 1000);
   }
 

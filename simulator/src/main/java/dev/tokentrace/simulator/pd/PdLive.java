@@ -36,6 +36,7 @@ public final class PdLive implements AutoCloseable {
   private static final long TICK_SLACK_US = 20_000;
 
   private final PdScenario scenario;
+  private final boolean sglang;
   private final Instant zero;
   private final long zeroNanos;
   private final long intervalS;
@@ -102,8 +103,9 @@ public final class PdLive implements AutoCloseable {
     }
   }
 
-  private PdLive(PdScenario scenario, Path dir, long intervalS) throws IOException {
+  private PdLive(PdScenario scenario, Path dir, long intervalS, boolean sglang) throws IOException {
     this.scenario = scenario;
+    this.sglang = sglang;
     this.intervalS = intervalS;
     this.zeroNanos = System.nanoTime();
     this.zero = Instant.now();
@@ -113,14 +115,18 @@ public final class PdLive implements AutoCloseable {
     Files.createDirectories(dir);
     prefillSpans = new BufferedWriter[scenario.prefillServers()];
     for (int p = 0; p < prefillSpans.length; p++) {
-      prefillSpans[p] = append(dir.resolve(PdFiles.prefill(p)).resolve("otlp.jsonl"));
+      // SGLang: the prefill server's time stats lines (docs/formats/pd.md#live)
+      prefillSpans[p] =
+          append(dir.resolve(PdFiles.prefill(p)).resolve(sglang ? "server.log" : "otlp.jsonl"));
     }
     decodeSpans = new BufferedWriter[scenario.decodeServers()];
     decodeLogs = new BufferedWriter[scenario.decodeServers()];
     pending = new ArrayList<>();
     for (int d = 0; d < decodeSpans.length; d++) {
-      decodeSpans[d] = append(dir.resolve(PdFiles.decode(d)).resolve("otlp.jsonl"));
-      decodeLogs[d] = append(dir.resolve(PdFiles.decode(d)).resolve("server.log"));
+      Path server = dir.resolve(PdFiles.decode(d));
+      decodeSpans[d] = append(server.resolve(sglang ? "server.log" : "otlp.jsonl"));
+      // SGLang logs no interval line: its decode server's log is the one above
+      decodeLogs[d] = sglang ? decodeSpans[d] : append(server.resolve("server.log"));
       pending.add(new ArrayList<>());
     }
     boolean fresh = !Files.exists(dir.resolve(TRUTH_FILE));
@@ -143,12 +149,25 @@ public final class PdLive implements AutoCloseable {
    * @throws UncheckedIOException naming the directory that cannot be written
    */
   public static PdLive start(PdScenario scenario, Path dir, long intervalS) {
+    return start(scenario, dir, intervalS, "vllm");
+  }
+
+  /**
+   * As {@link #start(PdScenario, Path, long)} in {@code engine}'s formats: {@code vllm} as there,
+   * or {@code sglang}: each server's {@code server.log} gets the time stats line of every request
+   * it finished (docs/formats/pd.md#sglang-time-stats), the prefill server's when the request's
+   * decode finishes (its line needs the transfer's end), and no interval line.
+   */
+  public static PdLive start(PdScenario scenario, Path dir, long intervalS, String engine) {
     requireNonNull(scenario, "scenario is null");
+    if (!engine.equals("vllm") && !engine.equals("sglang")) {
+      throw new IllegalArgumentException("live P/D serves vllm or sglang, not " + engine);
+    }
     if (intervalS < 1) {
       throw new IllegalArgumentException("stats interval must be at least 1 s: " + intervalS);
     }
     try {
-      PdLive live = new PdLive(scenario, dir, intervalS);
+      PdLive live = new PdLive(scenario, dir, intervalS, engine.equals("sglang"));
       live.ticker.start();
       return live;
     } catch (IOException e) {
@@ -189,7 +208,7 @@ public final class PdLive implements AutoCloseable {
 
   /** The prefill server has answered (model time past its first token): its span is exported. */
   public synchronized void prefillDone(Prefill prefill, String serverId) {
-    if (closed) {
+    if (closed || sglang) {
       return;
     }
     Decode none = new Decode(prefill, 1, 0, 0, 0, 0, 0, 0, 0);
@@ -219,7 +238,9 @@ public final class PdLive implements AutoCloseable {
     free.add(last);
     Decode decode =
         new Decode(prefill, outputTokens, d, arrival, kvReady, bytes, start, first, last);
-    pending.get(d).add(decode.request());
+    if (!sglang) {
+      pending.get(d).add(decode.request()); // for its interval line
+    }
     return decode;
   }
 
@@ -229,7 +250,20 @@ public final class PdLive implements AutoCloseable {
       return;
     }
     PdRequest r = decode.request();
-    write(decodeSpans[decode.server()], PdFiles.spanLine(List.of(r), false, zero, x -> serverId));
+    if (sglang) {
+      write(
+          prefillSpans[r.prefillServer()],
+          PdSglangFiles.logLine(
+              zero,
+              r.prefillFirstTokenUs() + r.kvTransferUs(),
+              PdSglangFiles.prefill(r, scenario, false, zero)));
+      write(
+          decodeSpans[r.decodeServer()],
+          PdSglangFiles.logLine(
+              zero, r.decodeLastTokenUs(), PdSglangFiles.decode(r, scenario, false, zero)));
+    } else {
+      write(decodeSpans[decode.server()], PdFiles.spanLine(List.of(r), false, zero, x -> serverId));
+    }
     write(
         truth,
         String.join(
@@ -304,7 +338,9 @@ public final class PdLive implements AutoCloseable {
       log(nextBoundaryUs(nowUs()), Long.MAX_VALUE);
       List<BufferedWriter> all = new ArrayList<>(List.of(prefillSpans));
       all.addAll(List.of(decodeSpans));
-      all.addAll(List.of(decodeLogs));
+      if (!sglang) {
+        all.addAll(List.of(decodeLogs));
+      }
       all.add(truth);
       UncheckedIOException failure = null;
       for (BufferedWriter w : all) {

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -38,13 +39,20 @@ final class PdSglangFiles {
 
   private PdSglangFiles() {}
 
-  static void write(PdScenario scenario, Path dir, List<PdRequest> requests) {
+  /**
+   * @param noRid the client sets no rid: each server names the request by a 32-hex uuid of its own
+   *     (SGLang's {@code uuid.uuid4().hex}), different on the two servers
+   */
+  static void write(PdScenario scenario, Path dir, List<PdRequest> requests, boolean noRid) {
     try {
       for (int p = 0; p < scenario.prefillServers(); p++) {
         List<Line> lines = new ArrayList<>();
         for (PdRequest r : requests) {
           if (r.prefillServer() == p) {
-            lines.add(new Line(r.prefillFirstTokenUs() + r.kvTransferUs(), prefill(r, scenario)));
+            lines.add(
+                new Line(
+                    r.prefillFirstTokenUs() + r.kvTransferUs(),
+                    prefill(r, scenario, noRid, PdFiles.START)));
           }
         }
         log(dir.resolve(PdFiles.prefill(p)).resolve("server.log"), lines);
@@ -53,7 +61,7 @@ final class PdSglangFiles {
         List<Line> lines = new ArrayList<>();
         for (PdRequest r : requests) {
           if (r.decodeServer() == d) {
-            lines.add(new Line(r.decodeLastTokenUs(), decode(r, scenario)));
+            lines.add(new Line(r.decodeLastTokenUs(), decode(r, scenario, noRid, PdFiles.START)));
           }
         }
         log(dir.resolve(PdFiles.decode(d)).resolve("server.log"), lines);
@@ -63,11 +71,12 @@ final class PdSglangFiles {
     }
   }
 
-  private static String prefill(PdRequest r, PdScenario scenario) {
+  /** The prefill server's line of {@code r} (without its header), model time 0 at {@code base}. */
+  static String prefill(PdRequest r, PdScenario scenario, boolean noRid, Instant base) {
     long bootstrap = Math.min(BOOTSTRAP_US, r.prefillQueueUs());
     double mb = r.kvBytes() / MB;
     double gbPerS = mb / 1024 / (r.kvTransferUs() / 1e6);
-    return head(r, scenario, 1, "prefill")
+    return head(r, scenario, 1, "prefill", noRid)
         + String.format(
             Locale.ROOT,
             "bootstrap_duration=%s, alloc_wait_duration=0.00ms, queue_duration=%s,"
@@ -76,13 +85,14 @@ final class PdSglangFiles {
             ms(bootstrap),
             ms(r.prefillQueueUs() - bootstrap),
             ms(r.prefillUs() + r.kvTransferUs()),
-            epoch(r.prefillArrivalUs()),
+            epoch(base, r.prefillArrivalUs()),
             gbPerS,
             mb);
   }
 
-  private static String decode(PdRequest r, PdScenario scenario) {
-    return head(r, scenario, r.outputTokens(), "decode")
+  /** The decode server's line of {@code r} (without its header), model time 0 at {@code base}. */
+  static String decode(PdRequest r, PdScenario scenario, boolean noRid, Instant base) {
+    return head(r, scenario, r.outputTokens(), "decode", noRid)
         + String.format(
             Locale.ROOT,
             "prealloc_queue_duration=0.00ms, transfer_duration=%s, queue_duration=%s,"
@@ -90,13 +100,23 @@ final class PdSglangFiles {
             ms(r.kvTransferUs()),
             ms(r.decodeQueueUs()),
             ms(r.decodeUs()),
-            epoch(r.decodeArrivalUs()));
+            epoch(base, r.decodeArrivalUs()));
   }
 
-  private static String head(PdRequest r, PdScenario scenario, int output, String type) {
-    long room = new SplittableRandom(scenario.seed() * 1_000_003L + r.index()).nextLong();
+  private static String head(
+      PdRequest r, PdScenario scenario, int output, String type, boolean noRid) {
+    SplittableRandom random = new SplittableRandom(scenario.seed() * 1_000_003L + r.index());
+    long room = random.nextLong();
+    String rid = r.id();
+    if (noRid) {
+      // the server's own uuid: a different one on each server (the prefill's first, then the
+      // decode's, from the same seeded stream)
+      long[] bits = {random.nextLong(), random.nextLong(), random.nextLong(), random.nextLong()};
+      int at = type.equals("prefill") ? 0 : 2;
+      rid = String.format(Locale.ROOT, "%016x%016x", bits[at], bits[at + 1]);
+    }
     return "ReqTimeStats(rid="
-        + r.id()
+        + rid
         + ", bootstrap_room="
         + (room & Long.MAX_VALUE)
         + ", input_len="
@@ -113,13 +133,7 @@ final class PdSglangFiles {
     lines.sort(Comparator.comparingLong(Line::atUs));
     try (BufferedWriter out = Files.newBufferedWriter(file, UTF_8)) {
       for (Line line : lines) {
-        out.write('[');
-        out.write(
-            LocalDateTime.ofInstant(PdFiles.START.plusNanos(line.atUs() * 1000), ZoneOffset.UTC)
-                .format(LOG_TIME));
-        out.write("] ");
-        out.write(line.text());
-        out.write('\n');
+        out.write(logLine(PdFiles.START, line.atUs(), line.text()));
       }
     }
   }
@@ -130,8 +144,21 @@ final class PdSglangFiles {
   }
 
   /** SGLang's {@code format_wallclock}: epoch seconds with three decimals. */
-  private static String epoch(long simUs) {
-    return String.format(Locale.ROOT, "%.3f", PdFiles.START.getEpochSecond() + simUs / 1e6);
+  private static String epoch(Instant base, long simUs) {
+    return String.format(
+        Locale.ROOT, "%.3f", base.getEpochSecond() + (base.getNano() / 1000 + simUs) / 1e6);
+  }
+
+  /**
+   * {@code text} as the log line SGLang writes at model time {@code atUs} (model time 0 at {@code
+   * base}): its header, then the text and a line end.
+   */
+  static String logLine(Instant base, long atUs, String text) {
+    return "["
+        + LocalDateTime.ofInstant(base.plusNanos(atUs * 1000), ZoneOffset.UTC).format(LOG_TIME)
+        + "] "
+        + text
+        + "\n";
   }
 
   private record Line(long atUs, String text) {}
