@@ -53,6 +53,9 @@ final class DocumentedOptionsTest {
           "--query-compute-apps", // nvidia-smi
           "--events", // bench/ingest.sh
           "--sizes", // bench/correlate.sh
+          "--hosts", // bench/fleet.sh
+          "--ships", // bench/fleet.sh
+          "--sinks", // bench/fleet.sh
           "--master", // spark-correlate (the spark jar, not a cli command: docs/scale.md)
           "--shuffle-partitions", // spark-correlate
           "--class", // spark-submit
