@@ -226,8 +226,15 @@ FROM dynamo_split
 WHERE split
 UNION ALL
 -- the records a split request leaves out besides its decode half (Dynamo's prefill span, the
--- decode engine's record): rows no prefill record joins, read only for decode_record_id
-SELECT request_key, CAST(NULL AS BIGINT), unnest([prefill_record_id, engine_decode_id]),
+-- decode engine's record): rows no prefill record joins, read only for decode_record_id; one
+-- branch each, not unnest of a list literal, which Spark SQL lacks (docs/scale.md#dialect)
+SELECT request_key, CAST(NULL AS BIGINT), prefill_record_id,
+       CAST(NULL AS VARCHAR), NULL, NULL, NULL, NULL, CAST(NULL AS INTEGER), CAST(NULL AS VARCHAR),
+       NULL
+FROM dynamo_split
+WHERE split
+UNION ALL
+SELECT request_key, CAST(NULL AS BIGINT), engine_decode_id,
        CAST(NULL AS VARCHAR), NULL, NULL, NULL, NULL, CAST(NULL AS INTEGER), CAST(NULL AS VARCHAR),
        NULL
 FROM dynamo_split

@@ -98,6 +98,12 @@ public final class SparkCorrelate implements Callable<Integer> {
         err.println(
             "spark-correlate: rules: request-ID matching with the SQL's defaults (correlate without"
                 + " options); --match heuristic is not run on Spark");
+        if (SparkAttribution.mapsClientIds(spark)) {
+          err.println(
+              "spark-correlate: client IDs are mapped to the IDs the servers logged by the lake's"
+                  + " proxy access log lines or SGLang's bootstrap rooms, as correlate does"
+                  + " (docs/formats/pd.md#proxy-access-log)");
+        }
         Dataset<Row> rows = SparkAttribution.run(spark);
         SparkLake.Stored stored =
             SparkLake.store(

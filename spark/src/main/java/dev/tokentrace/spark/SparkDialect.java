@@ -109,9 +109,23 @@ public final class SparkDialect {
     return new Step(view, branches);
   }
 
+  /**
+   * Translates one query of {@code sql/} that returns rows (a {@code SELECT}, comments allowed),
+   * such as {@code attribution/proxy_keys_needed}, into Spark SQL.
+   */
+  public static String query(String duckdbSql) {
+    String sql = stripComments(requireNonNull(duckdbSql, "duckdbSql is null")).strip();
+    if (sql.endsWith(";")) {
+      sql = sql.substring(0, sql.length() - 1).strip();
+    }
+    return expressions(sql);
+  }
+
   /** Every rewrite of an expression-level difference, in order (each one tested on its own). */
   static String expressions(String sql) {
     String out = sql;
+    out = outsideQuotes(out, SparkDialect::mainSchema);
+    out = starReplace(out);
     out = fromFirst(out);
     out = outsideQuotes(out, SparkDialect::decimalLiterals);
     out = outsideQuotes(out, SparkDialect::varchar);
@@ -122,6 +136,55 @@ public final class SparkDialect {
     out = makeTimestamp(out);
     out = nullsLast(out);
     return out;
+  }
+
+  /**
+   * DuckDB's {@code main.t} names the stored table past a temporary table {@code t} that shadows it
+   * ({@code attribution/proxy_keys} builds {@code client_timing} from {@code main.client_timing});
+   * on Spark every table is one view, replaced only after the statement: {@code t}.
+   */
+  static String mainSchema(String sql) {
+    return sql.replaceAll("(?i)\\bmain\\.(?=[a-z_])", "");
+  }
+
+  private static final Pattern STAR_REPLACE =
+      Pattern.compile("(?i)\\b(\\w+)\\.\\*\\s+REPLACE\\s*\\(");
+
+  private static final Pattern AS_NAME = Pattern.compile("(?is)^(.*)\\s+AS\\s+(\\w+)\\s*$");
+
+  /**
+   * DuckDB's {@code t.* REPLACE (expr AS c, ...)} (every column of {@code t}, {@code c} computed):
+   * Spark has no such star, so {@code t.`(c|...)?+.+`, expr AS c, ...}, a quoted regular expression
+   * that names every column but the replaced ones ({@link SparkAttribution} turns on {@code
+   * spark.sql.parser.quotedRegexColumnNames}), then the expressions. The replaced columns move to
+   * the end: every statement reads its inputs' columns by name.
+   */
+  static String starReplace(String sql) {
+    StringBuilder out = new StringBuilder();
+    Matcher star = STAR_REPLACE.matcher(sql);
+    int at = 0;
+    while (star.find(at)) {
+      int open = star.end() - 1;
+      int close = matchingParen(sql, open);
+      List<String> names = new ArrayList<>();
+      List<String> items = new ArrayList<>();
+      for (String item : splitTopLevel(sql.substring(open + 1, close), Pattern.compile(","))) {
+        Matcher named = AS_NAME.matcher(item.strip());
+        if (!named.matches()) {
+          throw new IllegalArgumentException("a REPLACE item without AS name: " + item.strip());
+        }
+        names.add(named.group(2));
+        items.add(named.group(1).strip() + " AS " + named.group(2));
+      }
+      out.append(sql, at, star.start())
+          .append(star.group(1))
+          .append(".`(")
+          .append(String.join("|", names))
+          .append(")?+.+`, ")
+          .append(String.join(", ", items));
+      at = close + 1;
+    }
+    return out.append(sql.substring(at)).toString();
   }
 
   /** DuckDB's {@code FROM t WHERE ...} without SELECT, in parentheses: {@code (SELECT * FROM t}. */

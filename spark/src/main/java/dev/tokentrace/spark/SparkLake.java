@@ -61,7 +61,11 @@ public final class SparkLake {
           "request_arrived",
           "request_aborted",
           "kv_transfer",
-          "request_matches");
+          "request_matches",
+          // the maps from client IDs to the servers' keys (attribution/proxy_keys): a proxy
+          // access log's events; proxy_requests (loaded by `clients`) is never in a lake: empty
+          "proxy_request",
+          "proxy_requests");
 
   /**
    * The inputs the statements join by DuckDB's {@code rowid}: they get a {@code rowid} column, a

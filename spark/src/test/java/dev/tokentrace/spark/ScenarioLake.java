@@ -38,6 +38,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -81,37 +82,73 @@ final class ScenarioLake {
         ScenarioSettings settings = ScenarioSettings.from(Scenarios.effective(scenario, explicit));
         new ScenarioWriter(settings.simulation(), settings.output())
             .write(sim, "simulate --scenario " + scenario, settings.parameters());
-        List<EngineEvent> events = parse(sim, scenario);
-        List<Object[]> clients = clientRows(sim, scenario);
-        LakePartition eventPartition = new LakePartition("tokentrace.events", s);
-        LakePartition clientPartition = new LakePartition("tokentrace.clients", s);
-        writer.recover(eventPartition, "events-topic");
-        writer.startAt(eventPartition, 0);
-        writer.recover(clientPartition, "clients-topic");
-        writer.startAt(clientPartition, 0);
-        long offset = 0;
-        int half = events.size() / 2;
-        for (int i = 0; i < events.size(); i++) {
-          EngineEvent event = events.get(i);
-          writer.append(eventPartition, EventTables.of(event), event);
-          writer.advance(eventPartition, ++offset);
-          if (i == half) {
-            writer.flush();
-          }
-        }
-        long clientOffset = 0;
-        for (Object[] row : clients) {
-          writer.append(clientPartition, ClientRowJson.TABLE, row);
-          writer.advance(clientPartition, ++clientOffset);
-        }
-        writer.flush();
+        append(
+            writer,
+            s,
+            parse(sim, scenario, Engine.VLLM, file -> scenario),
+            clientRows(sim, scenario));
       }
     }
     return lake;
   }
 
-  private static List<EngineEvent> parse(Path sim, String runId) throws IOException {
-    ParseSettings settings = new ParseSettings(runId, ZoneOffset.UTC, 2026);
+  /** A P/D simulation's files and their engine ({@code simulate --pd NAME --engine ...}). */
+  record PdSimulation(String name, Engine engine, Path sim) {}
+
+  /**
+   * Writes each P/D simulation into one lake {@code dir/lake} as {@link #write} does (events and
+   * client rows in partitions of their own, two commits each): its files through the real parsers
+   * of its engine, each server's instance named by its folder ({@code prefill-0}, {@code decode-0},
+   * {@code proxy}), as {@code ingest NAME=FILE} names them; its client run is its name.
+   */
+  static Path writePd(Path dir, List<PdSimulation> simulations) throws Exception {
+    Path lake = dir.resolve("lake");
+    try (LakeWriter writer =
+        LakeWriter.open(lake, LakeMarker.of("tokentrace", "test"), "256MB", 1, Clock.systemUTC())) {
+      for (int s = 0; s < simulations.size(); s++) {
+        PdSimulation pd = simulations.get(s);
+        append(
+            writer,
+            s,
+            parse(
+                pd.sim(),
+                pd.name(),
+                pd.engine(),
+                file -> pd.sim().relativize(file).getName(0).toString()),
+            clientRows(pd.sim(), pd.name()));
+      }
+    }
+    return lake;
+  }
+
+  private static void append(
+      LakeWriter writer, int s, List<EngineEvent> events, List<Object[]> clients) throws Exception {
+    LakePartition eventPartition = new LakePartition("tokentrace.events", s);
+    LakePartition clientPartition = new LakePartition("tokentrace.clients", s);
+    writer.recover(eventPartition, "events-topic");
+    writer.startAt(eventPartition, 0);
+    writer.recover(clientPartition, "clients-topic");
+    writer.startAt(clientPartition, 0);
+    long offset = 0;
+    int half = events.size() / 2;
+    for (int i = 0; i < events.size(); i++) {
+      EngineEvent event = events.get(i);
+      writer.append(eventPartition, EventTables.of(event), event);
+      writer.advance(eventPartition, ++offset);
+      if (i == half) {
+        writer.flush();
+      }
+    }
+    long clientOffset = 0;
+    for (Object[] row : clients) {
+      writer.append(clientPartition, ClientRowJson.TABLE, row);
+      writer.advance(clientPartition, ++clientOffset);
+    }
+    writer.flush();
+  }
+
+  private static List<EngineEvent> parse(
+      Path sim, String runId, Engine engine, Function<Path, String> instance) throws IOException {
     List<EngineEvent> events = new ArrayList<>();
     List<String> rejections = new ArrayList<>();
     TailOutput sink =
@@ -127,10 +164,11 @@ final class ScenarioLake {
           }
         };
     for (Path file : serverFiles(sim)) {
+      ParseSettings settings = new ParseSettings(instance.apply(file), ZoneOffset.UTC, 2026);
       new SourceParser(
               sim.getParent().relativize(file).toString(), // NAME/file: one path per scenario
-              Engine.VLLM,
-              Parsers.create(Engine.VLLM, settings),
+              engine,
+              Parsers.create(engine, settings),
               sink)
           .readFile(file, LineSplitter.DEFAULT_MAX_LINE_BYTES);
     }

@@ -9,7 +9,10 @@ import dev.tokentrace.correlate.attribution.AttributionSettings;
 import dev.tokentrace.correlate.attribution.Attributor;
 import dev.tokentrace.correlate.live.LakeEvents;
 import dev.tokentrace.correlate.live.LakeStoredResults;
+import dev.tokentrace.event.Engine;
 import dev.tokentrace.report.load.StoredResults;
+import dev.tokentrace.simulator.pd.PdFiles;
+import dev.tokentrace.simulator.pd.PdScenario;
 import dev.tokentrace.simulator.scenario.Scenario;
 import dev.tokentrace.simulator.scenario.Scenarios;
 import dev.tokentrace.store.Database;
@@ -26,6 +29,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
@@ -204,6 +208,93 @@ class SparkAttributionIT {
           .isEqualTo(written.rows());
     }
     storedResultsAreAdoptedAndEqualDuckDbs(lake, duck, err.toString());
+  }
+
+  /**
+   * P/D lakes whose client IDs only join through a map (docs/formats/pd.md#proxy-access-log): vLLM
+   * behind a proxy that sends the servers IDs of its own (its access log's {@code proxy_request}
+   * rows map them), and SGLang whose client set rids of 32 hex digits, as SGLang's own are: the
+   * halves are keyed by the router's {@code bootstrap_room} and reach the client's row through the
+   * rid both servers logged (docs/formats/pd.md#sglang-request-ids). Spark applies the map as
+   * {@code correlate} does (attribution/proxy_keys through {@link SparkDialect}): identical rows
+   * both ways, and every client request joined to both of its halves.
+   */
+  @Test
+  void sparkMapsClientIdsOfPdLakesAsDuckDbDoes() throws Exception {
+    Path vllm = dir.resolve("sim").resolve("vllm-proxy");
+    Path sglang = dir.resolve("sim").resolve("sglang-hex-rid");
+    int vllmRequests =
+        PdFiles.write(PdScenario.named("decode-saturated"), vllm, "vllm", true, false, false);
+    int sglangRequests =
+        PdFiles.write(PdScenario.named("transfer-bound"), sglang, "sglang", false, false, false);
+    hexRids(sglang);
+    Path lake =
+        ScenarioLake.writePd(
+            dir,
+            List.of(
+                new ScenarioLake.PdSimulation("vllm-proxy", Engine.VLLM, vllm),
+                new ScenarioLake.PdSimulation("sglang-hex-rid", Engine.SGLANG, sglang)));
+
+    Path duck = dir.resolve("duck.duckdb");
+    try (Database db = Database.open(DatabaseSettings.file(duck))) {
+      LakeEvents.copy(lake, db);
+      new Attributor(db, ScenarioLake.CLOCK).run(AttributionSettings.defaults(), "test");
+    }
+    StringWriter err = new StringWriter();
+    CommandLine command = new CommandLine(new SparkCorrelate());
+    command.setErr(new PrintWriter(err, true));
+    assertThat(command.execute("--lake", lake.toString())).as(err.toString()).isZero();
+    assertThat(err.toString()).contains("client IDs are mapped to the IDs the servers logged");
+    Path version = LakeTableVersions.current(lake, "request_attribution").path(lake);
+
+    try (Database db = Database.open(DatabaseSettings.inMemory());
+        Connection connection = db.newConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute("ATTACH '" + duck + "' AS duck (READ_ONLY)");
+      statement.execute("CREATE VIEW spark_rows AS SELECT * FROM read_parquet('" + version + "')");
+      // the maps did their work: every request of each run has both halves and its transfer
+      for (Object[] run :
+          new Object[][] {{"vllm-proxy", vllmRequests}, {"sglang-hex-rid", sglangRequests}}) {
+        assertThat(
+                count(
+                    statement,
+                    "SELECT count(*) FROM spark_rows WHERE run_id = '"
+                        + run[0]
+                        + "' AND decode_instance IS NOT NULL AND kv_transfer_ms IS NOT NULL"))
+            .as("%s: requests joined to both halves on Spark", run[0])
+            .isEqualTo(((Integer) run[1]).longValue());
+      }
+      assertThat(
+              count(
+                  statement,
+                  "SELECT count(*) FROM (FROM duck.request_attribution EXCEPT ALL FROM spark_rows)"))
+          .as("DuckDB rows not in Spark's")
+          .isZero();
+      assertThat(
+              count(
+                  statement,
+                  "SELECT count(*) FROM (FROM spark_rows EXCEPT ALL FROM duck.request_attribution)"))
+          .as("Spark rows not in DuckDB's")
+          .isZero();
+    }
+  }
+
+  /**
+   * Gives every request of a simulated SGLang P/D run ({@code pd-NAME-00042}) a rid of 32 hex
+   * digits in the client file and both servers' logs, as a client that sends {@code uuid4().hex}
+   * rids does.
+   */
+  private static void hexRids(Path sim) throws java.io.IOException {
+    Pattern id = Pattern.compile("pd-[a-z-]+-(\\d{5})\\b");
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(sim)) {
+      for (Path file : files.filter(java.nio.file.Files::isRegularFile).toList()) {
+        String text = java.nio.file.Files.readString(file);
+        String hex =
+            id.matcher(text)
+                .replaceAll(m -> String.format("%032x", 0xabc000L + Long.parseLong(m.group(1))));
+        java.nio.file.Files.writeString(file, hex);
+      }
+    }
   }
 
   /**

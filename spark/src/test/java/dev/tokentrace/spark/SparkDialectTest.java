@@ -24,6 +24,32 @@ class SparkDialectTest {
   }
 
   @Test
+  void theMainSchemaOfAShadowedTableIsDropped() {
+    assertThat(SparkDialect.expressions("SELECT c.x FROM main.client_timing c, domain.t"))
+        .isEqualTo("SELECT c.x FROM client_timing c, domain.t");
+    assertThat(SparkDialect.expressions("SELECT 'main.x' AS s")).isEqualTo("SELECT 'main.x' AS s");
+  }
+
+  @Test
+  void aStarReplaceBecomesARegularExpressionOfTheOtherColumnsThenTheExpressions() {
+    assertThat(
+            SparkDialect.expressions(
+                "SELECT c.* REPLACE (CASE WHEN a THEN CAST(k AS INT) ELSE k END AS k, 1 AS z)"
+                    + " FROM t c"))
+        .isEqualTo(
+            "SELECT c.`(k|z)?+.+`, CASE WHEN a THEN CAST(k AS INT) ELSE k END AS k, 1 AS z FROM t c");
+    assertThatThrownBy(() -> SparkDialect.expressions("SELECT c.* REPLACE (k) FROM t c"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("without AS name");
+  }
+
+  @Test
+  void aQueryThatReturnsRowsIsTranslatedWhole() {
+    assertThat(SparkDialect.query("-- c\nSELECT EXISTS (FROM main.t) AS needed;"))
+        .isEqualTo("SELECT EXISTS (SELECT * FROM t) AS needed");
+  }
+
+  @Test
   void anInsertByNameWritesItsTable() {
     SparkDialect.Plan plan = SparkDialect.plan("INSERT INTO clock_offsets BY NAME SELECT 1 AS n;");
     assertThat(plan.target()).isEqualTo("clock_offsets");
