@@ -44,7 +44,13 @@ timed() { # label, command...: runs it under /usr/bin/time into $dir/time/label
   /usr/bin/time -f "%e %U %S %M" -o "$dir/time/$label" "$@" >"$dir/$label.out" 2>"$dir/$label.err"
 }
 report() { # label
-  read -r wall user sys rss < <(tail -n1 "$dir/time/$1")
+  local wall user sys rss
+  # a stopped process's /usr/bin/time may be stopped before it writes: say so and go on
+  if ! read -r wall user sys rss < <(tail -n1 "$dir/time/$1" 2>/dev/null) \
+      || ! [[ "$rss" =~ ^[0-9]+$ ]]; then
+    printf '%-28s no figures (stopped before /usr/bin/time wrote them)\n' "$1"
+    return 0
+  fi
   printf '%-28s wall %7.1f s  cpu %7.1f s  peak RSS %5.0f MiB\n' "$1" "$wall" \
     "$(echo "$user + $sys" | bc)" "$(echo "$rss / 1024" | bc)"
 }
