@@ -146,8 +146,11 @@ fi
 # the attribution of the lake by both engines
 timed correlate "$tt" correlate --lake "$dir/lake" --db "$dir/duck.duckdb"
 report correlate
-"$tt" sql --db "$dir/duck.duckdb" -e \
-  "COPY (FROM request_attribution) TO '$dir/duckdb-attribution.parquet' (FORMAT parquet)" >/dev/null
+# `correlate --lake` wrote DuckDB's attribution as the lake's current version: keep a copy of it
+# before Spark's version replaces it (`sql` is read-only, so no COPY)
+version_file=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["file"])' \
+  "$dir/lake/_versions/request_attribution.json")
+cp "$dir/lake/_versions/request_attribution/$version_file" "$dir/duckdb-attribution.parquet"
 timed spark-correlate "$tt" spark-correlate --lake "$dir/lake" --master 'local[2]'
 report spark-correlate
 grep -h 'written to the lake' "$dir/spark-correlate.err"
@@ -158,7 +161,7 @@ diff_sql="SELECT (SELECT count(*) FROM request_attribution) AS spark_rows,
      FROM read_parquet('$dir/duckdb-attribution.parquet'))) AS only_spark,
   (SELECT count(*) FROM (FROM read_parquet('$dir/duckdb-attribution.parquet') EXCEPT ALL
      FROM request_attribution)) AS only_duckdb"
-"$tt" sql --lake "$dir/lake" --format csv -e "$diff_sql" | tee "$dir/compare.csv"
+"$tt" sql --lake "$dir/lake" --allow-path "$dir/duckdb-attribution.parquet" --format csv -e "$diff_sql" | tee "$dir/compare.csv"
 read -r spark_rows duck_rows only_spark only_duck < <(tail -n1 "$dir/compare.csv" | tr , ' ')
 if [ "$spark_rows" != "$duck_rows" ] || [ "$only_spark" != 0 ] || [ "$only_duck" != 0 ]; then
   echo "DIFFER: Spark and DuckDB attributions are not the same rows" >&2
