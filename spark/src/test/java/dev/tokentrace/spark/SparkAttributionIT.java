@@ -132,18 +132,7 @@ class SparkAttributionIT {
                       + " GROUP BY request_key HAVING count(DISTINCT run_id) > 1)"))
           .as("request keys shared by two scenarios")
           .isZero();
-      assertThat(
-              count(
-                  statement,
-                  "SELECT count(*) FROM (FROM duck.request_attribution EXCEPT ALL FROM spark_rows)"))
-          .as("DuckDB rows not in Spark's")
-          .isZero();
-      assertThat(
-              count(
-                  statement,
-                  "SELECT count(*) FROM (FROM spark_rows EXCEPT ALL FROM duck.request_attribution)"))
-          .as("Spark rows not in DuckDB's")
-          .isZero();
+      assertSameRows(statement);
 
       // every component's percentiles per scenario over each engine's own rows, in one aggregate
       // on each side, each engine's own function: DuckDB's quantile_cont and Spark's percentile
@@ -264,18 +253,7 @@ class SparkAttributionIT {
             .as("%s: requests joined to both halves on Spark", run[0])
             .isEqualTo(((Integer) run[1]).longValue());
       }
-      assertThat(
-              count(
-                  statement,
-                  "SELECT count(*) FROM (FROM duck.request_attribution EXCEPT ALL FROM spark_rows)"))
-          .as("DuckDB rows not in Spark's")
-          .isZero();
-      assertThat(
-              count(
-                  statement,
-                  "SELECT count(*) FROM (FROM spark_rows EXCEPT ALL FROM duck.request_attribution)"))
-          .as("Spark rows not in DuckDB's")
-          .isZero();
+      assertSameRows(statement);
     }
   }
 
@@ -382,6 +360,25 @@ class SparkAttributionIT {
       rows.put(row[0], row[1]);
     }
     return rows;
+  }
+
+  /**
+   * DuckDB's rows ({@code duck.request_attribution}) and Spark's ({@code spark_rows}), EXCEPT ALL
+   * both ways.
+   */
+  private static void assertSameRows(Statement statement) throws Exception {
+    assertThat(
+            count(
+                statement,
+                "SELECT count(*) FROM (FROM duck.request_attribution EXCEPT ALL FROM spark_rows)"))
+        .as("DuckDB rows not in Spark's")
+        .isZero();
+    assertThat(
+            count(
+                statement,
+                "SELECT count(*) FROM (FROM spark_rows EXCEPT ALL FROM duck.request_attribution)"))
+        .as("Spark rows not in DuckDB's")
+        .isZero();
   }
 
   private static long count(Statement statement, String sql) throws Exception {
