@@ -2,8 +2,6 @@ package dev.tokentrace.parse;
 
 import dev.tokentrace.event.Engine;
 import dev.tokentrace.event.SourcePosition;
-import java.time.Instant;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the lines of a P/D proxy's access log ({@link ProxyLogLine}) given to {@code ingest},
@@ -11,15 +9,14 @@ import org.jspecify.annotations.Nullable;
  * parser: the proxy's lines become {@code proxy_request} events that travel as the servers' do
  * (docs/formats/pd.md#proxy-access-log). Not thread-safe, like the parser it holds.
  */
-final class ProxyLogRouter implements LineParser, CollectorClock {
+final class ProxyLogRouter extends RoutingParser {
   private final Engine engine;
   private final String instance;
-  private final LineParser log;
 
   ProxyLogRouter(Engine engine, LineParser log, ParseSettings settings) {
+    super(log);
     this.engine = engine;
     this.instance = settings.instance();
-    this.log = log;
   }
 
   @Override
@@ -33,44 +30,5 @@ final class ProxyLogRouter implements LineParser, CollectorClock {
     } catch (IllegalArgumentException e) {
       sink.rejected(Rejection.of(position, engine, ProxyLogLine.REASON + e.getMessage(), line));
     }
-  }
-
-  @Override
-  public void collectorTime(@Nullable Instant ts) {
-    if (log instanceof CollectorClock clock) {
-      clock.collectorTime(ts);
-    }
-  }
-
-  @Override
-  public void wrapperLevel(@Nullable String level) {
-    if (log instanceof CollectorClock clock) {
-      clock.wrapperLevel(level);
-    }
-  }
-
-  @Override
-  public void finish(ParseOutput sink) {
-    log.finish(sink);
-  }
-
-  @Override
-  public int continuationStart(String line) {
-    return log.continuationStart(line);
-  }
-
-  @Override
-  public boolean insideUserText() {
-    return log.insideUserText();
-  }
-
-  @Override
-  public @Nullable String state() {
-    return log.state();
-  }
-
-  @Override
-  public void resume(String state) {
-    log.resume(state);
   }
 }
